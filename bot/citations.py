@@ -1,0 +1,203 @@
+"""One citation model for every provider, and the normalisers that build it.
+
+Providers disagree on where sources live (Magisterium's ``citations`` objects, Perplexity's URL
+list plus ``search_results``, OpenAI's ``url_citation`` annotations). Everything downstream of
+the client sees only :class:`Citation`; the provider's own object rides along untouched in
+``raw`` so nothing it said is lost.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+from urllib.parse import urlsplit
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Citation", "normalise_citations", "safe_url"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Citation:
+    """A source that supports part of an answer.
+
+    ``number`` is the one-based footnote number the provider's text uses for it. ``span`` is
+    the supported part of the answer as a character range, when the provider reports one
+    instead of writing a marker (OpenAI annotations).
+    """
+
+    number: int
+    cited_text: str = ""
+    heading: str | None = None
+    title: str | None = None
+    author: str | None = None
+    year: str | None = None
+    reference: str | None = None
+    source_url: str | None = None
+    provider: str = "magisterium"
+    span: tuple[int, int] | None = None
+    raw: Mapping[str, Any] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, hash=False
+    )
+
+    def to_json(self) -> dict[str, Any]:
+        """The citation as the ``--json`` output and the logs show it."""
+        return {
+            "number": self.number,
+            "cited_text": self.cited_text,
+            "heading": self.heading,
+            "title": self.title,
+            "author": self.author,
+            "year": self.year,
+            "reference": self.reference,
+            "source_url": self.source_url,
+            "provider": self.provider,
+            "span": list(self.span) if self.span else None,
+            "raw": dict(self.raw),
+        }
+
+
+def safe_url(value: object) -> str | None:
+    """Keep a URL only when it is an absolute http(s) link: nothing else is ever made a link."""
+    if not isinstance(value, str):
+        return None
+    url = value.strip()
+    if any(ch.isspace() or ord(ch) < 32 for ch in url):
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return url
+
+
+def _text(value: object) -> str | None:
+    """Decode entities and blank-to-None a field that may be missing, null or not a string."""
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    decoded = html.unescape(value).strip()
+    return decoded or None
+
+
+def _frozen(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(raw))
+
+
+def _magisterium(items: Sequence[object]) -> tuple[Citation, ...]:
+    citations: list[Citation] = []
+    for position, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            log.warning("skipped a citation that is not an object (position %d)", position)
+            continue
+        index = item.get("document_index")
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            log.warning("citation at position %d has no usable document_index; using its position",
+                        position)
+            index = position
+        citations.append(
+            Citation(
+                number=index + 1,
+                cited_text=_text(item.get("cited_text")) or "",
+                heading=_text(item.get("cited_text_heading")),
+                title=_text(item.get("document_title")),
+                author=_text(item.get("document_author")),
+                year=_text(item.get("document_year")),
+                reference=_text(item.get("document_reference")),
+                source_url=safe_url(item.get("source_url")),
+                provider="magisterium",
+                raw=_frozen(item),
+            )
+        )
+    return tuple(citations)
+
+
+def _perplexity(urls: Sequence[object], results: object) -> tuple[Citation, ...]:
+    by_url: dict[str, Mapping[str, Any]] = {}
+    if isinstance(results, Sequence):
+        for result in results:
+            if isinstance(result, Mapping) and isinstance(result.get("url"), str):
+                by_url.setdefault(result["url"], result)
+    citations = []
+    for position, url in enumerate(urls):
+        result = by_url.get(url, {}) if isinstance(url, str) else {}
+        raw: dict[str, Any] = {"url": url, **({"search_result": dict(result)} if result else {})}
+        citations.append(
+            Citation(
+                number=position + 1,
+                cited_text=_text(result.get("snippet")) or "",
+                title=_text(result.get("title")),
+                year=_text(result.get("date")),
+                source_url=safe_url(url),
+                provider="perplexity",
+                raw=_frozen(raw),
+            )
+        )
+    return tuple(citations)
+
+
+def _openai(annotations: Sequence[object]) -> tuple[Citation, ...]:
+    citations = []
+    for item in annotations:
+        if not isinstance(item, Mapping) or item.get("type") != "url_citation":
+            continue
+        body = item.get("url_citation")
+        if not isinstance(body, Mapping):
+            continue
+        start, end = body.get("start_index"), body.get("end_index")
+        span = (start, end) if isinstance(start, int) and isinstance(end, int) else None
+        citations.append(
+            Citation(
+                number=len(citations) + 1,
+                title=_text(body.get("title")),
+                source_url=safe_url(body.get("url")),
+                provider="openai",
+                span=span,
+                raw=_frozen(item),
+            )
+        )
+    return tuple(citations)
+
+
+def annotations_of(chunk: Mapping[str, Any]) -> list[object]:
+    """OpenAI puts annotations on the delta (streaming) or the message (non-streaming)."""
+    found: list[object] = []
+    choices = chunk.get("choices")
+    if not isinstance(choices, Sequence):
+        return found
+    for choice in choices:
+        if not isinstance(choice, Mapping):
+            continue
+        for key in ("delta", "message"):
+            part = choice.get(key)
+            if isinstance(part, Mapping) and isinstance(part.get("annotations"), Sequence):
+                found.extend(part["annotations"])
+    return found
+
+
+def normalise_citations(
+    payload: Mapping[str, Any], *, annotations: Sequence[object] = ()
+) -> tuple[Citation, ...]:
+    """Detect the provider's shape from ``payload`` and return its citations in footnote order.
+
+    ``annotations`` are OpenAI ``url_citation`` annotations collected over a stream (they can
+    arrive on any delta); those found in ``payload`` itself are added.
+    """
+    raw = payload.get("citations")
+    if isinstance(raw, Sequence) and not isinstance(raw, str) and raw:
+        if all(isinstance(item, str) for item in raw):
+            result = _perplexity(raw, payload.get("search_results"))
+        else:
+            result = _magisterium(raw)
+        return tuple(sorted(result, key=lambda c: c.number))
+    found = [*annotations, *annotations_of(payload)]
+    return _openai(found) if found else ()

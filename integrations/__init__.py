@@ -1,0 +1,1 @@
+"""Per-platform adapters: each translates between one platform and the core."""
