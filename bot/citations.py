@@ -146,7 +146,7 @@ def _perplexity(urls: Sequence[object], results: object) -> tuple[Citation, ...]
 
 
 def _openai(annotations: Sequence[object]) -> tuple[Citation, ...]:
-    citations = []
+    citations: list[Citation] = []
     for item in annotations:
         if not isinstance(item, Mapping) or item.get("type") != "url_citation":
             continue

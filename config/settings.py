@@ -188,7 +188,9 @@ def _one_line(error: ValidationError) -> str:
     return f"{variable}: {message}{suffix}"
 
 
-def load_settings(env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Settings:
+def load_settings(
+    env: Mapping[str, str] | None = None, *, env_file: str | None = ".env"
+) -> Settings:
     """Read the settings, turning any validation failure into one line naming the variable.
 
     ``env`` replaces the process environment (tests, the CLI's overrides).

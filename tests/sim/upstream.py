@@ -1,0 +1,188 @@
+"""A scriptable OpenAI-compatible upstream on loopback, speaking Magisterium's wire format.
+
+Tests queue replies (an SSE script or an error) and read back what the client sent. Each step
+of a script is a chunk (dict, sent as ``data: {json}``), a raw string (sent as it is, for
+malformed chunks), a :class:`Comment`, a :class:`Pause` or :class:`Cut` (the connection is
+dropped with no clean end).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+
+@dataclass(frozen=True)
+class Comment:
+    text: str = "keep-alive"
+
+
+@dataclass(frozen=True)
+class Pause:
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Drop the connection mid-stream, as a crashed proxy would."""
+
+
+@dataclass(frozen=True)
+class Gate:
+    """Wait until the test calls :meth:`UpstreamSim.release` (for shutdown and pacing tests)."""
+
+    name: str = "gate"
+
+
+Step = dict[str, Any] | str | Comment | Pause | Cut | Gate
+
+
+@dataclass(frozen=True)
+class Stream:
+    steps: tuple[Step, ...]
+    done: bool = True
+
+
+@dataclass(frozen=True)
+class Json:
+    """A plain JSON reply: an HTTP error, or a non-streaming ``chat.completion``."""
+
+    status: int
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+Reply = Stream | Json
+
+
+def chunk(content: str | None = None, *, finish_reason: str | None = None,
+          **top: Any) -> dict[str, Any]:
+    """One ``chat.completion.chunk``; ``top`` adds top-level fields (citations, usage...)."""
+    delta: dict[str, Any] = {} if content is None else {"content": content}
+    return {
+        "id": "chatcmpl-sim",
+        "object": "chat.completion.chunk",
+        "created": 1_700_000_000,
+        "model": "magisterium-1",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}],
+        **top,
+    }
+
+
+def magisterium_citation(index: int, text: str, **fields: Any) -> dict[str, Any]:
+    """A citation object as Magisterium sends it (footnote ``index + 1``)."""
+    return {
+        "cited_text": text,
+        "cited_text_heading": fields.get("heading"),
+        "document_title": fields.get("title", f"Document {index + 1}"),
+        "document_index": index,
+        "document_author": fields.get("author"),
+        "document_year": fields.get("year"),
+        "document_reference": fields.get("reference"),
+        "source_url": fields.get("url", f"https://example.org/doc/{index + 1}"),
+    }
+
+
+def answer(pieces: Sequence[str], citations: Sequence[dict[str, Any]] = (), *,
+           finish_reason: str = "stop", related: Sequence[str] | None = None,
+           between: Sequence[Step] = ()) -> Stream:
+    """A well-formed streamed answer: a role chunk, the pieces, the final chunk, ``[DONE]``."""
+    steps: list[Step] = [{**chunk(), "choices": [{"index": 0, "delta": {"role": "assistant",
+                                                                      "content": ""},
+                                                  "finish_reason": None}]}]
+    for piece in pieces:
+        steps.append(chunk(piece))
+        steps.extend(between)
+    final = chunk(finish_reason=finish_reason, citations=list(citations),
+                  usage={"prompt_tokens": 12, "completion_tokens": len(pieces),
+                         "total_tokens": 12 + len(pieces)})
+    if related is not None:
+        final["related_questions"] = list(related)
+    steps.append(final)
+    return Stream(tuple(steps))
+
+
+@dataclass
+class Request:
+    body: dict[str, Any]
+    headers: dict[str, str]
+    at: float
+
+
+class UpstreamSim:
+    """Replies are served in the order queued; when the queue is empty ``default`` is served."""
+
+    def __init__(self, default: Reply | None = None) -> None:
+        self.default = default or answer(["Hello", " world."])
+        self.replies: list[Reply] = []
+        self.requests: list[Request] = []
+        self.base_url = ""
+        self._gates: dict[str, asyncio.Event] = {}
+
+    def queue(self, *replies: Reply) -> None:
+        self.replies.extend(replies)
+
+    def release(self, name: str = "gate") -> None:
+        self._gates.setdefault(name, asyncio.Event()).set()
+
+    @property
+    def questions(self) -> list[list[dict[str, Any]]]:
+        """The ``messages`` of every request, in order (for history assertions)."""
+        return [request.body.get("messages", []) for request in self.requests]
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        self.requests.append(Request(body=body, headers=dict(request.headers), at=time.monotonic()))
+        reply = self.replies.pop(0) if self.replies else self.default
+        if isinstance(reply, Json):
+            payload = reply.body if reply.body is not None else {
+                "error": {"message": f"simulated {reply.status}"}}
+            text = payload if isinstance(payload, str) else json.dumps(payload)
+            return web.Response(status=reply.status, text=text, headers=reply.headers,
+                                content_type="application/json")
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                               "Cache-Control": "no-cache"})
+        await response.prepare(request)
+        for step in reply.steps:
+            if isinstance(step, Pause):
+                await asyncio.sleep(step.seconds)
+            elif isinstance(step, Gate):
+                await self._gates.setdefault(step.name, asyncio.Event()).wait()
+            elif isinstance(step, Cut):
+                assert request.transport is not None
+                request.transport.abort()
+                return response
+            elif isinstance(step, Comment):
+                await response.write(f": {step.text}\n\n".encode())
+            elif isinstance(step, str):
+                await response.write(f"data: {step}\n\n".encode())
+            else:
+                await response.write(f"data: {json.dumps(step)}\n\n".encode())
+        if reply.done:
+            await response.write(b"data: [DONE]\n\n")
+        await response.write_eof()
+        return response
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[UpstreamSim]:
+        app = web.Application()
+        app.router.add_post("/v1/chat/completions", self._handle)
+        runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        self.base_url = f"http://127.0.0.1:{port}/v1"
+        try:
+            yield self
+        finally:
+            for gate in self._gates.values():
+                gate.set()
+            await runner.cleanup()
