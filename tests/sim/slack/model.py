@@ -1,0 +1,154 @@
+"""What a Slack user would see: channels, threads and messages as finally shown.
+
+Edits and stream appends are applied in place, so a test asserts on the end state
+(``sim.thread(channel, ts)``) rather than replaying calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Ack", "Call", "Delivery", "Message", "Workspace"]
+
+
+@dataclass
+class Message:
+    """One message; ``shown`` is the text a person reads (markdown or mrkdwn)."""
+
+    channel: str
+    ts: str
+    user: str
+    thread_ts: str | None = None
+    bot_id: str | None = None
+    text: str | None = None
+    markdown_text: str | None = None
+    blocks: list[dict[str, Any]] | None = None
+    streaming: bool = False
+    streamed: bool = False
+    edits: int = 0
+    appends: int = 0
+    ephemeral_to: str | None = None
+    reactions: list[str] = field(default_factory=list)
+    flags: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def shown(self) -> str:
+        if self.markdown_text is not None:
+            return self.markdown_text
+        return self.text or ""
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_id is not None
+
+    def block_text(self) -> str:
+        """Every string a person reads in the blocks, joined by newlines."""
+        return "\n".join(_strings(self.blocks or []))
+
+    def elements(self) -> list[dict[str, Any]]:
+        """Every interactive element (buttons, feedback buttons) in the blocks."""
+        found: list[dict[str, Any]] = []
+        for block in self.blocks or []:
+            accessory = block.get("accessory")
+            if isinstance(accessory, dict) and "action_id" in accessory:
+                found.append({**accessory, "block_id": block.get("block_id", "")})
+            for element in block.get("elements", []) or []:
+                if isinstance(element, dict) and "action_id" in element:
+                    found.append({**element, "block_id": block.get("block_id", "")})
+        return found
+
+    def wire(self) -> dict[str, Any]:
+        """The message as conversations.replies returns it."""
+        body: dict[str, Any] = {"type": "message", "user": self.user, "ts": self.ts,
+                                "text": self.shown}
+        if self.thread_ts:
+            body["thread_ts"] = self.thread_ts
+        if self.bot_id:
+            body["bot_id"] = self.bot_id
+        if self.blocks:
+            body["blocks"] = self.blocks
+        if self.edits:
+            body["edited"] = {"user": self.user, "ts": self.ts}
+        return body
+
+
+def _strings(node: object) -> list[str]:
+    if isinstance(node, dict):
+        out: list[str] = []
+        if isinstance(node.get("text"), str):
+            out.append(node["text"])
+        for key, value in node.items():
+            if key != "text" or not isinstance(value, str):
+                out.extend(_strings(value))
+        return out
+    if isinstance(node, list):
+        return [s for item in node for s in _strings(item)]
+    return []
+
+
+@dataclass(frozen=True)
+class Call:
+    """One Web API call as it crossed the wire (secrets stay out: token is a label)."""
+
+    method: str
+    args: dict[str, Any]
+    at: float
+    ok: bool
+    error: str | None
+    status: int
+    token_kind: str | None
+
+
+@dataclass(frozen=True)
+class Ack:
+    envelope_id: str
+    connection: int
+    payload: dict[str, Any] | None
+    at: float
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """An event the sim sent; ``reply_ts`` is where a bot's answer belongs."""
+
+    event_id: str
+    envelope_ids: tuple[str, ...]
+    channel: str
+    ts: str
+    thread_ts: str | None
+    payload: dict[str, Any]
+
+    @property
+    def reply_ts(self) -> str:
+        return self.thread_ts or self.ts
+
+
+class Workspace:
+    """Channels and their messages, with Slack's ``ts`` ordering."""
+
+    def __init__(self) -> None:
+        self.channels: dict[str, str] = {}
+        self.messages: dict[str, list[Message]] = {}
+        self.ephemerals: list[Message] = []
+        self._ticks = 0
+
+    def add_channel(self, channel: str, kind: str) -> None:
+        self.channels.setdefault(channel, kind)
+        self.messages.setdefault(channel, [])
+
+    def next_ts(self) -> str:
+        self._ticks += 1
+        return f"{1_700_000_000 + self._ticks}.{self._ticks % 1_000_000:06d}"
+
+    def find(self, channel: str, ts: str) -> Message | None:
+        return next((m for m in self.messages.get(channel, []) if m.ts == ts), None)
+
+    def post(self, message: Message) -> Message:
+        self.messages[message.channel].append(message)
+        return message
+
+    def thread(self, channel: str, ts: str) -> list[Message]:
+        """The parent then its replies, oldest first, like conversations.replies."""
+        return [m for m in self.messages.get(channel, [])
+                if m.ts == ts or m.thread_ts == ts]

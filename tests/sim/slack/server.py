@@ -1,0 +1,377 @@
+"""A Slack workspace on loopback: the Web API under ``/api/`` and Socket Mode's websocket.
+
+The real slack_sdk / slack-bolt clients talk to it over HTTP and a websocket exactly as they
+would to slack.com (``AsyncWebClient(base_url=sim.base_url)``). Every call is recorded, every
+message lands in a channel model a test can read as a person would (``sim.thread(...)``), and
+failures are injected per method (``sim.fail_next``) or per stream (``sim.expire_streams``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import time
+import uuid
+from collections import defaultdict, deque
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+from aiohttp import web
+
+from tests.sim.slack.events import block_actions, event_callback, user_message_event
+from tests.sim.slack.model import Ack, Call, Delivery, Message, Workspace
+from tests.sim.slack.webapi import ApiError, Identity, WebApi
+
+__all__ = ["SlackSim"]
+
+_JSON_FIELDS = ("blocks", "attachments", "metadata", "chunks")
+
+
+class SlackSim:
+    """Start with ``async with SlackSim() as sim``; point clients at ``sim.base_url``."""
+
+    def __init__(self, *, bot_token: str = "xoxb-sim-bot", app_token: str = "xapp-sim-app",
+                 me: Identity | None = None, user: str = "U0ALICE") -> None:
+        self.bot_token, self.app_token = bot_token, app_token
+        self.me = me or Identity()
+        self.user = user
+        self.workspace = Workspace()
+        self.api = WebApi(workspace=self.workspace, me=self.me, socket_url=self._issue_ticket)
+        self.calls: list[Call] = []
+        self.acks: list[Ack] = []
+        self.envelopes: list[dict[str, Any]] = []
+        self.responses: list[dict[str, Any]] = []
+        self.http_target: tuple[str, str] | None = None
+        self._failures: dict[str, deque[tuple[str, int, float | None]]] = defaultdict(deque)
+        self._tickets: set[str] = set()
+        self._sockets: dict[int, web.WebSocketResponse] = {}
+        self._socket_count = 0
+        self._turn = 0
+        self._events: dict[str, tuple[dict[str, Any], int]] = {}
+        self._event_count = 0
+        self._changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self._session: aiohttp.ClientSession | None = None
+        self.port = 0
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    async def __aenter__(self) -> SlackSim:
+        app = web.Application()
+        app.router.add_route("*", "/api/{method}", self._web_api)
+        app.router.add_get("/link/", self._socket)
+        app.router.add_post("/respond/{n}", self._respond)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        self._session = aiohttp.ClientSession()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for ws in list(self._sockets.values()):
+            await ws.close(code=aiohttp.WSCloseCode.GOING_AWAY)
+        if self._session:
+            await self._session.close()
+        if self._runner:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/"
+
+    def _issue_ticket(self) -> str:
+        ticket = uuid.uuid4().hex
+        self._tickets.add(ticket)
+        return f"ws://127.0.0.1:{self.port}/link/?ticket={ticket}"
+
+    def _touch(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    # -- what a test reads ---------------------------------------------------------------------
+    def calls_to(self, *methods: str) -> list[Call]:
+        return [c for c in self.calls if c.method in methods]
+
+    def thread(self, channel: str, ts: str) -> list[Message]:
+        """The thread as a person sees it: the parent, then every reply in order."""
+        return self.workspace.thread(channel, ts)
+
+    def bot_replies(self, channel: str, ts: str) -> list[Message]:
+        return [m for m in self.thread(channel, ts) if m.is_bot and m.ts != ts]
+
+    def statuses(self, channel: str, thread_ts: str) -> list[str]:
+        """Every status set on the thread; ``""`` marks a clear (a reply clears it)."""
+        return self.api.statuses.get((channel, thread_ts), [])
+
+    def ephemerals(self, user: str | None = None) -> list[Message]:
+        return [m for m in self.workspace.ephemerals if user in (None, m.ephemeral_to)]
+
+    async def wait_for(self, predicate: Callable[[], object], within: float = 10.0) -> None:
+        """Wait until the workspace changes into a state where ``predicate()`` holds."""
+        deadline = asyncio.get_running_loop().time() + within
+        while not predicate():
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise TimeoutError("the Slack sim never reached the awaited state")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
+    async def wait_connections(self, count: int = 1, within: float = 10.0) -> None:
+        await self.wait_for(lambda: len(self._sockets) >= count, within)
+
+    async def acked(self, delivery: Delivery, within: float = 5.0) -> None:
+        wanted = set(delivery.envelope_ids)
+        await self.wait_for(lambda: wanted <= {a.envelope_id for a in self.acks}, within)
+
+    # -- injection -----------------------------------------------------------------------------
+    def fail_next(self, method: str, error: str = "ratelimited", *, status: int | None = None,
+                  retry_after: float | None = 1, times: int = 1) -> None:
+        """Make the next ``times`` calls of ``method`` fail (429 + Retry-After for ratelimited)."""
+        code = status or (429 if error == "ratelimited" else 200)
+        for _ in range(times):
+            self._failures[method].append((error, code, retry_after))
+
+    def expire_streams(self) -> None:
+        """Slack drops every live stream: appends then get message_not_in_streaming_state."""
+        for messages in self.workspace.messages.values():
+            for message in messages:
+                message.streaming = False
+
+    @property
+    def expire_after_appends(self) -> int | None:
+        return self.api.expire_after_appends
+
+    @expire_after_appends.setter
+    def expire_after_appends(self, appends: int | None) -> None:
+        """Streams drop once they hold this many appends (a deterministic stand-in for ~5 min)."""
+        self.api.expire_after_appends = appends
+
+    # -- the Web API ---------------------------------------------------------------------------
+    async def _web_api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        args: dict[str, Any] = dict(request.query)
+        if request.can_read_body:
+            if request.content_type == "application/json":
+                args.update(await request.json())
+            else:
+                args.update((await request.post()).items())
+        for key in _JSON_FIELDS:
+            if isinstance(args.get(key), str):
+                with contextlib.suppress(ValueError):
+                    args[key] = json.loads(args[key])
+        token = args.pop("token", None)
+        auth = request.headers.get("Authorization", "")
+        if auth.startswith("Bearer "):
+            token = auth.removeprefix("Bearer ")
+        kind = {self.bot_token: "bot", self.app_token: "app"}.get(str(token)) if token else None
+        status, body, headers = self._answer(method, args, token, kind)
+        self.calls.append(Call(method=method, args=args, at=asyncio.get_running_loop().time(),
+                               ok=bool(body["ok"]), error=body.get("error"), status=status,
+                               token_kind=kind))
+        self._touch()
+        return web.json_response(body, status=status, headers=headers)
+
+    def _answer(self, method: str, args: dict[str, Any], token: object,
+                kind: str | None) -> tuple[int, dict[str, Any], dict[str, str]]:
+        if self._failures[method]:
+            error, status, retry_after = self._failures[method].popleft()
+            headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
+            return status, {"ok": False, "error": error}, headers
+        handler = self.api.handler(method)
+        if handler is None:
+            return 404, {"ok": False, "error": "unknown_method"}, {}
+        if token is None:
+            return 200, {"ok": False, "error": "not_authed"}, {}
+        if kind is None:
+            return 200, {"ok": False, "error": "invalid_auth"}, {}
+        if (kind == "app") != (method == "apps.connections.open"):
+            return 200, {"ok": False, "error": "not_allowed_token_type"}, {}
+        try:
+            return 200, {"ok": True, **handler(args)}, {}
+        except ApiError as refused:
+            body: dict[str, Any] = {"ok": False, "error": refused.error}
+            if refused.detail:
+                body["response_metadata"] = {"messages": [f"[ERROR] {refused.detail}"]}
+            return 200, body, {}
+
+    async def _respond(self, request: web.Request) -> web.Response:
+        self.responses.append(await request.json())
+        self._touch()
+        return web.Response(text="ok")
+
+    # -- Socket Mode ---------------------------------------------------------------------------
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        if request.query.get("ticket") not in self._tickets:
+            return web.Response(status=401)
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        index, self._socket_count = self._socket_count, self._socket_count + 1
+        self._sockets[index] = ws
+        await ws.send_json({"type": "hello", "num_connections": len(self._sockets),
+                            "debug_info": {"host": "sim", "approximate_connection_time": 18060},
+                            "connection_info": {"app_id": self.me.app_id}})
+        self._touch()
+        try:
+            async for frame in ws:
+                if frame.type == aiohttp.WSMsgType.TEXT:
+                    data = json.loads(frame.data)
+                    if "envelope_id" in data:
+                        self.acks.append(Ack(envelope_id=data["envelope_id"], connection=index,
+                                             payload=data.get("payload"),
+                                             at=asyncio.get_running_loop().time()))
+                        self._touch()
+        finally:
+            self._sockets.pop(index, None)
+            self._touch()
+        return ws
+
+    async def _send(self, kind: str, payload: dict[str, Any], *, to_all: bool,
+                    retry_attempt: int = 0) -> tuple[str, ...]:
+        if self.http_target:
+            return (await self._post_http(kind, payload, retry_attempt),)
+        await self.wait_connections(1)
+        if to_all:
+            targets = sorted(self._sockets.items())
+        else:
+            order = sorted(self._sockets)
+            pick = order[self._turn % len(order)]
+            targets = [(pick, self._sockets[pick])]
+            self._turn += 1
+        ids = []
+        for _index, ws in targets:
+            envelope: dict[str, Any] = {"envelope_id": str(uuid.uuid4()), "payload": payload,
+                                        "type": kind, "accepts_response_payload": False}
+            if kind == "events_api":
+                envelope["retry_attempt"] = retry_attempt
+                envelope["retry_reason"] = "timeout" if retry_attempt else ""
+            self.envelopes.append(envelope)
+            await ws.send_json(envelope)
+            ids.append(envelope["envelope_id"])
+        return tuple(ids)
+
+    async def _post_http(self, kind: str, payload: dict[str, Any], retry_attempt: int) -> str:
+        """Deliver like the Events API / interactivity over HTTP, signed with the secret."""
+        assert self.http_target
+        assert self._session
+        url, secret = self.http_target
+        if kind == "interactive":
+            body = urlencode({"payload": json.dumps(payload)})
+            ctype = "application/x-www-form-urlencoded"
+        else:
+            body, ctype = json.dumps(payload), "application/json"
+        stamp = str(int(time.time()))
+        digest = hmac.new(secret.encode(), f"v0:{stamp}:{body}".encode(), hashlib.sha256)
+        headers = {"Content-Type": ctype, "X-Slack-Request-Timestamp": stamp,
+                   "X-Slack-Signature": f"v0={digest.hexdigest()}"}
+        if retry_attempt:
+            headers |= {"X-Slack-Retry-Num": str(retry_attempt), "X-Slack-Retry-Reason": "timeout"}
+        delivery_id = str(uuid.uuid4())
+        async with self._session.post(url, data=body, headers=headers) as response:
+            await response.read()
+            if response.status == 200:
+                self.acks.append(Ack(envelope_id=delivery_id, connection=-1, payload=None,
+                                     at=asyncio.get_running_loop().time()))
+                self._touch()
+        return delivery_id
+
+    # -- people and other apps -----------------------------------------------------------------
+    async def _event(self, event: dict[str, Any], message: Message, *,
+                     to_all: bool = False) -> Delivery:
+        self._event_count += 1
+        event_id = f"Ev{self._event_count:08d}SIM"
+        payload = event_callback(self.me, event, event_id)
+        self._events[event_id] = (payload, 0)
+        ids = await self._send("events_api", payload, to_all=to_all)
+        return Delivery(event_id=event_id, envelope_ids=ids, channel=message.channel,
+                        ts=message.ts, thread_ts=message.thread_ts, payload=payload)
+
+    def _said(self, channel: str, kind: str, text: str, *, user: str,
+              thread_ts: str | None, bot_id: str | None = None) -> Message:
+        self.workspace.add_channel(channel, kind)
+        return self.workspace.post(Message(channel=channel, ts=self.workspace.next_ts(),
+                                           user=user, thread_ts=thread_ts, text=text,
+                                           bot_id=bot_id))
+
+    async def mention(self, channel: str, text: str, *, user: str | None = None,
+                      thread_ts: str | None = None, to_all: bool = False) -> Delivery:
+        """A person posts ``<@BOT> text`` in a channel (or a thread of it): an app_mention."""
+        said = self._said(channel, "channel", f"<@{self.me.bot_user_id}> {text}",
+                          user=user or self.user, thread_ts=thread_ts)
+        event = user_message_event(self.me, said, kind="app_mention", channel_type=None)
+        return await self._event(event, said, to_all=to_all)
+
+    async def dm(self, text: str, *, user: str | None = None, thread_ts: str | None = None,
+                 to_all: bool = False) -> Delivery:
+        """A person writes to the bot in their DM (a ``message`` event, channel_type im)."""
+        user = user or self.user
+        said = self._said(f"D{user}", "im", text, user=user, thread_ts=thread_ts)
+        event = user_message_event(self.me, said, kind="message", channel_type="im")
+        return await self._event(event, said, to_all=to_all)
+
+    async def redeliver(self, first: Delivery | str, *, to_all: bool = False) -> Delivery:
+        """Slack's retry of an event it thinks went unacknowledged: same event_id."""
+        event_id = first if isinstance(first, str) else first.event_id
+        payload, attempts = self._events[event_id]
+        self._events[event_id] = (payload, attempts + 1)
+        ids = await self._send("events_api", payload, to_all=to_all, retry_attempt=attempts + 1)
+        event = payload["event"]
+        return Delivery(event_id=event_id, envelope_ids=ids, channel=event["channel"],
+                        ts=event["ts"], thread_ts=event.get("thread_ts"), payload=payload)
+
+    async def other_bot(self, channel: str, text: str, *, thread_ts: str | None = None) -> Delivery:
+        """Another app posts (subtype bot_message), e.g. in the bot's DM thread."""
+        kind = "im" if channel.startswith("D") else "channel"
+        said = self._said(channel, kind, text, user="U0OTHERBOT", thread_ts=thread_ts,
+                          bot_id="B0OTHER")
+        event = user_message_event(self.me, said, kind="message", channel_type=kind)
+        event["subtype"] = "bot_message"
+        return await self._event(event, said)
+
+    async def echo_own(self, message: Message) -> Delivery:
+        """Slack echoes the bot's own message back as a message event."""
+        kind = "im" if message.channel.startswith("D") else "channel"
+        event = user_message_event(self.me, message, kind="message", channel_type=kind)
+        event["text"] = message.shown
+        return await self._event(event, message)
+
+    async def edit(self, delivery: Delivery, text: str) -> Delivery:
+        """The person edits their message: a message_changed event (never a new question)."""
+        message = self.workspace.find(delivery.channel, delivery.ts)
+        assert message is not None
+        previous = message.wire()
+        message.text, message.edits = text, message.edits + 1
+        event = {"type": "message", "subtype": "message_changed", "hidden": True,
+                 "channel": message.channel, "ts": self.workspace.next_ts(),
+                 "event_ts": message.ts, "message": message.wire(),
+                 "previous_message": previous,
+                 "channel_type": self.workspace.channels[message.channel]}
+        return await self._event(event, message)
+
+    async def click(self, action_id: str, value: str | None = None, *, channel: str,
+                    message_ts: str, user: str | None = None) -> Delivery:
+        """A person clicks a button (for feedback buttons, value "positive"/"negative")."""
+        message = self.workspace.find(channel, message_ts) or next(
+            (m for m in self.workspace.ephemerals if m.ts == message_ts), None)
+        assert message is not None, f"no message {message_ts} in {channel}"
+        element = next((e for e in message.elements() if e.get("action_id") == action_id), None)
+        assert element is not None, f"no {action_id!r} button on that message"
+        action: dict[str, Any] = {"type": element["type"], "action_id": action_id,
+                                  "block_id": element["block_id"]}
+        if element["type"] == "feedback_buttons":
+            side = element[f"{value or 'positive'}_button"]
+            action |= {"value": side["value"], "text": side["text"]}
+        else:
+            action |= {"value": element.get("value", value), "text": element.get("text")}
+        self._event_count += 1
+        payload = block_actions(self.me, user=user or self.user, message=message, action=action,
+                                response_url=f"http://127.0.0.1:{self.port}/respond/"
+                                             f"{self._event_count}")
+        ids = await self._send("interactive", payload, to_all=False)
+        return Delivery(event_id="", envelope_ids=ids, channel=channel, ts=message_ts,
+                        thread_ts=message.thread_ts, payload=payload)

@@ -1,0 +1,237 @@
+"""The Web API methods citebot calls, with Slack's argument rules and error codes.
+
+Error codes are Slack's documented ones where known (channel_not_found, msg_too_long,
+invalid_blocks, message_not_in_streaming_state, ...); ``invalid_arguments`` stands in where Slack
+documents a rule but not its code (markdown_text together with text or blocks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tests.sim.slack.limits import check_blocks, check_markdown, check_message
+from tests.sim.slack.model import Message, Workspace
+
+__all__ = ["ApiError", "Identity", "WebApi"]
+
+
+class ApiError(Exception):
+    def __init__(self, error: str, detail: str = "") -> None:
+        super().__init__(error)
+        self.error = error
+        self.detail = detail
+
+
+@dataclass(frozen=True, kw_only=True)
+class Identity:
+    team_id: str = "T0SIM"
+    bot_user_id: str = "U0BOT"
+    bot_id: str = "B0BOT"
+    app_id: str = "A0SIM"
+
+
+def _refuse(refusal: tuple[str, str] | None) -> None:
+    if refusal:
+        raise ApiError(*refusal)
+
+
+def _required(args: Mapping[str, Any], *names: str) -> None:
+    for name in names:
+        if not args.get(name):
+            raise ApiError("invalid_arguments", f"missing required field: {name}")
+
+
+class WebApi:
+    """Answers one method call against the workspace; raises ApiError like ``ok: false``."""
+
+    def __init__(self, *, workspace: Workspace, me: Identity,
+                 socket_url: Callable[[], str]) -> None:
+        self.ws = workspace
+        self.me = me
+        self._socket_url = socket_url
+        self.statuses: dict[tuple[str, str], list[str]] = {}
+        self.expire_after_appends: int | None = None
+
+    def handler(self, method: str) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+        return {
+            "auth.test": self.auth_test,
+            "apps.connections.open": self.connections_open,
+            "chat.postMessage": self.post_message,
+            "chat.update": self.update,
+            "chat.postEphemeral": self.post_ephemeral,
+            "chat.startStream": self.start_stream,
+            "chat.appendStream": self.append_stream,
+            "chat.stopStream": self.stop_stream,
+            "conversations.replies": self.replies,
+            "assistant.threads.setStatus": self.set_status,
+            "reactions.add": self.reactions_add,
+        }.get(method)
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _channel(self, args: Mapping[str, Any], key: str = "channel") -> str:
+        channel = args.get(key)
+        if not channel or channel not in self.ws.channels:
+            raise ApiError("channel_not_found")
+        return str(channel)
+
+    def _own(self, channel: str, ts: object) -> Message:
+        message = self.ws.find(channel, str(ts or ""))
+        if message is None:
+            raise ApiError("message_not_found")
+        if message.bot_id != self.me.bot_id:
+            raise ApiError("cant_update_message")
+        return message
+
+    def _thread_parent(self, channel: str, thread_ts: object) -> str | None:
+        if not thread_ts:
+            return None
+        parent = self.ws.find(channel, str(thread_ts))
+        if parent is None:
+            raise ApiError("thread_not_found")
+        return parent.thread_ts or parent.ts
+
+    def _new(self, channel: str, thread_ts: str | None, args: Mapping[str, Any]) -> Message:
+        message = Message(channel=channel, ts=self.ws.next_ts(), user=self.me.bot_user_id,
+                          thread_ts=thread_ts, bot_id=self.me.bot_id)
+        _apply(message, args)
+        if thread_ts:
+            self.statuses.setdefault((channel, thread_ts), []).append("")
+        return message
+
+    # -- methods ---------------------------------------------------------------------------
+    def auth_test(self, args: dict[str, Any]) -> dict[str, Any]:
+        return {"url": "https://sim.slack.com/", "team": "Sim", "user": "citebot",
+                "team_id": self.me.team_id, "user_id": self.me.bot_user_id,
+                "bot_id": self.me.bot_id, "is_enterprise_install": False}
+
+    def connections_open(self, args: dict[str, Any]) -> dict[str, Any]:
+        return {"url": self._socket_url()}
+
+    def post_message(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args)
+        _refuse(check_message(args))
+        thread_ts = self._thread_parent(channel, args.get("thread_ts"))
+        message = self.ws.post(self._new(channel, thread_ts, args))
+        return {"channel": channel, "ts": message.ts, "message": message.wire()}
+
+    def update(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args)
+        message = self._own(channel, args.get("ts"))
+        _refuse(check_message(args))
+        _apply(message, args)
+        message.edits += 1
+        return {"channel": channel, "ts": message.ts, "text": message.shown,
+                "message": message.wire()}
+
+    def post_ephemeral(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args)
+        _required(args, "user")
+        _refuse(check_message(args))
+        message = Message(channel=channel, ts=self.ws.next_ts(), user=self.me.bot_user_id,
+                          thread_ts=args.get("thread_ts"), bot_id=self.me.bot_id,
+                          ephemeral_to=str(args["user"]))
+        _apply(message, args)
+        self.ws.ephemerals.append(message)
+        return {"message_ts": message.ts}
+
+    def start_stream(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args)
+        _required(args, "thread_ts")
+        if self.ws.channels[channel] != "im":
+            for name in ("recipient_team_id", "recipient_user_id"):
+                if not args.get(name):
+                    raise ApiError(f"missing_{name}")
+        if "text" in args or "blocks" in args:
+            raise ApiError("invalid_arguments", "stream methods take markdown_text only")
+        markdown = args.get("markdown_text", "")
+        _refuse(check_markdown(markdown))
+        thread_ts = self._thread_parent(channel, args["thread_ts"])
+        message = self._new(channel, thread_ts, {"markdown_text": markdown})
+        message.streaming = message.streamed = True
+        self.ws.post(message)
+        return {"channel": channel, "ts": message.ts}
+
+    def _streaming(self, args: Mapping[str, Any]) -> Message:
+        channel = self._channel(args)
+        message = self._own(channel, args.get("ts"))
+        if not message.streaming:
+            raise ApiError("message_not_in_streaming_state")
+        if "text" in args:
+            raise ApiError("invalid_arguments", "stream methods take markdown_text only")
+        return message
+
+    def _append(self, message: Message, markdown: str) -> None:
+        _refuse(check_markdown(markdown))
+        _refuse(check_markdown((message.markdown_text or "") + markdown))
+        message.markdown_text = (message.markdown_text or "") + markdown
+
+    def append_stream(self, args: dict[str, Any]) -> dict[str, Any]:
+        message = self._streaming(args)
+        if self.expire_after_appends is not None and message.appends >= self.expire_after_appends:
+            message.streaming = False
+            raise ApiError("message_not_in_streaming_state")
+        if not args.get("markdown_text"):
+            raise ApiError("no_text")
+        self._append(message, str(args["markdown_text"]))
+        message.appends += 1
+        return {"channel": message.channel, "ts": message.ts}
+
+    def stop_stream(self, args: dict[str, Any]) -> dict[str, Any]:
+        message = self._streaming(args)
+        if args.get("blocks") is not None:
+            _refuse(check_blocks(args["blocks"]))
+        if args.get("markdown_text"):
+            self._append(message, str(args["markdown_text"]))
+        if args.get("blocks") is not None:
+            message.blocks = list(args["blocks"])
+        message.streaming = False
+        return {"channel": message.channel, "ts": message.ts, "message": message.wire()}
+
+    def replies(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args)
+        _required(args, "ts")
+        thread = self.ws.thread(channel, str(args["ts"]))
+        if not thread:
+            raise ApiError("thread_not_found")
+        limit = int(args.get("limit") or 1000)
+        return {"messages": [m.wire() for m in thread[:limit]], "has_more": len(thread) > limit}
+
+    def set_status(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args, "channel_id")
+        _required(args, "thread_ts")
+        if "status" not in args:
+            raise ApiError("invalid_arguments", "missing required field: status")
+        self.statuses.setdefault((channel, str(args["thread_ts"])), []).append(
+            str(args["status"]))
+        return {}
+
+    def reactions_add(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = self._channel(args)
+        message = self.ws.find(channel, str(args.get("timestamp", "")))
+        if message is None:
+            raise ApiError("message_not_found")
+        name = str(args.get("name", ""))
+        if name in message.reactions:
+            raise ApiError("already_reacted")
+        message.reactions.append(name)
+        return {}
+
+
+def _apply(message: Message, args: Mapping[str, Any]) -> None:
+    """Content fields replace what was shown; markdown_text and text/blocks exclude each other."""
+    for key in ("unfurl_links", "unfurl_media", "link_names", "parse"):
+        if key in args:
+            message.flags[key] = args[key]
+    if args.get("markdown_text") is not None:
+        message.markdown_text = str(args["markdown_text"])
+        message.text = None
+        message.blocks = None
+        return
+    if "text" in args or "blocks" in args:
+        message.markdown_text = None
+    if "text" in args:
+        message.text = str(args["text"])
+    if "blocks" in args:
+        message.blocks = list(args["blocks"] or [])
