@@ -1,0 +1,96 @@
+"""Shared state behind small async ports; ``STATE_URL`` picks where it lives.
+
+``memory://`` (the default: one worker), ``sqlite:///PATH`` (the workers of one machine, kept on
+restart; ``sqlite:///rel/path`` or ``sqlite:////abs/path``) and ``redis://HOST:PORT/DB`` or
+``rediss://`` (any number of workers).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from urllib.parse import SplitResult, urlsplit
+
+from bot.state.memory import MemoryState
+from bot.state.ports import (
+    DEDUP_TTL,
+    LEASE_TTL,
+    MEMORY_KEEP,
+    MEMORY_TTL,
+    RECORD_TTL,
+    AnswerRecords,
+    ConversationMemory,
+    Dedup,
+    Leases,
+    OnWait,
+    RateDecision,
+    RateLimiter,
+    State,
+)
+from config.settings import SettingsError
+
+__all__ = [
+    "DEDUP_TTL",
+    "LEASE_TTL",
+    "MEMORY_KEEP",
+    "MEMORY_TTL",
+    "RECORD_TTL",
+    "AnswerRecords",
+    "ConversationMemory",
+    "Dedup",
+    "Leases",
+    "OnWait",
+    "RateDecision",
+    "RateLimiter",
+    "State",
+    "open_state",
+]
+
+
+def open_state(url: str, *, namespace: str = "citebot") -> State:
+    """The backend ``url`` names, ready to use; close it with ``aclose()`` or ``async with``.
+
+    ``namespace`` prefixes every Redis key, so several deployments (or tests) share a server.
+    A malformed URL or an unopenable database raises :class:`SettingsError` naming STATE_URL.
+    """
+    parts = urlsplit(url.strip())
+    if parts.scheme == "memory":
+        return MemoryState()
+    if parts.scheme == "sqlite":
+        return _open_sqlite(parts.netloc, parts.path)
+    if parts.scheme in ("redis", "rediss"):
+        return _open_redis(url.strip(), parts, namespace=namespace)
+    raise SettingsError(
+        f"STATE_URL: must start with memory://, sqlite:/// or redis://, got {parts.scheme!r}")
+
+
+def _open_sqlite(netloc: str, path: str) -> State:
+    from bot.state.sqlite import SqliteState
+
+    path = path.removeprefix("/")
+    if netloc or not path:
+        raise SettingsError("STATE_URL: write sqlite:///relative/path or sqlite:////absolute/path")
+    try:
+        return SqliteState(path)
+    except sqlite3.Error as error:
+        raise SettingsError(f"STATE_URL: cannot open SQLite database {path!r}: {error}") from None
+
+
+def _open_redis(url: str, parts: SplitResult, *, namespace: str) -> State:
+    """Errors never quote the URL: it may carry a password."""
+    from redis.asyncio import Redis
+
+    from bot.state.redis import RedisState
+
+    try:
+        port = parts.port
+    except ValueError:
+        raise SettingsError("STATE_URL: the Redis port must be a number") from None
+    database = parts.path.removeprefix("/")
+    if not parts.hostname or not (database == "" or database.isdigit()):
+        raise SettingsError(
+            f"STATE_URL: write {parts.scheme}://HOST:PORT/DB (DB a number), e.g. redis://redis:6379/0")
+    try:
+        client = Redis.from_url(url, decode_responses=True)
+    except ValueError:
+        raise SettingsError(f"STATE_URL: not a usable Redis URL (port {port})") from None
+    return RedisState(client, namespace=namespace)

@@ -1,0 +1,98 @@
+"""What every backend shares: the lease queue's waiting loop and the sliding window's arithmetic.
+
+A backend supplies two atomic steps on a per-thread queue ordered by arrival: ``_claim`` (join or
+refresh one's place, drop places whose owners stopped refreshing, say how many are ahead) and
+``_leave``. The loop here turns them into a fair lease. Waiters in this process wake at once
+when a local holder leaves; a holder in another worker is noticed by polling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Sequence
+from typing import Self
+
+from bot.state.ports import LEASE_TTL, OnWait, RateDecision
+
+__all__ = ["StateBase", "sliding_window"]
+
+log = logging.getLogger(__name__)
+
+_FIRST_POLL = 0.01
+_MAX_POLL = 0.2
+
+
+def sliding_window(times: Sequence[float], *, now: float, limit: int,
+                   per_seconds: float) -> RateDecision:
+    """Decide a hit from the earlier hits still inside the window (ascending)."""
+    if len(times) < limit:
+        return RateDecision(allowed=True)
+    return RateDecision(allowed=False, retry_after=max(times[-limit] + per_seconds - now, 0.0))
+
+
+class StateBase(ABC):
+    def __init__(self) -> None:
+        self._wakeups: dict[str, asyncio.Event] = {}
+
+    @abstractmethod
+    async def _claim(self, thread_key: str, token: str, ttl: float) -> int:
+        """Join the thread's queue (or refresh one's place) for ``ttl``; how many are ahead."""
+
+    @abstractmethod
+    async def _leave(self, thread_key: str, token: str) -> None: ...
+
+    @abstractmethod
+    async def aclose(self) -> None: ...
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    @contextlib.asynccontextmanager
+    async def lease(self, thread_key: str, *, ttl: float = LEASE_TTL,
+                    on_wait: OnWait | None = None) -> AsyncIterator[None]:
+        token = secrets.token_hex(8)
+        poll_cap = min(_MAX_POLL, ttl / 4)
+        try:
+            ahead = await self._claim(thread_key, token, ttl)
+            if ahead and on_wait is not None:
+                await on_wait(ahead)
+            delay = _FIRST_POLL
+            while ahead:
+                await self._nap(thread_key, min(delay, poll_cap))
+                delay *= 2
+                ahead = await self._claim(thread_key, token, ttl)
+            renewal = asyncio.create_task(self._renew(thread_key, token, ttl))
+            try:
+                yield
+            finally:
+                renewal.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await renewal
+        finally:
+            await asyncio.shield(self._leave(thread_key, token))
+            woken = self._wakeups.pop(thread_key, None)
+            if woken is not None:
+                woken.set()
+
+    async def _nap(self, thread_key: str, seconds: float) -> None:
+        event = self._wakeups.setdefault(thread_key, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), seconds)
+
+    async def _renew(self, thread_key: str, token: str, ttl: float) -> None:
+        while True:
+            await asyncio.sleep(ttl / 3)
+            try:
+                ahead = await self._claim(thread_key, token, ttl)
+            except Exception as error:  # the answer goes on; only a dead worker loses its lease
+                log.warning("could not renew a thread lease: %s", type(error).__name__)
+                continue
+            if ahead:
+                log.warning("a thread lease lapsed while held; another answer may overlap")

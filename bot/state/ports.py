@@ -1,0 +1,126 @@
+"""The shared state the adapters lean on, as small async ports.
+
+Every backend (memory, SQLite, Redis) implements all of them, so an adapter holds one
+:class:`State` and never learns where it lives. Workers that share a backend share the answers:
+an event claimed by one is seen as claimed by all, a user's hits count once across them, and a
+thread's lease is one queue for every worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol, Self
+
+from bot.events import Turn
+
+__all__ = [
+    "DEDUP_TTL",
+    "LEASE_TTL",
+    "MEMORY_KEEP",
+    "MEMORY_TTL",
+    "RECORD_TTL",
+    "AnswerRecords",
+    "ConversationMemory",
+    "Dedup",
+    "Leases",
+    "OnWait",
+    "RateDecision",
+    "RateLimiter",
+    "State",
+]
+
+DEDUP_TTL = 600.0
+"""Slack redelivers for a few minutes and old and new workers overlap in a deploy: 10 min."""
+MEMORY_TTL = 7 * 24 * 3600.0
+MEMORY_KEEP = 50
+"""Turns kept per thread; ``recent()`` asks for fewer, this only bounds storage."""
+RECORD_TTL = 30 * 24 * 3600.0
+LEASE_TTL = 30.0
+"""How long a crashed worker's lease (or place in the queue) outlives it; live holders renew."""
+
+OnWait = Callable[[int], Awaitable[None]]
+"""Told the 1-based place in the queue when a caller has to wait (1 = next in line)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RateDecision:
+    """Whether a hit was counted; when refused, how many seconds until one would be."""
+
+    allowed: bool
+    retry_after: float = 0.0
+
+
+class Dedup(Protocol):
+    async def first_time(self, key: str, *, ttl: float = DEDUP_TTL) -> bool:
+        """Claim ``key``: True for exactly one caller across every worker until ``ttl`` passes."""
+        ...
+
+
+class RateLimiter(Protocol):
+    async def hit(self, key: str, *, limit: int, per_seconds: float) -> RateDecision:
+        """Count one hit against ``key`` if fewer than ``limit`` fell in the last ``per_seconds``
+        (a sliding window). A refused hit is not counted."""
+        ...
+
+
+class ConversationMemory(Protocol):
+    async def append(self, thread_key: str, *turns: Turn, ttl: float = MEMORY_TTL,
+                     keep: int = MEMORY_KEEP) -> None:
+        """Add turns to a thread, oldest first; the thread lives ``ttl`` from this write and
+        keeps its last ``keep`` turns."""
+        ...
+
+    async def recent(self, thread_key: str, limit: int) -> tuple[Turn, ...]:
+        """The last ``limit`` turns of a thread, oldest first; () when unknown or expired."""
+        ...
+
+
+class AnswerRecords(Protocol):
+    """What a button click needs to know about the answer it sits under."""
+
+    async def put_record(self, key: str, record: Mapping[str, Any], *,
+                         ttl: float = RECORD_TTL) -> None:
+        """Store a JSON-serialisable mapping (replacing any earlier one) for ``ttl`` seconds."""
+        ...
+
+    async def get_record(self, key: str) -> dict[str, Any] | None:
+        ...
+
+    async def record_feedback(self, answer_key: str, user_id: str, value: str, *,
+                              ttl: float = RECORD_TTL) -> bool:
+        """One vote per user per answer, the latest wins; True when this changed the vote."""
+        ...
+
+    async def feedback(self, answer_key: str) -> dict[str, str]:
+        """Every user's current vote on an answer."""
+        ...
+
+
+class Leases(Protocol):
+    def lease(self, thread_key: str, *, ttl: float = LEASE_TTL,
+              on_wait: OnWait | None = None) -> AbstractAsyncContextManager[None]:
+        """Hold a thread for one answer at a time; later callers wait in arrival order.
+
+        ``on_wait`` hears the caller's place once when it has to queue. The holder renews the
+        lease while inside; if its worker dies, the next in line takes over after ``ttl``.
+        """
+        ...
+
+
+class State(Dedup, RateLimiter, ConversationMemory, AnswerRecords, Leases, Protocol):
+    """Everything shared; an async context manager that closes the backend."""
+
+    async def ping(self) -> bool:
+        """Whether the backend answers (for ``/readyz``)."""
+        ...
+
+    async def aclose(self) -> None:
+        ...
+
+    async def __aenter__(self) -> Self:
+        ...
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        ...

@@ -1,0 +1,191 @@
+"""``sqlite:///PATH``: state in one file, shared by the workers of one machine, kept on restart.
+
+One connection per State, used from one dedicated thread so the event loop never blocks on
+the disk; every step is one ``BEGIN IMMEDIATE`` transaction, which is what makes a claim or a
+hit atomic across processes on the same file. Times are wall-clock: all users share a machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from bot.events import Turn
+from bot.state.base import StateBase, sliding_window
+from bot.state.ports import DEDUP_TTL, MEMORY_KEEP, MEMORY_TTL, RECORD_TTL, RateDecision
+
+__all__ = ["SqliteState"]
+
+T = TypeVar("T")
+
+_SWEEP_EVERY = 60.0
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS hits (key TEXT NOT NULL, at REAL NOT NULL, expires REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS hits_by_key ON hits (key, at);
+CREATE TABLE IF NOT EXISTS threads (thread TEXT PRIMARY KEY, expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS turns (seq INTEGER PRIMARY KEY AUTOINCREMENT, thread TEXT NOT NULL,
+                                  role TEXT NOT NULL, content TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS turns_by_thread ON turns (thread, seq);
+CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value TEXT NOT NULL,
+                                    expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS votes (answer TEXT NOT NULL, user TEXT NOT NULL, value TEXT NOT NULL,
+                                  expires REAL NOT NULL, PRIMARY KEY (answer, user));
+CREATE TABLE IF NOT EXISTS lease_queue (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                                        thread TEXT NOT NULL, token TEXT NOT NULL UNIQUE,
+                                        deadline REAL NOT NULL);
+"""
+_SWEEP = """
+DELETE FROM claims WHERE expires <= :now;
+DELETE FROM hits WHERE expires <= :now;
+DELETE FROM turns WHERE thread IN (SELECT thread FROM threads WHERE expires <= :now);
+DELETE FROM threads WHERE expires <= :now;
+DELETE FROM records WHERE expires <= :now;
+DELETE FROM votes WHERE expires <= :now;
+"""
+
+
+class SqliteState(StateBase):
+    def __init__(self, path: str) -> None:
+        """Open (creating) the database now, so a bad path fails at start-up, not mid-answer."""
+        super().__init__()
+        self._db = sqlite3.connect(path, timeout=10.0, isolation_level=None,
+                                   check_same_thread=False)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error:
+            self._db.close()
+            raise
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="citebot-sqlite")
+        self._next_sweep = 0.0
+
+    async def _run(self, step: Callable[[sqlite3.Connection, float], T]) -> T:
+        """Run ``step(db, now)`` as one write transaction on the database thread."""
+
+        def transaction() -> T:
+            now = time.time()
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if now >= self._next_sweep:
+                    self._next_sweep = now + _SWEEP_EVERY
+                    for statement in filter(str.strip, _SWEEP.split(";")):
+                        self._db.execute(statement, {"now": now})
+                result = step(self._db, now)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            return result
+
+        return await asyncio.get_running_loop().run_in_executor(self._thread, transaction)
+
+    async def ping(self) -> bool:
+        try:
+            return await self._run(lambda db, now: db.execute("SELECT 1").fetchone() == (1,))
+        except sqlite3.Error:
+            return False
+
+    async def aclose(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._db.close)
+        self._thread.shutdown(wait=True)
+
+    async def first_time(self, key: str, *, ttl: float = DEDUP_TTL) -> bool:
+        def claim(db: sqlite3.Connection, now: float) -> bool:
+            db.execute("DELETE FROM claims WHERE key = ? AND expires <= ?", (key, now))
+            inserted = db.execute("INSERT OR IGNORE INTO claims VALUES (?, ?)", (key, now + ttl))
+            return inserted.rowcount == 1
+
+        return await self._run(claim)
+
+    async def hit(self, key: str, *, limit: int, per_seconds: float) -> RateDecision:
+        def count(db: sqlite3.Connection, now: float) -> RateDecision:
+            db.execute("DELETE FROM hits WHERE key = ? AND at <= ?", (key, now - per_seconds))
+            times = [at for (at,) in db.execute(
+                "SELECT at FROM hits WHERE key = ? ORDER BY at", (key,))]
+            decision = sliding_window(times, now=now, limit=limit, per_seconds=per_seconds)
+            if decision.allowed:
+                db.execute("INSERT INTO hits VALUES (?, ?, ?)", (key, now, now + per_seconds))
+            return decision
+
+        return await self._run(count)
+
+    async def append(self, thread_key: str, *turns: Turn, ttl: float = MEMORY_TTL,
+                     keep: int = MEMORY_KEEP) -> None:
+        def add(db: sqlite3.Connection, now: float) -> None:
+            expired = db.execute("SELECT 1 FROM threads WHERE thread = ? AND expires <= ?",
+                                 (thread_key, now)).fetchone()
+            if expired:
+                db.execute("DELETE FROM turns WHERE thread = ?", (thread_key,))
+            db.execute("INSERT OR REPLACE INTO threads VALUES (?, ?)", (thread_key, now + ttl))
+            db.executemany("INSERT INTO turns (thread, role, content) VALUES (?, ?, ?)",
+                           [(thread_key, turn.role, turn.content) for turn in turns])
+            db.execute("DELETE FROM turns WHERE thread = ? AND seq NOT IN (SELECT seq FROM turns"
+                       " WHERE thread = ? ORDER BY seq DESC LIMIT ?)",
+                       (thread_key, thread_key, keep))
+
+        await self._run(add)
+
+    async def recent(self, thread_key: str, limit: int) -> tuple[Turn, ...]:
+        def read(db: sqlite3.Connection, now: float) -> tuple[Turn, ...]:
+            rows = db.execute(
+                "SELECT role, content FROM turns JOIN threads USING (thread)"
+                " WHERE thread = ? AND expires > ? ORDER BY seq DESC LIMIT ?",
+                (thread_key, now, max(limit, 0))).fetchall()
+            return tuple(Turn(role, content) for role, content in reversed(rows))
+
+        return await self._run(read)
+
+    async def put_record(self, key: str, record: Mapping[str, Any], *,
+                         ttl: float = RECORD_TTL) -> None:
+        value = json.dumps(dict(record))
+        await self._run(lambda db, now: db.execute(
+            "INSERT OR REPLACE INTO records VALUES (?, ?, ?)", (key, value, now + ttl)))
+
+    async def get_record(self, key: str) -> dict[str, Any] | None:
+        row = await self._run(lambda db, now: db.execute(
+            "SELECT value FROM records WHERE key = ? AND expires > ?", (key, now)).fetchone())
+        return None if row is None else dict(json.loads(row[0]))
+
+    async def record_feedback(self, answer_key: str, user_id: str, value: str, *,
+                              ttl: float = RECORD_TTL) -> bool:
+        def vote(db: sqlite3.Connection, now: float) -> bool:
+            old = db.execute("SELECT value FROM votes WHERE answer = ? AND user = ?"
+                             " AND expires > ?", (answer_key, user_id, now)).fetchone()
+            db.execute("INSERT OR REPLACE INTO votes VALUES (?, ?, ?, ?)",
+                       (answer_key, user_id, value, now + ttl))
+            db.execute("UPDATE votes SET expires = ? WHERE answer = ?", (now + ttl, answer_key))
+            return old is None or old[0] != value
+
+        return await self._run(vote)
+
+    async def feedback(self, answer_key: str) -> dict[str, str]:
+        rows = await self._run(lambda db, now: db.execute(
+            "SELECT user, value FROM votes WHERE answer = ? AND expires > ?",
+            (answer_key, now)).fetchall())
+        return dict(rows)
+
+    async def _claim(self, thread_key: str, token: str, ttl: float) -> int:
+        def claim(db: sqlite3.Connection, now: float) -> int:
+            db.execute("DELETE FROM lease_queue WHERE deadline <= ?", (now,))
+            refreshed = db.execute("UPDATE lease_queue SET deadline = ? WHERE token = ?",
+                                   (now + ttl, token))
+            if refreshed.rowcount == 0:
+                db.execute("INSERT INTO lease_queue (thread, token, deadline) VALUES (?, ?, ?)",
+                           (thread_key, token, now + ttl))
+            (ahead,) = db.execute(
+                "SELECT COUNT(*) FROM lease_queue WHERE thread = ?"
+                " AND seq < (SELECT seq FROM lease_queue WHERE token = ?)",
+                (thread_key, token)).fetchone()
+            return int(ahead)
+
+        return await self._run(claim)
+
+    async def _leave(self, thread_key: str, token: str) -> None:
+        await self._run(lambda db, now: db.execute(
+            "DELETE FROM lease_queue WHERE token = ?", (token,)))

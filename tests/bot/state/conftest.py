@@ -1,0 +1,59 @@
+"""Every state test runs against each backend; Redis is a real redis-server on a free port."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from uuid import uuid4
+
+import pytest
+
+from bot.state import State, open_state
+from tests.sim.redis_server import RedisServerMissing, redis_server_path, start_redis_server
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """Skipped where redis-server is missing, but never under CI: there it must run."""
+    try:
+        redis_server_path()
+    except RedisServerMissing as missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"{missing}; CI must not skip the Redis tests", pytrace=False)
+        pytest.skip(str(missing))
+    with start_redis_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+def state_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "memory":
+        return "memory://"
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'state.db'}"
+    return str(request.getfixturevalue("redis_url"))
+
+
+@pytest.fixture
+async def open_states(state_url: str) -> AsyncIterator[Callable[[], State]]:
+    """Opens States on one backend, as separate workers would (one namespace per test)."""
+    namespace = f"test-{uuid4().hex}"
+    opened: list[State] = []
+
+    def open_one() -> State:
+        opened.append(open_state(state_url, namespace=namespace))
+        return opened[-1]
+
+    yield open_one
+    for state in opened:
+        await state.aclose()
+
+
+@pytest.fixture
+def state(open_states: Callable[[], State]) -> State:
+    return open_states()
+
+
+shared_backends = pytest.mark.parametrize("state_url", ["sqlite", "redis"], indirect=True)
+"""For tests of what two workers share: memory:// belongs to one process."""
