@@ -1,0 +1,1 @@
+"""The bundled demo corpus: citebot's own documentation, one Markdown file a document."""
