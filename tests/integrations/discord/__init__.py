@@ -1,0 +1,1 @@
+import integrations.discord  # noqa: F401  (imports discord.py with its audioop warning silenced)

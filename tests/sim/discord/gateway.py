@@ -1,0 +1,96 @@
+"""The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, dispatches."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from tests.sim.discord.wire import SIM
+
+if TYPE_CHECKING:
+    from tests.sim.discord.sim import DiscordSim
+
+__all__ = ["GatewaySession", "gateway_handler"]
+
+HELLO, HEARTBEAT, IDENTIFY, RESUME, INVALID_SESSION, HEARTBEAT_ACK, DISPATCH = 10, 1, 2, 6, 9, 11, 0
+
+
+@dataclass(eq=False)
+class GatewaySession:
+    ws: web.WebSocketResponse
+    intents: int = 0
+    shard: tuple[int, int] = (0, 1)
+    seq: int = 0
+    session_id: str = ""
+    identified: bool = False
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        self.seq += 1
+        await self.ws.send_str(json.dumps({"op": DISPATCH, "t": event, "s": self.seq, "d": data}))
+
+    def wants(self, guild_id: int | None) -> bool:
+        """Guild events go to shard (guild_id >> 22) % count; DMs to shard 0."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % count == shard_id
+
+
+async def _identify(sim: DiscordSim, session: GatewaySession, data: dict[str, Any]) -> bool:
+    if data.get("token") not in (sim.token, f"Bot {sim.token}"):
+        await session.ws.close(code=4004, message=b"Authentication failed.")
+        return False
+    session.intents = int(data.get("intents", 0))
+    shard = data.get("shard") or [0, 1]
+    session.shard = (int(shard[0]), int(shard[1]))
+    session.session_id = secrets.token_hex(16)
+    session.identified = True
+    sim.identifies.append(data)
+    guilds = [sim.guild_id] if session.wants(sim.guild_id) else []
+    await session.dispatch("READY", {
+        "v": 10, "user": {**sim.bot.payload(), "verified": True, "mfa_enabled": False},
+        "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+        "session_id": session.session_id, "resume_gateway_url": sim.gateway_url,
+        "shard": list(session.shard), "application": {"id": str(sim.application_id), "flags": 0},
+        "private_channels": [], "relationships": [], "presences": [],
+        "geo_ordered_rtc_regions": [], "user_settings": {},
+    })
+    for _ in guilds:
+        await session.dispatch("GUILD_CREATE", sim.guild_payload())
+    return True
+
+
+async def gateway_handler(request: web.Request) -> web.WebSocketResponse:
+    sim: DiscordSim = request.app[SIM]
+    ws = web.WebSocketResponse(autoping=True)
+    await ws.prepare(request)
+    session = GatewaySession(ws)
+    sim.sessions.append(session)
+    try:
+        await ws.send_str(json.dumps({"op": HELLO, "d": {"heartbeat_interval": sim.heartbeat_ms},
+                                      "s": None, "t": None}))
+        async for message in ws:
+            if message.type is not WSMsgType.TEXT:
+                continue
+            payload = json.loads(message.data)
+            op, data = payload.get("op"), payload.get("d")
+            if op == HEARTBEAT:
+                await ws.send_str(json.dumps({"op": HEARTBEAT_ACK, "d": None}))
+            elif op == IDENTIFY:
+                if not await _identify(sim, session, data):
+                    break
+                sim.connected.set()
+            elif op == RESUME:
+                await ws.send_str(json.dumps({"op": INVALID_SESSION, "d": False}))
+    except ConnectionResetError:
+        pass
+    finally:
+        sim.sessions.remove(session)
+        if not any(s.identified for s in sim.sessions):
+            sim.connected.clear()
+        sim.closes.append(ws.close_code)
+    return ws
