@@ -19,7 +19,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-__all__ = ["RedisServerMissing", "redis_server_path", "start_redis_server"]
+__all__ = ["RedisServerMissing", "free_port", "redis_server_path", "start_redis_server"]
 
 _START_TIMEOUT = 10.0
 
@@ -36,7 +36,7 @@ def redis_server_path() -> str:
     return path
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -57,7 +57,7 @@ def start_redis_server() -> Iterator[str]:
     binary = redis_server_path()
     with tempfile.TemporaryDirectory(prefix="citebot-redis-") as workdir:
         for _attempt in range(3):  # another process may grab the free port before redis does
-            port = _free_port()
+            port = free_port()
             process = subprocess.Popen(
                 [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                  "--appendonly", "no", "--dir", workdir, "--logfile", os.path.join(workdir, "log")],
