@@ -196,6 +196,7 @@ class AnswerClient:
         related_questions: bool = True,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
+        on_retry: Callable[[], None] | None = None,
     ) -> None:
         self._url = base_url.rstrip("/") + "/chat/completions"
         self._api_key = api_key
@@ -204,6 +205,7 @@ class AnswerClient:
         self._retry = retry
         self._related_questions = related_questions
         self._sleep: Sleep = sleep or asyncio.sleep
+        self._on_retry = on_retry
         self._http = httpx.AsyncClient(
             transport=transport,
             timeout=httpx.Timeout(timeouts.idle, connect=timeouts.connect),
@@ -252,6 +254,8 @@ class AnswerClient:
                     raise retry.error from None
                 log.warning("upstream attempt %d failed (%s); retrying in %.1f s",
                             tries, retry.error, delay)
+                if self._on_retry is not None:
+                    self._on_retry()
                 await self._sleep(delay)
 
     def _backoff(self, tries: int, retry_after: float | None) -> float | None:

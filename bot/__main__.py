@@ -1,0 +1,173 @@
+"""The composition root: the ``citebot`` command.
+
+This is the one module of ``bot`` that may import ``integrations``; it does so lazily, inside
+the command that needs a platform, so ``citebot ask`` never loads discord.py or slack-bolt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from bot.upstream import open_upstream, wants_demo
+from config import Settings, SettingsError, load_settings
+
+log = logging.getLogger("citebot")
+
+EXIT_FAILED = 1
+EXIT_SETTINGS = 2
+EXIT_INTERRUPTED = 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="citebot", description="Answers with sources, in the terminal, Discord and Slack.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    ask = commands.add_parser("ask", help="ask once and stream the answer with its sources")
+    ask.add_argument("question", nargs="+", help="the question (quotes optional)")
+    ask.add_argument("--platform", choices=("terminal", "discord", "slack"), default="terminal",
+                     help="format the answer as this platform would show it")
+    ask.add_argument("--json", action="store_true",
+                     help="print one JSON object: answer and thread payloads, citations")
+    ask.add_argument("--builder-url", action="store_true",
+                     help="with --platform slack: also print a Block Kit Builder link")
+
+    commands.add_parser("run", help="the long-running worker: every configured platform")
+
+    demo = commands.add_parser("demo-server", help="serve the embedded demo upstream")
+    demo.add_argument("--host", default="127.0.0.1")
+    demo.add_argument("--port", type=int, default=8000)
+
+    commands.add_parser("sync-commands", help="register Discord's slash commands now")
+    return parser
+
+
+def _dialect(platform: str) -> Any:
+    if platform == "discord":
+        from integrations.discord.dialect import DiscordDialect
+
+        return DiscordDialect()
+    if platform == "slack":
+        from integrations.slack.dialect import SlackDialect
+
+        return SlackDialect()
+    from integrations.terminal.dialect import TerminalDialect
+
+    return TerminalDialect()
+
+
+async def _ask(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.answer import Question, answer_question
+    from bot.pacing import Pacer
+    from integrations.terminal.sink import CollectingSink, TerminalSink
+
+    question = " ".join(args.question).strip()
+    if not question:
+        print('citebot: please give a question, e.g. citebot ask "How do I deploy citebot?"',
+              file=sys.stderr)
+        return EXIT_SETTINGS
+    preview = args.json or args.platform != "terminal"
+    sink: CollectingSink | TerminalSink = CollectingSink() if preview else TerminalSink()
+    async with open_upstream(settings, demo=wants_demo(settings)) as client, sink.live(question):
+        outcome = await answer_question(
+            Question(text=question, platform=args.platform, user_id="terminal",
+                     channel_id="terminal"),
+            client=client, dialect=_dialect(args.platform), sink=sink,
+            pacer=Pacer(min_interval=0.0 if preview else 0.05))
+    if preview:
+        _print_json(args.platform, sink.answer, sink.thread, outcome, builder=args.builder_url)
+    if outcome.status == "answered":
+        return 0
+    if preview and outcome.error is not None:  # the terminal sink has already said it
+        from bot.wording import WORDING
+
+        print(WORDING.explain(outcome.error), file=sys.stderr)
+    return EXIT_FAILED
+
+
+def _print_json(platform: str, answer: Sequence[Any], thread: Sequence[Any], outcome: Any, *,
+                builder: bool) -> None:
+    rendered = outcome.rendered
+    document = {
+        "platform": platform,
+        "answer": list(answer),
+        "thread": list(thread),
+        "citations": [c.to_json() for c in rendered.citations] if rendered else [],
+    }
+    print(json.dumps(document, ensure_ascii=False, indent=2))
+    if builder and platform == "slack":
+        from integrations.slack.builder import block_kit_builder_url
+
+        blocks = [block for payload in thread for block in payload.get("blocks", [])]
+        print(block_kit_builder_url(blocks), file=sys.stderr)
+
+
+async def _demo_server(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.demo import serve_demo
+
+    print(f"citebot demo upstream on http://{args.host}:{args.port}/v1 "
+          "(OpenAI-compatible; Ctrl-C stops it)", file=sys.stderr)
+    await serve_demo(host=args.host, port=args.port, corpus=settings.demo_corpus,
+                     tokens_per_second=settings.demo_tokens_per_second)
+    return 0
+
+
+async def _run(settings: Settings) -> int:
+    from bot.worker import run_worker
+
+    return await run_worker(settings, platforms=_platforms(settings))
+
+
+def _platforms(settings: Settings) -> dict[str, Any]:
+    """The platform runners this deployment configured, imported only when configured."""
+    runners: dict[str, Any] = {}
+    if settings.discord_token:
+        from integrations.discord import run_discord
+
+        runners["discord"] = run_discord
+    if settings.slack_mode:
+        from integrations.slack import run_slack
+
+        runners["slack"] = run_slack
+    return runners
+
+
+async def _sync_commands(settings: Settings) -> int:
+    if not settings.discord_token:
+        print("citebot: sync-commands needs DISCORD_TOKEN", file=sys.stderr)
+        return EXIT_SETTINGS
+    from integrations.discord import sync_commands
+
+    await sync_commands(settings)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(f"citebot: {error}", file=sys.stderr)
+        return EXIT_SETTINGS
+    logging.basicConfig(level=logging.WARNING if args.command == "ask" else settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    commands = {
+        "ask": lambda: _ask(settings, args),
+        "run": lambda: _run(settings),
+        "demo-server": lambda: _demo_server(settings, args),
+        "sync-commands": lambda: _sync_commands(settings),
+    }
+    try:
+        return asyncio.run(commands[args.command]())
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

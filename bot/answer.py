@@ -1,0 +1,206 @@
+"""The answer flow, written once for every platform.
+
+An adapter turns a platform event into a :class:`Question` and gives an :class:`AnswerSink`;
+this module asks the upstream, feeds the formatter, paces the writes (the first text at once,
+then at most one write per ``min_interval`` with the latest text winning), and words every
+failure for a person while keeping whatever text was already shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from bot.client import AnswerClient
+from bot.dialect import Dialect
+from bot.errors import ContentFiltered, UpstreamError
+from bot.events import AnswerDone, TextDelta, Turn
+from bot.formatter import AnswerFormatter, Payload, RenderedAnswer, notice
+from bot.pacing import Pacer
+from bot.wording import WORDING, Wording
+
+log = logging.getLogger(__name__)
+
+__all__ = ["AnswerSink", "Outcome", "Question", "answer_question"]
+
+Status = Literal["answered", "interrupted", "failed", "filtered"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Question:
+    """A question as the core sees it, whatever platform it came from."""
+
+    text: str
+    history: tuple[Turn, ...] = ()
+    platform: str
+    user_id: str
+    channel_id: str
+    thread_id: str | None = None
+
+
+class AnswerSink(Protocol):
+    """Where one answer's messages go; implemented by each platform adapter."""
+
+    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
+        """Show exactly these answer messages, in order (create new ones, edit changed ones)."""
+
+    async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        """Post the citation cards and related questions as threaded replies."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Outcome:
+    status: Status
+    text: str
+    rendered: RenderedAnswer | None = None
+    error: UpstreamError | None = None
+    first_text_seconds: float | None = None
+    total_seconds: float = 0.0
+    writes: int = 0
+
+
+class _Writer:
+    """Owns the writes of one answer: one on the wire at a time, spaced, latest text wins.
+
+    Waiting for a turn can be cancelled (the text is stale by then); a write already sent is
+    shielded, and the next write waits for it, so writes never overlap or reorder.
+    """
+
+    def __init__(self, *, sink: AnswerSink, pacer: Pacer, channel: str, started: float) -> None:
+        self._sink = sink
+        self._pacer = pacer
+        self._channel = channel
+        self._started = started
+        self._shown: tuple[Payload, ...] = ()
+        self._last_write = -float("inf")
+        self._lock = asyncio.Lock()
+        self._in_flight: asyncio.Future[None] | None = None
+        self.writes = 0
+        self.first_text_seconds: float | None = None
+
+    async def write(self, messages: Sequence[Payload], *, final: bool) -> None:
+        async with self._lock:
+            if self._in_flight is not None:
+                with contextlib.suppress(Exception):
+                    await self._in_flight
+            messages = tuple(messages)
+            if not final and messages == self._shown:
+                return
+            wait = self._last_write + self._pacer.min_interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if self._pacer.budget is not None:
+                await self._pacer.budget.acquire(self._channel)
+            self._in_flight = asyncio.ensure_future(self._show(messages, final=final))
+            await asyncio.shield(self._in_flight)
+
+    async def _show(self, messages: tuple[Payload, ...], *, final: bool) -> None:
+        await self._sink.show(messages, final=final)
+        self._last_write = time.monotonic()
+        self._shown = messages
+        self.writes += 1
+        if self.first_text_seconds is None:
+            self.first_text_seconds = self._last_write - self._started
+
+
+class _Streamer:
+    """Renders on flush only: a delta marks the answer dirty, one background task writes it."""
+
+    def __init__(self, formatter: AnswerFormatter, writer: _Writer) -> None:
+        self._formatter = formatter
+        self._writer = writer
+        self._dirty = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def poke(self) -> None:
+        self._dirty.set()
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="citebot-answer-stream")
+
+    async def _run(self) -> None:
+        while True:
+            await self._dirty.wait()
+            self._dirty.clear()
+            try:
+                await self._writer.write(self._formatter.render(), final=False)
+            except Exception:  # an intermediate edit is worth dropping, never the answer
+                log.warning("dropped an intermediate write", exc_info=True)
+
+    async def stop(self) -> None:
+        """No more streaming writes; one already on the wire still lands before the next."""
+        if self._task is None:
+            return
+        task, self._task = self._task, None
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def answer_question(
+    question: Question,
+    *,
+    client: AnswerClient,
+    dialect: Dialect,
+    sink: AnswerSink,
+    pacer: Pacer,
+    wording: Wording = WORDING,
+) -> Outcome:
+    """Answer one question into ``sink``; never raises an upstream failure, only words it."""
+    started = time.monotonic()
+    formatter = AnswerFormatter(dialect, question=question.text)
+    writer = _Writer(sink=sink, pacer=pacer, channel=question.channel_id, started=started)
+    streamer = _Streamer(formatter, writer)
+
+    def outcome(status: Status, **extra: object) -> Outcome:
+        return Outcome(status=status, text=formatter.text, first_text_seconds=
+                       writer.first_text_seconds, total_seconds=time.monotonic() - started,
+                       writes=writer.writes, **extra)  # type: ignore[arg-type]
+
+    try:
+        done: AnswerDone | None = None
+        async for event in client.stream(question.text, history=question.history):
+            if isinstance(event, TextDelta):
+                formatter.feed(event.text)
+                streamer.poke()
+            else:
+                done = event
+        await streamer.stop()
+        assert done is not None
+        if not done.text.strip():
+            await writer.write((notice(dialect, wording.empty()),), final=True)
+            return outcome("failed")
+        rendered = formatter.finish(done)
+        await writer.write(rendered.answer, final=True)
+        if rendered.thread:
+            await sink.post_thread(rendered.thread)
+        return outcome("answered", rendered=rendered)
+    except UpstreamError as error:
+        await streamer.stop()
+        status: Status = "filtered" if isinstance(error, ContentFiltered) else (
+            "interrupted" if formatter.text.strip() else "failed")
+        log.info("answer %s: %s", status, error)
+        words = wording.explain(error)
+        if formatter.text.strip():
+            await writer.write(formatter.interrupt(words), final=True)
+        else:
+            await writer.write((notice(dialect, words),), final=True)
+        return outcome(status, error=error)
+    except asyncio.CancelledError:
+        await streamer.stop()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(_close_interrupted(writer, formatter, dialect, wording), 5)
+        raise
+
+
+async def _close_interrupted(writer: _Writer, formatter: AnswerFormatter, dialect: Dialect,
+                             wording: Wording) -> None:
+    """Shutdown: no message may be left mid-stream."""
+    if formatter.text.strip():
+        await writer.write(formatter.interrupt(wording.interrupted()), final=True)
+    else:
+        await writer.write((notice(dialect, wording.restarting()),), final=True)

@@ -1,0 +1,180 @@
+"""The answer service: one question's whole life, the same for every platform.
+
+Around :func:`bot.answer.answer_question` it keeps the rules a community relies on: a question
+too long or asked too often gets a clear reply, one thread answers one question at a time, a
+worker streams at most ``max_in_flight`` answers with a visible queue behind them, the
+conversation is remembered per thread, every answer leaves one JSON log line, and on shutdown
+new questions are turned away while those in flight finish (or close with a note).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from bot.admission import Admission, AdmissionClosed
+from bot.answer import AnswerSink, Outcome, Question, answer_question
+from bot.client import AnswerClient
+from bot.dialect import Dialect
+from bot.events import Turn
+from bot.formatter import notice
+from bot.metrics import Metrics
+from bot.pacing import Pacer
+from bot.state import State
+from bot.wording import WORDING, Wording
+
+log = logging.getLogger("citebot.answers")
+
+__all__ = ["AnswerService", "Limits"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    max_question_length: int = 2000
+    questions_per_minute: int = 10
+    history_turns: int = 6
+    memory_ttl: float = 7 * 24 * 3600.0
+
+
+class AnswerService:
+    """Shared by every adapter of a worker; adapters call :meth:`ask` from their handlers."""
+
+    def __init__(self, *, client: AnswerClient, state: State, admission: Admission,
+                 limits: Limits = Limits(), metrics: Metrics | None = None,
+                 wording: Wording = WORDING) -> None:
+        self.client = client
+        self.state = state
+        self.admission = admission
+        self.limits = limits
+        self.metrics = metrics or Metrics()
+        self.wording = wording
+        self._tasks: set[asyncio.Task[object]] = set()
+        self._accepting = True
+
+    @property
+    def accepting(self) -> bool:
+        return self._accepting
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._tasks)
+
+    @staticmethod
+    def conversation_key(question: Question) -> str | None:
+        if question.thread_id is None:
+            return None
+        return f"{question.platform}:{question.channel_id}:{question.thread_id}"
+
+    async def history(self, question: Question) -> tuple[Turn, ...]:
+        key = self.conversation_key(question)
+        if key is None or not self.limits.history_turns:
+            return ()
+        return await self.state.recent(key, self.limits.history_turns * 2)
+
+    async def refuse(self, sink: AnswerSink, dialect: Dialect, words: str) -> None:
+        """Answer with one short message instead of an answer."""
+        await sink.show((notice(dialect, words),), final=True)
+
+    async def ask(self, question: Question, *, dialect: Dialect, sink: AnswerSink,
+                  pacer: Pacer) -> Outcome | None:
+        """Answer ``question`` into ``sink``, or tell the user why not; None when refused.
+
+        ``question.history`` is used when the adapter found one (e.g. Slack's thread replies);
+        otherwise the remembered turns of the thread are sent.
+        """
+        refusal = await self._gate(question)
+        if refusal is not None:
+            await self.refuse(sink, dialect, refusal)
+            return None
+        with self._tracked():
+            key = self.conversation_key(question)
+
+            async def queued(position: int) -> None:
+                await self.refuse(sink, dialect, self.wording.queued(position))
+
+            try:
+                lease = (self.state.lease(key, on_wait=queued) if key is not None
+                         else contextlib.nullcontext())
+                async with lease, self.admission.slot(on_queued=queued):
+                    if not question.history:
+                        question = replace(question, history=await self.history(question))
+                    outcome = await answer_question(question, client=self.client,
+                                                    dialect=dialect, sink=sink, pacer=pacer,
+                                                    wording=self.wording)
+            except AdmissionClosed:
+                await self.refuse(sink, dialect, self.wording.restarting())
+                return None
+            if key is not None and outcome.text.strip():
+                await self.state.append(key, Turn("user", question.text),
+                                        Turn("assistant", outcome.text),
+                                        ttl=self.limits.memory_ttl)
+            self._log(question, outcome)
+            return outcome
+
+    async def _gate(self, question: Question) -> str | None:
+        if not self._accepting:
+            return self.wording.restarting()
+        if not question.text.strip():
+            return self.wording.empty_question()
+        if len(question.text) > self.limits.max_question_length:
+            return self.wording.question_too_long(self.limits.max_question_length)
+        decision = await self.state.hit(f"rate:{question.platform}:{question.user_id}",
+                                        limit=self.limits.questions_per_minute, per_seconds=60)
+        if not decision.allowed:
+            self.metrics.rate_limited_users.labels(question.platform).inc()
+            return self.wording.user_rate_limited(decision.retry_after)
+        return None
+
+    @contextlib.contextmanager
+    def _tracked(self) -> Iterator[None]:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            yield
+        finally:
+            self._tasks.discard(task)
+
+    def _log(self, question: Question, outcome: Outcome) -> None:
+        citations = len(outcome.rendered.citations) if outcome.rendered else 0
+        self.metrics.observe_answer(question.platform, outcome)
+        log.info("answer", extra={"answer": {
+            "platform": question.platform,
+            "user": question.user_id,
+            "channel": question.channel_id,
+            "thread": question.thread_id,
+            "outcome": outcome.status,
+            "first_text_seconds": _rounded(outcome.first_text_seconds),
+            "done_seconds": _rounded(outcome.total_seconds),
+            "characters": len(outcome.text),
+            "citations": citations,
+            "writes": outcome.writes,
+            "error": type(outcome.error).__name__ if outcome.error else None,
+        }})
+
+    async def drain(self, grace: float) -> None:
+        """Stop taking questions; give those in flight ``grace`` seconds, then interrupt them.
+
+        Idempotent. Interrupted answers close their messages with a note (see answer_question).
+        """
+        self._accepting = False
+        self.admission.close()
+        pending = set(self._tasks)
+        if not pending:
+            return
+        started = time.monotonic()
+        _done, late = await asyncio.wait(pending, timeout=grace)
+        for task in late:
+            task.cancel()
+        if late:
+            await asyncio.wait(late, timeout=5)
+        log.info("drained %d answers (%d interrupted) in %.1f s", len(pending), len(late),
+                 time.monotonic() - started)
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)

@@ -1,0 +1,106 @@
+"""``citebot run``: every configured platform in one asyncio process, drained on SIGTERM.
+
+Heroku-like platforms send SIGTERM and kill 30 s later, so the worker stops taking questions
+at once, gives answers in flight ``SHUTDOWN_GRACE_SECONDS`` (20 s) and closes the rest with a
+note, closes the platform clients and exits 0 well within 25 s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Mapping
+
+from bot.admission import Admission
+from bot.health import health_server
+from bot.logs import configure_json_logging
+from bot.metrics import Metrics
+from bot.service import AnswerService, Limits
+from bot.state import open_state
+from bot.upstream import open_upstream
+from config import Settings
+
+log = logging.getLogger("citebot.worker")
+
+__all__ = ["Runner", "configuration_problem", "run_worker"]
+
+Runner = Callable[[Settings, AnswerService, asyncio.Event], Awaitable[None]]
+"""A platform: runs until cancelled, sets the event once connected."""
+
+RUNNER_CLOSE_SECONDS = 3.0
+
+
+def configuration_problem(settings: Settings, platforms: Mapping[str, Runner]) -> str | None:
+    """The one line ``run`` prints instead of starting, naming the missing settings."""
+    if settings.slack_bot_token and not settings.slack_mode:
+        return ("SLACK_BOT_TOKEN is set but neither SLACK_APP_TOKEN (Socket Mode) nor "
+                "SLACK_SIGNING_SECRET (HTTP mode) is")
+    if (settings.slack_app_token or settings.slack_signing_secret) and not settings.slack_bot_token:
+        return "SLACK_BOT_TOKEN is missing (SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set)"
+    if not platforms:
+        return ("no platform is configured: set DISCORD_TOKEN, or SLACK_BOT_TOKEN with "
+                "SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)")
+    if settings.upstream_api_key is None and not settings.uses_demo:
+        return ("UPSTREAM_API_KEY (or MAGISTERIUM_API_KEY) is not set; set it, or set "
+                "UPSTREAM_BASE_URL=demo to run on the embedded demo upstream")
+    return None
+
+
+async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> int:
+    problem = configuration_problem(settings, platforms)
+    if problem is not None:
+        print(f"citebot run: {problem}", file=sys.stderr)
+        return 2
+    configure_json_logging(settings.log_level)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    metrics = Metrics()
+    async with open_state(settings.state_url) as state, open_upstream(
+            settings, demo=settings.uses_demo,
+            on_retry=metrics.upstream_retries.inc) as client:
+        service = AnswerService(
+            client=client, state=state, metrics=metrics,
+            admission=Admission(max_in_flight=settings.max_in_flight),
+            limits=Limits(max_question_length=settings.max_question_length,
+                          questions_per_minute=settings.rate_limit_per_minute,
+                          history_turns=settings.history_turns,
+                          memory_ttl=settings.memory_ttl_seconds))
+        ready = {name: asyncio.Event() for name in platforms}
+        runners = {asyncio.create_task(runner(settings, service, ready[name]), name=name)
+                   for name, runner in platforms.items()}
+        stopping = asyncio.create_task(stop.wait())
+        if settings.metrics_port is not None:
+            async with health_server(host="0.0.0.0", port=settings.metrics_port,
+                                     service=service, ready=ready):
+                crashed = await _until_stopped(runners, stopping)
+        else:
+            crashed = await _until_stopped(runners, stopping)
+        log.info("shutting down: draining answers in flight")
+        await service.drain(settings.shutdown_grace_seconds)
+        await _close(runners)
+    log.info("stopped")
+    return 1 if crashed else 0
+
+
+async def _until_stopped(runners: set[asyncio.Task[None]], stopping: asyncio.Task[bool]) -> bool:
+    """Wait for a signal, or for a platform to fail (then the worker stops too)."""
+    done, _ = await asyncio.wait({*runners, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    crashed = False
+    for task in done - {stopping}:
+        crashed = True
+        error = task.exception()
+        log.error("platform %s stopped: %s", task.get_name(), error or "returned",
+                  exc_info=error)
+    stopping.cancel()
+    return crashed
+
+
+async def _close(runners: set[asyncio.Task[None]]) -> None:
+    for task in runners:
+        task.cancel()
+    if runners:
+        await asyncio.wait(runners, timeout=RUNNER_CLOSE_SECONDS)
