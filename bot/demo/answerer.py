@@ -62,9 +62,12 @@ def compose_answer(corpus: Corpus, question: str, *, history: Sequence[str] = ()
     """Answer ``question`` from ``corpus``; ``history`` holds the earlier user turns, oldest first.
 
     Earlier turns only widen a short or fruitless follow-up ("and on Slack?"), so a new topic
-    is not dragged back to an old one.
+    is not dragged back to an old one. A question most of whose words the corpus never uses is
+    about something else, however well one stray word ("best") matches.
     """
     terms = query_terms(question)
+    if 2 * len(corpus.known(terms)) < len(terms):
+        return Answer(text=NOTHING_FOUND)
     hits = corpus.search(terms, limit=24)
     if history and (not hits or len(terms) < 2):
         terms = list(dict.fromkeys([*terms, *query_terms(history[-1])]))

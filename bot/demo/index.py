@@ -43,8 +43,9 @@ _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _TABLE = re.compile(r"^[ \t]*\|")
 _WORD = re.compile(r"\w+")
 
-# Words that say how a question is asked, not what it is about (English, which the bundled
-# corpus is written in); other languages simply find fewer matches.
+# Words that say how a question is asked, not what it is about: English, which the bundled
+# corpus is written in, and the commonest French, Spanish, Italian and German ones, so that a
+# question in those languages is judged by its content words.
 _STOP_WORDS = frozenset((
     "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
     "could", "did", "do", "does", "doing", "for", "from", "get", "got", "had", "has", "have",
@@ -52,7 +53,11 @@ _STOP_WORDS = frozenset((
     "on", "or", "our", "should", "so", "some", "than", "that", "the", "their", "them", "then",
     "there", "these", "they", "this", "those", "to", "tell", "us", "was", "we", "were", "what",
     "when", "where", "which", "who", "whom", "why", "will", "with", "would", "you", "your",
-    "yours", "please", "explain",
+    "yours", "please", "explain", "use", "used", "using",
+    "comment", "est", "le", "la", "les", "un", "une", "de", "des", "du", "et", "sur", "pour",
+    "dans", "avec", "que", "qui", "quoi", "je", "il", "ce", "cómo", "como", "qué", "el", "los",
+    "las", "es", "por", "para", "con", "una", "cuál", "il", "di", "che", "come", "per", "wie",
+    "ist", "der", "die", "das", "und", "mit", "ich", "ein", "eine", "kann",
 ))
 
 
@@ -162,6 +167,12 @@ class Corpus:
             (_fts_query(terms), limit),
         ).fetchall()
         return [Hit(passage=self.passages[rowid], score=score) for rowid, score in rows]
+
+    def known(self, terms: Sequence[str]) -> list[str]:
+        """The terms that occur somewhere in the corpus."""
+        return [term for term in terms if self._db.execute(
+            "SELECT 1 FROM passages WHERE passages MATCH ? LIMIT 1", (_fts_query([term]),)
+        ).fetchone()]
 
     def close(self) -> None:
         self._db.close()
