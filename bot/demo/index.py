@@ -38,7 +38,7 @@ SUFFIXES = (".md", ".markdown", ".txt")
 MAX_TERMS = 32
 
 _HEADER = re.compile(r"\A\ufeff?<!--(.*?)-->[ \t]*\n?", re.DOTALL)
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _TABLE = re.compile(r"^[ \t]*\|")
 _WORD = re.compile(r"\w+")

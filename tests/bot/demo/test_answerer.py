@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.demo import NOTHING_FOUND, Corpus, compose_answer
-from bot.demo.index import query_terms
+from bot.demo.index import parse, query_terms
 from bot.demo.wire import token_pieces
 from tests.bot.demo.conftest import assert_backed, corpus_texts
 
@@ -70,3 +70,30 @@ def test_the_featured_document_opens_the_answer() -> None:
     assert answer.citations[0]["document_title"] == "What citebot is"
     assert answer.citations[0]["document_reference"] == "1"
     assert answer.text.startswith("citebot is a chat bot")
+
+
+_LINES = st.sampled_from([
+    "", "", "# A title", "## Bells", "### Ringing ##", "```", "~~~", "| a | b |",
+    "- Bells ring at noon.", "* Bronze bells last.", "1. Ring twice [3].",
+    "Bells are cast in bronze. They ring at noon! Do they? Yes.",
+    "A bell tower, e.g. a campanile, holds bells.", "  indented bell text", "> quoted bells",
+    "<!-- author: X -->", "Bells [^1]: a definition line.", "Ünïcödé bells ring.",
+])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_LINES, max_size=25), st.sampled_from(["\n", "\r\n"]),
+       st.sampled_from(["Do bells ring at noon?", "bronze", "tower campanile", "ünicode"]))
+def test_any_markdown_is_cut_into_verbatim_passages_that_back_every_statement(
+        lines: list[str], newline: str, question: str) -> None:
+    text = newline.join(lines)
+    document, passages = parse(Path("bells.md"), text)
+    corpus = Corpus(documents=[document], passages=passages) if passages else None
+
+    assert all(text[p.start:p.start + len(p.text)] == p.text for p in passages)
+    assert all(p.text and p.text == p.text.strip() for p in passages)
+    if corpus is not None:
+        answer = compose_answer(corpus, question)
+        if answer.citations:
+            assert_backed(answer.text, list(answer.citations), [text])
+        corpus.close()
