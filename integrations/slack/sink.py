@@ -1,0 +1,172 @@
+"""Shows one answer in a Slack thread: Slack's native stream first, posted-and-edited after.
+
+The flow hands over full message payloads (``markdown_text``) each time. While a message is a
+live stream, text that extends what was sent is appended (only the new suffix); anything else
+(footnotes linked at the end, a stream Slack dropped, a Tier-2 429, any stream error) goes
+through ``chat.update`` with the whole text, at least ``update_interval`` apart per message, so
+no text is lost or repeated across the switch. A message the formatter closed (the answer
+rolled over into a new message) has its stream stopped at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+__all__ = ["NativeStreams", "SlackSink"]
+
+log = logging.getLogger(__name__)
+
+Payload = Mapping[str, Any]
+_CONTENT = ("markdown_text", "text", "blocks")
+
+
+class NativeStreams:
+    """Whether to start native streams, shared by every answer of a workspace.
+
+    chat.startStream/stopStream are Tier 2 (about 20 a minute per workspace): after a 429 every
+    answer posts and edits until Retry-After has passed, instead of each one hitting the wall.
+    """
+
+    def __init__(self, *, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self._paused_until = 0.0
+
+    def usable(self) -> bool:
+        return self.enabled and time.monotonic() >= self._paused_until
+
+    def pause(self, seconds: float) -> None:
+        self._paused_until = max(self._paused_until, time.monotonic() + seconds)
+
+
+@dataclass
+class _Shown:
+    ts: str
+    payload: Payload
+    streaming: bool
+    updated_at: float = field(default=-float("inf"))
+
+
+def _markdown(payload: Payload) -> str | None:
+    value = payload.get("markdown_text")
+    return value if isinstance(value, str) else None
+
+
+def _content(payload: Payload) -> dict[str, Any]:
+    return {key: payload[key] for key in _CONTENT if key in payload}
+
+
+def _retry_after(error: SlackApiError) -> float:
+    try:
+        return float(error.response.headers.get("Retry-After", 60))
+    except (TypeError, ValueError):
+        return 60.0
+
+
+class SlackSink:
+    """The :class:`bot.answer.AnswerSink` for one answer in one thread."""
+
+    def __init__(self, *, web: AsyncWebClient, channel: str, thread_ts: str, team_id: str | None,
+                 user_id: str, streams: NativeStreams, update_interval: float = 1.0) -> None:
+        self._web = web
+        self._channel = channel
+        self._thread_ts = thread_ts
+        self._team_id = team_id
+        self._user_id = user_id
+        self._streams = streams
+        self._update_interval = update_interval
+        self._shown: list[_Shown] = []
+        self._native = True
+        self.fell_back: str | None = None
+        """Why this answer left the native stream (a Slack error code), if it did."""
+
+    @property
+    def message_ts(self) -> tuple[str, ...]:
+        return tuple(shown.ts for shown in self._shown)
+
+    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
+        for i, payload in enumerate(messages):
+            closed = final or i < len(messages) - 1
+            if i < len(self._shown):
+                await self._change(self._shown[i], payload, closed=closed)
+            else:
+                self._shown.append(await self._create(payload, closed=closed))
+
+    async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        for payload in payloads:
+            try:
+                await self._post(payload)
+            except SlackApiError as error:
+                # Keep the content: the notification text carries what the blocks would show.
+                log.warning("Slack refused a thread message (%s); posting its text",
+                            error.response.get("error"))
+                if payload.get("text"):
+                    await self._post({"text": payload["text"], "unfurl_links": False,
+                                      "unfurl_media": False})
+
+    async def _post(self, payload: Payload) -> str:
+        response = await self._web.chat_postMessage(channel=self._channel,
+                                                    thread_ts=self._thread_ts, **payload)
+        return str(response["ts"])
+
+    async def _create(self, payload: Payload, *, closed: bool) -> _Shown:
+        text = _markdown(payload)
+        if text and not closed and self._native and self._streams.usable():
+            try:
+                response = await self._web.chat_startStream(
+                    channel=self._channel, thread_ts=self._thread_ts, markdown_text=text,
+                    recipient_team_id=self._team_id, recipient_user_id=self._user_id)
+                return _Shown(ts=str(response["ts"]), payload=payload, streaming=True)
+            except SlackApiError as error:
+                self._leave_stream(error)
+        ts = await self._post(payload)
+        return _Shown(ts=ts, payload=payload, streaming=False, updated_at=time.monotonic())
+
+    async def _change(self, shown: _Shown, payload: Payload, *, closed: bool) -> None:
+        if shown.streaming:
+            sent, text = _markdown(shown.payload) or "", _markdown(payload)
+            extends = text is not None and text.startswith(sent)
+            suffix = text[len(sent):] if text is not None and extends else ""
+            try:
+                if extends and closed:
+                    await self._web.chat_stopStream(channel=self._channel, ts=shown.ts,
+                                                    markdown_text=suffix or None)
+                    shown.streaming = False
+                elif extends and suffix:
+                    await self._web.chat_appendStream(channel=self._channel, ts=shown.ts,
+                                                      markdown_text=suffix)
+                elif not extends:
+                    # A stream only grows: close it, then edit the changed text in.
+                    shown.streaming = False
+                    await self._web.chat_stopStream(channel=self._channel, ts=shown.ts)
+                if extends:
+                    shown.payload = payload
+                    return
+            except SlackApiError as error:
+                shown.streaming = False
+                self._leave_stream(error)
+        if _content(payload) != _content(shown.payload):
+            await self._update(shown, payload)
+
+    async def _update(self, shown: _Shown, payload: Payload) -> None:
+        wait = shown.updated_at + self._update_interval - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        await self._web.chat_update(channel=self._channel, ts=shown.ts, **_content(payload))
+        shown.payload = payload
+        shown.updated_at = time.monotonic()
+
+    def _leave_stream(self, error: SlackApiError) -> None:
+        code = str(error.response.get("error"))
+        if error.response.status_code == 429:
+            self._streams.pause(_retry_after(error))
+        self._native = False
+        self.fell_back = self.fell_back or code
+        log.info("native stream unavailable (%s): posting and editing instead", code)

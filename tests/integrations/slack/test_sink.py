@@ -1,0 +1,147 @@
+"""The sink on its own against the simulated Slack: what a thread shows as an answer streams."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from slack_sdk.web.async_client import AsyncWebClient
+
+from integrations.slack.sink import NativeStreams, SlackSink
+from integrations.slack.web import make_web_client
+from tests.sim.slack import SlackSim
+
+CHANNEL = "C0GENERAL"
+
+
+def md(text: str) -> dict[str, Any]:
+    return {"markdown_text": text, "unfurl_links": False, "unfurl_media": False}
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[SlackSim]:
+    async with SlackSim() as running:
+        yield running
+
+
+@pytest.fixture
+def web(sim: SlackSim) -> AsyncWebClient:
+    return make_web_client(token=sim.bot_token, base_url=sim.base_url)
+
+
+@pytest.fixture
+async def asked(sim: SlackSim) -> str:
+    said = sim._said(CHANNEL, "channel", "<@U0BOT> why?", user="U0ALICE", thread_ts=None)
+    return said.ts
+
+
+def sink_for(web: AsyncWebClient, thread_ts: str, streams: NativeStreams | None = None,
+             interval: float = 0.3) -> SlackSink:
+    return SlackSink(web=web, channel=CHANNEL, thread_ts=thread_ts, team_id="T0SIM",
+                     user_id="U0ALICE", streams=streams or NativeStreams(),
+                     update_interval=interval)
+
+
+def methods(sim: SlackSim) -> list[str]:
+    return [call.method for call in sim.calls]
+
+
+async def test_the_first_text_starts_a_stream_and_only_suffixes_are_appended(
+    sim: SlackSim, web: AsyncWebClient, asked: str
+) -> None:
+    sink = sink_for(web, asked)
+    await sink.show([md("Hel")], final=False)
+    assert [m.shown for m in sim.bot_replies(CHANNEL, asked)] == ["Hel"]
+    await sink.show([md("Hello wor")], final=False)
+    await sink.show([md("Hello world.")], final=True)
+    [answer] = sim.bot_replies(CHANNEL, asked)
+    assert answer.shown == "Hello world."
+    assert not answer.streaming
+    assert methods(sim) == ["chat.startStream", "chat.appendStream", "chat.stopStream"]
+    assert [c.args.get("markdown_text") for c in sim.calls] == ["Hel", "lo wor", "ld."]
+    assert sim.calls[0].args["recipient_user_id"] == "U0ALICE"
+
+
+async def test_a_final_text_that_rewrites_earlier_text_is_edited_in(
+    sim: SlackSim, web: AsyncWebClient, asked: str
+) -> None:
+    sink = sink_for(web, asked)
+    await sink.show([md("Grace [1]")], final=False)
+    await sink.show([md("Grace [[1]](https://example.org/1)")], final=True)
+    [answer] = sim.bot_replies(CHANNEL, asked)
+    assert answer.shown == "Grace [[1]](https://example.org/1)"
+    assert methods(sim) == ["chat.startStream", "chat.stopStream", "chat.update"]
+
+
+async def test_a_tier_2_429_falls_back_to_post_and_spaced_edits(
+    sim: SlackSim, web: AsyncWebClient, asked: str
+) -> None:
+    sim.fail_next("chat.startStream", retry_after=30)
+    streams = NativeStreams()
+    sink = sink_for(web, asked, streams)
+    for text in ("One", "One two", "One two three"):
+        await sink.show([md(text)], final=False)
+    await sink.show([md("One two three.")], final=True)
+    [answer] = sim.bot_replies(CHANNEL, asked)
+    assert answer.shown == "One two three."
+    assert sink.fell_back == "ratelimited"
+    assert methods(sim) == ["chat.startStream", "chat.postMessage"] + ["chat.update"] * 3
+    edits = [c.at for c in sim.calls if c.method in ("chat.postMessage", "chat.update")]
+    assert min(b - a for a, b in itertools.pairwise(edits)) >= 0.29
+    # Every other answer in the workspace posts instead of hitting the Tier-2 wall again.
+    later = sink_for(web, asked, streams)
+    await later.show([md("Next")], final=False)
+    assert methods(sim)[-1] == "chat.postMessage"
+
+
+async def test_a_dropped_stream_is_finished_by_editing_the_whole_text(
+    sim: SlackSim, web: AsyncWebClient, asked: str
+) -> None:
+    sim.expire_after_appends = 1
+    sink = sink_for(web, asked)
+    await sink.show([md("Alpha")], final=False)
+    await sink.show([md("Alpha beta")], final=False)
+    await sink.show([md("Alpha beta gamma")], final=False)
+    await sink.show([md("Alpha beta gamma.")], final=True)
+    [answer] = sim.bot_replies(CHANNEL, asked)
+    assert answer.shown == "Alpha beta gamma."
+    assert sink.fell_back == "message_not_in_streaming_state"
+    assert methods(sim) == ["chat.startStream", "chat.appendStream", "chat.appendStream",
+                            "chat.update", "chat.update"]
+
+
+async def test_a_long_answer_rolls_over_into_a_new_message_without_loss(
+    sim: SlackSim, web: AsyncWebClient, asked: str
+) -> None:
+    first, second = "a" * 11990, "b" * 500
+    sink = sink_for(web, asked)
+    await sink.show([md(first[:6000])], final=False)
+    await sink.show([md(first), md(second[:100])], final=False)
+    await sink.show([md(first), md(second)], final=True)
+    shown = [m.shown for m in sim.bot_replies(CHANNEL, asked)]
+    assert shown == [first, second]
+    assert not any(m.streaming for m in sim.bot_replies(CHANNEL, asked))
+    assert methods(sim) == ["chat.startStream", "chat.stopStream", "chat.startStream",
+                            "chat.stopStream"]
+
+
+async def test_a_notice_alone_is_posted_once(
+    sim: SlackSim, web: AsyncWebClient, asked: str
+) -> None:
+    await sink_for(web, asked).show([md("The answer service is busy.")], final=True)
+    assert methods(sim) == ["chat.postMessage"]
+    assert [m.shown for m in sim.bot_replies(CHANNEL, asked)] == ["The answer service is busy."]
+
+
+async def test_a_refused_card_still_shows_its_text(
+    sim: SlackSim, web: AsyncWebClient, asked: str
+) -> None:
+    too_long = {"type": "header", "text": {"type": "plain_text", "text": "x" * 151}}
+    await sink_for(web, asked).post_thread([
+        {"text": "1. Cherishing Life, 34", "blocks": [too_long], "unfurl_links": False},
+    ])
+    [card] = sim.bot_replies(CHANNEL, asked)
+    assert card.shown == "1. Cherishing Life, 34"
+    assert card.blocks is None
