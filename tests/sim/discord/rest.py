@@ -93,6 +93,8 @@ async def _record(request: web.Request, handler: Handler) -> web.StreamResponse:
         query=dict(request.query), json=json.loads(body) if body else None, at=at,
         status=response.status,
         authorized=request.headers.get("Authorization") == f"Bot {sim.token}"))
+    async with sim.changed:
+        sim.changed.notify_all()
     return response
 
 

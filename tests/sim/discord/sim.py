@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -76,6 +77,7 @@ class DiscordSim:
         self.identifies: list[dict[str, Any]] = []
         self.closes: list[int | None] = []
         self.connected = asyncio.Event()
+        self.changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -113,6 +115,11 @@ class DiscordSim:
     @property
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def until(self, predicate: Callable[[], object], *, within: float = 10.0) -> None:
+        """Wait until ``predicate()`` holds, re-checking after every request the sim answers."""
+        async with asyncio.timeout(within), self.changed:
+            await self.changed.wait_for(predicate)
 
     async def wait_connected(self) -> None:
         """Until a client has identified and received READY and the guild."""

@@ -1,0 +1,159 @@
+"""The Discord bot: ``/ask``, its buttons, and follow-ups in the threads it made.
+
+It translates only: a command, click or mention becomes a :class:`bot.answer.Question` and a
+:class:`DiscordAnswerSink`, and :class:`bot.service.AnswerService` does the rest. No privileged
+intent is needed: slash commands carry their text, and mentions of the bot carry theirs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.gateway import DiscordWebSocket
+
+from bot.answer import Question
+from bot.dialect import Dialect
+from bot.pacing import Pacer
+from bot.service import AnswerService
+from config import Settings
+from integrations.discord.commands import add_ask_command, sync_if_changed
+from integrations.discord.sink import DiscordAnswerSink, InteractionToken, thread_name
+from integrations.discord.wire import DiscordWire, rate_limit_trace
+
+log = logging.getLogger(__name__)
+
+__all__ = ["CitebotDiscord"]
+
+FEEDBACK = "citebot:feedback:"
+RELATED = "citebot:related:"
+PLATFORM = "discord"
+
+
+def _mention_free(text: str, bot_id: int) -> str:
+    return re.sub(rf"<@!?{bot_id}>", " ", text).strip()
+
+
+class CitebotDiscord(discord.AutoShardedClient):
+    """One bot process (all its shards); ``AutoShardedClient`` asks ``GET /gateway/bot``."""
+
+    def __init__(self, *, settings: Settings, service: AnswerService, dialect: Dialect,
+                 pacer: Pacer, sync: bool = True, **options: Any) -> None:
+        shard_ids = [int(i) for i in settings.discord_shard_ids] or None
+        super().__init__(intents=discord.Intents.default(),
+                         allowed_mentions=discord.AllowedMentions.none(),
+                         http_trace=rate_limit_trace(), shard_count=settings.discord_shard_count,
+                         shard_ids=shard_ids, **options)
+        self.settings = settings
+        self.service = service
+        self.dialect = dialect
+        self.pacer = pacer
+        self.wire = DiscordWire(self.http)
+        self.tree: app_commands.CommandTree[CitebotDiscord] = app_commands.CommandTree(self)
+        self._sync = sync
+        add_ask_command(self.tree, self._ask)
+
+    async def setup_hook(self) -> None:
+        # The gateway is asked of the configured REST base, so a proxy or simulator serves both;
+        # discord.py also falls back to DEFAULT_GATEWAY after an invalidated session.
+        _shards, url, _limits = await self.http.get_bot_gateway()
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        if self._sync:
+            await sync_if_changed(self, self.tree)
+
+    # -- questions -----------------------------------------------------------------------------
+
+    def _allowed(self, guild_id: int | None, channel_id: int | None) -> bool:
+        guilds = self.settings.discord_guild_allowlist
+        channels = self.settings.discord_channel_allowlist
+        return (not guilds or str(guild_id) in guilds) and (
+            not channels or str(channel_id) in channels)
+
+    def _our_thread(self, channel: object) -> discord.Thread | None:
+        """The channel if it is a thread this bot opened (a conversation), else None."""
+        if isinstance(channel, discord.Thread) and self.user is not None and (
+                channel.owner_id == self.user.id):
+            return channel
+        return None
+
+    async def _ask(self, interaction: discord.Interaction, question: str,
+                   private: bool) -> None:
+        if not self._allowed(interaction.guild_id, interaction.channel_id):
+            await interaction.response.send_message(self.service.wording.not_allowed_here(),
+                                                    ephemeral=True)
+            return
+        await self._answer_interaction(interaction, question, private=private)
+
+    async def _answer_interaction(self, interaction: discord.Interaction, question: str, *,
+                                  private: bool) -> None:
+        issued = time.monotonic()
+        response = await interaction.response.defer(ephemeral=private, thinking=True)
+        original = response.message_id if response is not None else None
+        channel = interaction.channel
+        assert interaction.channel_id is not None
+        thread = self._our_thread(channel)
+        if thread is not None:
+            conversation: tuple[int, int | None] = (thread.parent_id, thread.id)
+        else:
+            conversation = (interaction.channel_id, original)
+        sink = DiscordAnswerSink(
+            wire=self.wire, channel_id=interaction.channel_id, ephemeral=private,
+            interaction=InteractionToken(application_id=interaction.application_id,
+                                         token=interaction.token, issued_at=issued,
+                                         original_id=original),
+            can_thread=type(channel) is discord.TextChannel, thread_name=thread_name(question))
+        await self.service.ask(Question(
+            text=question, platform=PLATFORM, user_id=str(interaction.user.id),
+            channel_id=str(conversation[0]),
+            thread_id=None if private or conversation[1] is None else str(conversation[1]),
+        ), dialect=self.dialect, sink=sink, pacer=self.pacer)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """A mention of the bot in one of its threads is a follow-up question."""
+        if message.author.bot or self.user is None or self.user.id not in message.raw_mentions:
+            return
+        thread = self._our_thread(message.channel)
+        if thread is None:
+            return
+        sink = DiscordAnswerSink(wire=self.wire, channel_id=thread.id, reply_to=message.id)
+        await self.service.ask(Question(
+            text=_mention_free(message.content, self.user.id), platform=PLATFORM,
+            user_id=str(message.author.id), channel_id=str(thread.parent_id),
+            thread_id=str(thread.id)), dialect=self.dialect, sink=sink, pacer=self.pacer)
+
+    # -- buttons -------------------------------------------------------------------------------
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component or not interaction.data:
+            return
+        custom_id = str(interaction.data.get("custom_id", ""))
+        if custom_id.startswith(FEEDBACK):
+            await self._feedback(interaction, custom_id.removeprefix(FEEDBACK))
+        elif custom_id.startswith(RELATED):
+            await self._related(interaction, custom_id)
+
+    async def _feedback(self, interaction: discord.Interaction, value: str) -> None:
+        assert interaction.message is not None
+        key = f"{PLATFORM}:{interaction.message.id}"
+        changed = await self.service.state.record_feedback(key, str(interaction.user.id), value)
+        log.info("feedback", extra={"feedback": {"platform": PLATFORM, "answer": key,
+                                                 "user": str(interaction.user.id),
+                                                 "value": value, "changed": changed}})
+        await interaction.response.send_message(self.service.wording.feedback_thanks(),
+                                                ephemeral=True)
+
+    async def _related(self, interaction: discord.Interaction, custom_id: str) -> None:
+        """Ask the clicked related question where the button is (the answer's thread)."""
+        assert interaction.message is not None
+        labels = [child.label for row in interaction.message.components
+                  for child in getattr(row, "children", ())
+                  if getattr(child, "custom_id", None) == custom_id]
+        if not labels or not labels[0]:
+            await interaction.response.defer()
+            return
+        await self._answer_interaction(interaction, labels[0], private=False)

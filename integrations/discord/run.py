@@ -1,0 +1,147 @@
+"""``citebot run`` and ``citebot sync-commands`` for Discord.
+
+``DISCORD_API_BASE_URL`` redirects every REST, interaction and webhook call (discord.py's
+``Route.BASE``) and, through ``GET /gateway/bot``, the gateway too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.http import Route
+
+from bot.admission import Admission
+from bot.client import AnswerClient
+from bot.dialect import Dialect
+from bot.pacing import ChannelBudget, Pacer
+from bot.service import AnswerService, Limits
+from bot.state import open_state
+from config import Settings
+from integrations.discord.bot import CitebotDiscord
+from integrations.discord.commands import add_ask_command
+
+log = logging.getLogger(__name__)
+
+__all__ = ["DISCORD_PACER", "run_discord", "sync_commands"]
+
+DISCORD_PACER = Pacer(min_interval=1.0, budget=ChannelBudget(writes=4, per_seconds=5.0))
+"""One edit a second per message; 4 writes per 5 s per channel, under Discord's ~5."""
+
+
+@contextlib.contextmanager
+def discord_base(base_url: str) -> Iterator[None]:
+    """Point discord.py's REST (and so its gateway lookup) at ``base_url`` for a while."""
+    previous = Route.BASE
+    Route.BASE = base_url.rstrip("/")
+    try:
+        yield
+    finally:
+        Route.BASE = previous
+
+
+def _token(settings: Settings) -> str:
+    if settings.discord_token is None:
+        raise ValueError("Discord needs DISCORD_TOKEN")
+    return settings.discord_token.get_secret_value()
+
+
+def _discord_dialect() -> Dialect:
+    from integrations.discord.dialect import DiscordDialect
+
+    return DiscordDialect()
+
+
+@contextlib.asynccontextmanager
+async def _service(settings: Settings, client: AnswerClient) -> AsyncIterator[AnswerService]:
+    async with open_state(settings.state_url) as state:
+        yield AnswerService(
+            client=client, state=state, admission=Admission(max_in_flight=settings.max_in_flight),
+            limits=Limits(max_question_length=settings.max_question_length,
+                          questions_per_minute=settings.rate_limit_per_minute,
+                          history_turns=settings.history_turns,
+                          memory_ttl=float(settings.memory_ttl_seconds)))
+
+
+async def run_discord(settings: Settings, service: AnswerService | None = None,
+                      ready: asyncio.Event | None = None, *, client: AnswerClient | None = None,
+                      stop: asyncio.Event | None = None, dialect: Dialect | None = None,
+                      pacer: Pacer = DISCORD_PACER, **options: Any) -> None:
+    """Answer Discord until ``stop`` is set or the task is cancelled; then drain and close.
+
+    The worker passes its shared ``service`` (and drains it first); without one, a service is
+    made from ``settings`` around ``client``. ``ready`` is set once the gateway is up.
+    ``options`` go to the discord.py client (tests: ``guild_ready_timeout``).
+    """
+    token = _token(settings)
+    with discord_base(settings.discord_api_base_url):
+        async with contextlib.AsyncExitStack() as stack:
+            if service is None:
+                if client is None:
+                    raise ValueError("run_discord needs an AnswerService or an AnswerClient")
+                service = await stack.enter_async_context(_service(settings, client))
+            bot = CitebotDiscord(settings=settings, service=service,
+                                 dialect=dialect or _discord_dialect(), pacer=pacer, **options)
+            if ready is not None:
+                bot.add_listener(_set_on_connect(ready), "on_connect")
+            await bot.login(token)
+            running = asyncio.ensure_future(bot.connect(reconnect=True))
+            stack.push_async_callback(_finish, running)
+            stack.push_async_callback(bot.close)
+            stack.push_async_callback(service.drain, settings.shutdown_grace_seconds)
+            await _first_of(running, stop)
+
+
+def _set_on_connect(ready: asyncio.Event) -> Any:
+    async def on_connect() -> None:
+        ready.set()
+
+    return on_connect
+
+
+async def _first_of(running: asyncio.Future[None], stop: asyncio.Event | None) -> None:
+    """Until the connection ends (its error is raised) or ``stop`` is set."""
+    stopping = asyncio.ensure_future(stop.wait() if stop is not None else asyncio.Event().wait())
+    try:
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if running.done():
+        running.result()
+    else:
+        log.info("Discord: stopping")
+
+
+async def _finish(running: asyncio.Future[None]) -> None:
+    """After ``close()`` the connection returns; cancel it if it hasn't."""
+    if not running.done():
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(running), 5)
+    running.cancel()
+    with contextlib.suppress(asyncio.CancelledError, discord.DiscordException, OSError):
+        await running
+
+
+async def sync_commands(settings: Settings) -> None:
+    """Register the slash commands now, whatever Discord has (``citebot sync-commands``)."""
+    token = _token(settings)
+    with discord_base(settings.discord_api_base_url):
+        client = discord.Client(intents=discord.Intents.none())
+        tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
+
+        async def never(*_: object) -> None:
+            raise AssertionError("sync-commands answers nothing")
+
+        add_ask_command(tree, never)
+        try:
+            await client.login(token)
+            synced = await tree.sync()
+            log.info("synced %d slash command(s): %s", len(synced),
+                     ", ".join(f"/{c.name}" for c in synced))
+        finally:
+            await client.close()

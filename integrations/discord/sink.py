@@ -1,0 +1,184 @@
+"""Where one answer goes on Discord: the interaction response, its followups, then a thread.
+
+An answer's first message is the deferred interaction response; later messages are followups.
+After the interaction token's 15 minutes (or its 401/50027) edits and new messages go through
+the bot token on the channel instead. Intermediate edits that meet a 429 are dropped, and
+nothing is written again until the bucket resets; the final write waits for it and lands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from integrations.discord.wire import (
+    DiscordWire,
+    RateLimitedWrite,
+    message_body,
+    unless_rate_limited,
+)
+
+log = logging.getLogger(__name__)
+
+__all__ = ["DiscordAnswerSink", "InteractionToken", "thread_name"]
+
+TOKEN_TTL = 15 * 60.0
+TOKEN_MARGIN = 30.0
+INVALID_WEBHOOK_TOKEN = 50027
+THREAD_NAME = 100
+Payload = dict[str, Any]
+
+
+def thread_name(question: str) -> str:
+    """A thread name from the question: one line, 1-100 characters."""
+    name = re.sub(r"\s+", " ", question).strip()
+    if len(name) > THREAD_NAME:
+        name = name[: THREAD_NAME - 1].rstrip() + "…"
+    return name or "Sources"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InteractionToken:
+    """What an interaction response needs: its webhook (app id + token) and when it was issued."""
+
+    application_id: int
+    token: str
+    issued_at: float
+    original_id: int | None = None
+
+
+class _Dropped(Exception):
+    pass
+
+
+class DiscordAnswerSink:
+    """An :class:`bot.answer.AnswerSink` for one answer in one channel."""
+
+    def __init__(self, *, wire: DiscordWire, channel_id: int,
+                 interaction: InteractionToken | None = None, ephemeral: bool = False,
+                 can_thread: bool = False, thread_name: str = "Sources",
+                 reply_to: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._wire = wire
+        self._channel_id = channel_id
+        self._interaction = interaction
+        self._ephemeral = ephemeral
+        self._can_thread = can_thread and not ephemeral
+        self._thread_name = thread_name
+        self._reply_to = reply_to
+        self._clock = clock
+        self._token_expired = interaction is None
+        self._hold_until = 0.0
+        # Slot 0 of an interaction answer is its deferred response (id None: "@original").
+        self.message_ids: list[int | None] = (
+            [interaction.original_id] if interaction is not None else [])
+        self._shown: list[Payload | None] = [None] if interaction is not None else []
+        self.thread_id: int | None = None
+        self.thread_message_ids: list[int] = []
+
+    # -- AnswerSink --------------------------------------------------------------------------
+
+    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
+        now = self._clock()
+        if now < self._hold_until:
+            if not final:
+                return
+            await asyncio.sleep(self._hold_until - now)
+        try:
+            for index, payload in enumerate(messages):
+                body = message_body(payload, ephemeral=self._ephemeral)
+                if index < len(self._shown):
+                    if body != self._shown[index]:
+                        await self._write(self._edit(index, body), final=final)
+                else:
+                    data = await self._write(self._create(body), final=final)
+                    if data is None:
+                        return
+                    self.message_ids.append(int(data["id"]))
+                    self._shown.append(None)
+                self._shown[index] = body
+        except _Dropped:
+            return
+
+    async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        anchor = self.message_ids[0] if self.message_ids else None
+        if self._can_thread and anchor is not None:
+            try:
+                self.thread_id = await self._wire.start_thread(self._channel_id, anchor,
+                                                               self._thread_name)
+            except discord.HTTPException as error:
+                log.info("no thread on %s (%s %s); the cards follow as messages",
+                         anchor, error.status, error.code)
+        for payload in payloads:
+            if self.thread_id is not None:
+                data = await self._wire.create_message(self.thread_id, message_body(payload))
+            else:
+                data = await self._create(message_body(payload, ephemeral=self._ephemeral))
+            if data is not None:
+                self.thread_message_ids.append(int(data["id"]))
+
+    # -- writes ------------------------------------------------------------------------------
+
+    async def _write(self, call: Awaitable[Payload | None], *, final: bool) -> Payload | None:
+        if final:
+            return await call
+        try:
+            return await unless_rate_limited(call)
+        except RateLimitedWrite as limited:
+            log.info("dropped an intermediate edit: %s", limited)
+            self._hold_until = self._clock() + limited.retry_after
+            raise _Dropped from None
+
+    def _token_alive(self) -> bool:
+        interaction = self._interaction
+        if interaction is None or self._token_expired:
+            return False
+        if self._clock() - interaction.issued_at > TOKEN_TTL - TOKEN_MARGIN:
+            self._token_expired = True
+        return not self._token_expired
+
+    async def _via_token(self, call: Callable[[InteractionToken], Awaitable[Payload]]
+                         ) -> Payload | None:
+        """Try the interaction webhook; None when its token has expired (use the bot token)."""
+        if not self._token_alive():
+            return None
+        assert self._interaction is not None
+        try:
+            return await call(self._interaction)
+        except discord.HTTPException as error:
+            if error.code != INVALID_WEBHOOK_TOKEN:
+                raise
+            log.info("interaction token expired; continuing with the bot token")
+            self._token_expired = True
+            return None
+
+    async def _edit(self, index: int, body: Payload) -> Payload | None:
+        message_id = self.message_ids[index]
+        data = await self._via_token(lambda t: self._wire.edit_interaction_message(
+            t.application_id, t.token, message_id, body))
+        if data is not None:
+            return data
+        if self._ephemeral or message_id is None:
+            log.info("cannot edit an ephemeral answer after its token expired")
+            return None
+        return await self._wire.edit_message(self._channel_id, message_id, body)
+
+    async def _create(self, body: Payload) -> Payload | None:
+        data = await self._via_token(lambda t: self._wire.followup(t.application_id, t.token,
+                                                                   body))
+        if data is not None:
+            return data
+        if self._ephemeral:
+            log.info("cannot add to an ephemeral answer after its token expired")
+            return None
+        if self._reply_to is not None and not self.message_ids:
+            body = {**body, "message_reference": {"message_id": str(self._reply_to),
+                                                  "fail_if_not_exists": False}}
+        return await self._wire.create_message(self._channel_id, body)

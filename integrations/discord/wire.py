@@ -1,0 +1,138 @@
+"""Every call the Discord adapter makes, through discord.py's one choke point (``Route``).
+
+Answer payloads from the formatter are already Discord JSON bodies, so they are sent as they
+are (``allowed_mentions`` forced to ``{"parse": []}``) instead of being rebuilt into discord.py
+models. discord.py still owns the rate-limit buckets and retries; for intermediate edits,
+:func:`unless_rate_limited` gives up at the first 429 instead of sleeping and resending
+stale text (the next write carries the latest text anyway).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Mapping
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+import aiohttp
+from discord.http import HTTPClient, Route
+
+__all__ = ["DiscordWire", "RateLimitedWrite", "message_body", "rate_limit_trace",
+           "unless_rate_limited"]
+
+T = TypeVar("T")
+Body = Mapping[str, Any]
+NO_PINGS: dict[str, Any] = {"parse": []}
+EPHEMERAL = 64
+SUPPRESS_EMBEDS = 4
+
+
+class RateLimitedWrite(Exception):
+    """An intermediate write met a 429 and was dropped; retry no sooner than ``retry_after``."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"rate limited for {retry_after:.2f}s")
+        self.retry_after = retry_after
+
+
+class _Watch:
+    def __init__(self) -> None:
+        self.hit = asyncio.Event()
+        self.retry_after = 1.0
+
+
+_watch: ContextVar[_Watch | None] = ContextVar("citebot_discord_watch", default=None)
+
+
+def rate_limit_trace() -> aiohttp.TraceConfig:
+    """Hook on discord.py's session: tells a watching write that its request got a 429."""
+    trace = aiohttp.TraceConfig()
+
+    async def on_end(_session: aiohttp.ClientSession, _ctx: Any,
+                     params: aiohttp.TraceRequestEndParams) -> None:
+        watch = _watch.get()
+        if watch is None or params.response.status != 429:
+            return
+        headers = params.response.headers
+        with contextlib.suppress(TypeError, ValueError):
+            watch.retry_after = float(headers.get("X-RateLimit-Reset-After")
+                                      or headers.get("Retry-After") or 1.0)
+        watch.hit.set()
+
+    trace.on_request_end.append(on_end)
+    return trace
+
+
+async def unless_rate_limited(call: Awaitable[T]) -> T:
+    """Run ``call``; at its first 429 cancel it (discord.py is asleep before its retry) and
+    raise :class:`RateLimitedWrite` rather than send it late."""
+    watch = _Watch()
+
+    async def watched() -> T:
+        _watch.set(watch)
+        return await call
+
+    task = asyncio.ensure_future(watched())
+    hit = asyncio.ensure_future(watch.hit.wait())
+    try:
+        await asyncio.wait({task, hit}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        hit.cancel()
+    if task.done():
+        return task.result()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    raise RateLimitedWrite(watch.retry_after)
+
+
+def message_body(payload: Body, *, ephemeral: bool = False) -> dict[str, Any]:
+    """A formatter payload as a create/edit body: never pings, never unfurls links."""
+    body = {key: value for key, value in payload.items() if value is not None}
+    body["allowed_mentions"] = NO_PINGS
+    flags = int(body.get("flags") or 0) & SUPPRESS_EMBEDS
+    body["flags"] = flags | (EPHEMERAL if ephemeral else 0)
+    return body
+
+
+class DiscordWire:
+    """The REST calls of one bot, on its discord.py ``HTTPClient`` (buckets, 429 handling)."""
+
+    def __init__(self, http: HTTPClient) -> None:
+        self._http = http
+
+    async def edit_interaction_message(self, application_id: int, token: str,
+                                       message_id: int | None, body: Body) -> dict[str, Any]:
+        """Edit an interaction's message; ``None`` means the original response."""
+        route = Route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                      webhook_id=application_id, webhook_token=token,
+                      message_id="@original" if message_id is None else message_id)
+        data: dict[str, Any] = await self._http.request(route, json=dict(body))
+        return data
+
+    async def followup(self, application_id: int, token: str, body: Body) -> dict[str, Any]:
+        route = Route("POST", "/webhooks/{webhook_id}/{webhook_token}",
+                      webhook_id=application_id, webhook_token=token)
+        data: dict[str, Any] = await self._http.request(route, json=dict(body),
+                                                        params={"wait": "true"})
+        return data
+
+    async def create_message(self, channel_id: int, body: Body) -> dict[str, Any]:
+        route = Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+        data: dict[str, Any] = await self._http.request(route, json=dict(body))
+        return data
+
+    async def edit_message(self, channel_id: int, message_id: int, body: Body) -> dict[str, Any]:
+        route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
+                      channel_id=channel_id, message_id=message_id)
+        data: dict[str, Any] = await self._http.request(route, json=dict(body))
+        return data
+
+    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
+        """A public thread on a message; its id is the message's id."""
+        route = Route("POST", "/channels/{channel_id}/messages/{message_id}/threads",
+                      channel_id=channel_id, message_id=message_id)
+        data: dict[str, Any] = await self._http.request(
+            route, json={"name": name, "auto_archive_duration": 1440})
+        return int(data["id"])
