@@ -111,10 +111,12 @@ def _print_json(platform: str, answer: Sequence[Any], thread: Sequence[Any], out
 async def _demo_server(settings: Settings, args: argparse.Namespace) -> int:
     from bot.demo import serve_demo
 
-    print(f"citebot demo upstream on http://{args.host}:{args.port}/v1 "
-          "(OpenAI-compatible; Ctrl-C stops it)", file=sys.stderr)
+    def announce(url: str) -> None:
+        print(f"citebot demo upstream on {url} (OpenAI-compatible: POST {url}/chat/completions;"
+              " Ctrl-C stops it)", file=sys.stderr, flush=True)
+
     await serve_demo(host=args.host, port=args.port, corpus=settings.demo_corpus,
-                     tokens_per_second=settings.demo_tokens_per_second)
+                     tokens_per_second=settings.demo_tokens_per_second, on_ready=announce)
     return 0
 
 
@@ -165,6 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         return asyncio.run(commands[args.command]())
+    except SettingsError as error:  # found late, e.g. an unusable DEMO_CORPUS
+        print(f"citebot: {error}", file=sys.stderr)
+        return EXIT_SETTINGS
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
 

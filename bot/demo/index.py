@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.citations import safe_url
+from config.settings import SettingsError
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +62,8 @@ _STOP_WORDS = frozenset((
 ))
 
 
-class CorpusError(ValueError):
-    """The corpus cannot be used; ``str()`` is one line naming the folder and what is wrong."""
+class CorpusError(SettingsError):
+    """The corpus cannot be used; ``str()`` is one line naming DEMO_CORPUS and what is wrong."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
