@@ -98,6 +98,12 @@ class Call:
     error: str | None
     status: int
     token_kind: str | None
+    response: dict[str, Any]
+
+    @property
+    def ts(self) -> str | None:
+        """The message this call made or changed."""
+        return self.response.get("ts") or self.args.get("ts")
 
 
 @dataclass(frozen=True)

@@ -113,14 +113,15 @@ class SlackSim:
         return [m for m in self.workspace.ephemerals if user in (None, m.ephemeral_to)]
 
     async def wait_for(self, predicate: Callable[[], object], within: float = 10.0) -> None:
-        """Wait until the workspace changes into a state where ``predicate()`` holds."""
+        """Wait until ``predicate()`` holds, checking on every change here (and every 20 ms,
+        for conditions on things outside the sim)."""
         deadline = asyncio.get_running_loop().time() + within
         while not predicate():
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
                 raise TimeoutError("the Slack sim never reached the awaited state")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+                await asyncio.wait_for(self._changed.wait(), min(remaining, 0.02))
 
     async def wait_connections(self, count: int = 1, within: float = 10.0) -> None:
         await self.wait_for(lambda: len(self._sockets) >= count, within)
@@ -173,7 +174,7 @@ class SlackSim:
         status, body, headers = self._answer(method, args, token, kind)
         self.calls.append(Call(method=method, args=args, at=asyncio.get_running_loop().time(),
                                ok=bool(body["ok"]), error=body.get("error"), status=status,
-                               token_kind=kind))
+                               token_kind=kind, response=body))
         self._touch()
         return web.json_response(body, status=status, headers=headers)
 
