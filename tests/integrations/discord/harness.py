@@ -1,0 +1,110 @@
+"""The adapter under test: run_discord against the Discord and upstream simulators."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from bot.admission import Admission
+from bot.answer import Outcome, Question
+from bot.client import AnswerClient, RetryPolicy
+from bot.pacing import ChannelBudget, Pacer
+from bot.service import AnswerService
+from bot.state.memory import MemoryState
+from config import Settings, load_settings
+from integrations.discord import run_discord
+from tests.sim.discord import DiscordSim, RecordedRequest, SimMessage
+from tests.sim.upstream import UpstreamSim
+
+
+class RecordingService(AnswerService):
+    """The real service, noting each outcome so a test knows when an answer is finished."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.outcomes: list[Outcome | None] = []
+        self.finished = asyncio.Condition()
+
+    async def ask(self, question: Question, **kwargs: Any) -> Outcome | None:
+        outcome = await super().ask(question, **kwargs)
+        async with self.finished:
+            self.outcomes.append(outcome)
+            self.finished.notify_all()
+        return outcome
+
+
+@dataclass
+class Harness:
+    sim: DiscordSim
+    upstream: UpstreamSim
+    service: RecordingService
+    settings: Settings
+
+    async def answers(self, count: int, *, within: float = 15.0) -> list[Outcome | None]:
+        """Wait until ``count`` answers (or refusals) have finished; returns them all."""
+        async with asyncio.timeout(within), self.service.finished:
+            await self.service.finished.wait_for(lambda: len(self.service.outcomes) >= count)
+        return self.service.outcomes
+
+    async def ask(self, question: str, *, private: bool = False,
+                  channel_id: int | None = None) -> SimMessage:
+        """A person runs /ask and waits for the whole answer; returns the answer message."""
+        done = len(self.service.outcomes)
+        interaction = await self.sim.slash_command(
+            "ask", {"question": question, "private": private}, channel_id=channel_id)
+        await self.answers(done + 1)
+        assert interaction.original is not None
+        return interaction.original
+
+    def writes(self, message: SimMessage) -> list[RecordedRequest]:
+        """Every successful create/edit that touched ``message``'s content, in order."""
+        ids = (str(message.id), "@original")
+        return [r for r in self.sim.requests if r.method in ("PATCH", "POST")
+                and r.status == 200 and r.json is not None and "content" in r.json
+                and (r.path.rsplit("/", 1)[-1] in ids)]
+
+
+def discord_dialect() -> Any:
+    """The real dialect once it exists; the stand-in until then."""
+    try:
+        from integrations.discord.dialect import DiscordDialect
+    except ImportError:
+        from tests.integrations.discord.stand_in_dialect import StandInDiscordDialect
+
+        return StandInDiscordDialect()
+    return DiscordDialect()
+
+
+FAST = Pacer(min_interval=0.2, budget=ChannelBudget(writes=4, per_seconds=5.0))
+
+
+@asynccontextmanager
+async def running_harness(sim: DiscordSim, upstream: UpstreamSim, *, pacer: Pacer = FAST,
+                        **options: Any) -> AsyncIterator[Harness]:
+    settings = load_settings({
+        "DISCORD_TOKEN": sim.token, "DISCORD_API_BASE_URL": sim.base_url,
+        "UPSTREAM_BASE_URL": upstream.base_url, "UPSTREAM_API_KEY": "sim-key",
+        "SHUTDOWN_GRACE_SECONDS": "2"}, env_file=None)
+    async with AnswerClient(base_url=upstream.base_url, api_key=settings.upstream_api_key,
+                            model="magisterium-1", retry=RetryPolicy(max_retries=0)
+                            ) as client, MemoryState() as state:
+        service = RecordingService(client=client, state=state,
+                                   admission=Admission(max_in_flight=8))
+        stop = asyncio.Event()
+        runner = asyncio.create_task(run_discord(
+            settings, service, client=client, stop=stop, pacer=pacer, dialect=discord_dialect(),
+            guild_ready_timeout=0.1, **options))
+        connected = asyncio.create_task(sim.wait_connected())
+        await asyncio.wait({runner, connected}, return_when=asyncio.FIRST_COMPLETED)
+        if runner.done():
+            connected.cancel()
+            runner.result()
+        try:
+            yield Harness(sim=sim, upstream=upstream, service=service, settings=settings)
+        finally:
+            stop.set()
+            await runner
+
