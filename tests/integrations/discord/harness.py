@@ -16,6 +16,7 @@ from bot.service import AnswerService
 from bot.state.memory import MemoryState
 from config import Settings, load_settings
 from integrations.discord import run_discord
+from integrations.discord.dialect import DiscordDialect
 from tests.sim.discord import DiscordSim, RecordedRequest, SimMessage
 from tests.sim.upstream import UpstreamSim
 
@@ -67,17 +68,6 @@ class Harness:
                 and (r.path.rsplit("/", 1)[-1] in ids)]
 
 
-def discord_dialect() -> Any:
-    """The real dialect once it exists; the stand-in until then."""
-    try:
-        from integrations.discord.dialect import DiscordDialect
-    except ImportError:
-        from tests.integrations.discord.stand_in_dialect import StandInDiscordDialect
-
-        return StandInDiscordDialect()
-    return DiscordDialect()
-
-
 FAST = Pacer(min_interval=0.2, budget=ChannelBudget(writes=4, per_seconds=5.0))
 
 
@@ -95,7 +85,7 @@ async def running_harness(sim: DiscordSim, upstream: UpstreamSim, *, pacer: Pace
                                    admission=Admission(max_in_flight=8))
         stop = asyncio.Event()
         runner = asyncio.create_task(run_discord(
-            settings, service, client=client, stop=stop, pacer=pacer, dialect=discord_dialect(),
+            settings, service, client=client, stop=stop, pacer=pacer, dialect=DiscordDialect(),
             guild_ready_timeout=0.1, **options))
         connected = asyncio.create_task(sim.wait_connected())
         await asyncio.wait({runner, connected}, return_when=asyncio.FIRST_COMPLETED)
