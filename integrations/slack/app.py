@@ -1,0 +1,180 @@
+"""Slack events in, answers out: the slack-bolt AsyncApp and what its listeners do.
+
+Mentions and DMs become a :class:`bot.answer.Question` for the shared
+:class:`bot.service.AnswerService`; the answer streams into the thread through a
+:class:`SlackSink`. Bolt acknowledges each event before the listener runs, so listeners only
+filter and claim the event (once across workers, through the state store) and hand the answer
+to a task this class tracks, so that shutdown can wait for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Coroutine
+from dataclasses import replace
+from typing import Any
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.answer import Question
+from bot.dialect import Dialect
+from bot.events import Turn
+from bot.formatter import notice
+from bot.pacing import Pacer
+from bot.service import AnswerService
+from integrations.slack.conversation import question_text, thread_turns
+from integrations.slack.sink import NativeStreams, SlackSink
+
+__all__ = ["SlackBot"]
+
+log = logging.getLogger(__name__)
+
+RELATED_ACTION = re.compile(r"^citebot_related_\d+$")
+FEEDBACK_ACTION = "citebot_feedback"
+PEOPLE_SUBTYPES = frozenset({"file_share", "thread_broadcast"})
+"""Message subtypes a person sends; every other subtype (edits, deletions, bots) is not one."""
+
+
+class SlackBot:
+    """One workspace's listeners; :meth:`start` learns who the bot is (and checks the token)."""
+
+    def __init__(self, *, web: AsyncWebClient, service: AnswerService, dialect: Dialect,
+                 pacer: Pacer, streams: NativeStreams | None = None,
+                 channel_allowlist: tuple[str, ...] = (), update_interval: float = 1.0) -> None:
+        self.web = web
+        self.service = service
+        self.dialect = dialect
+        self.pacer = pacer
+        self.streams = streams or NativeStreams()
+        self.channel_allowlist = channel_allowlist
+        self.update_interval = update_interval
+        self.bot_user_id = ""
+        self.bot_id = ""
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        identity = await self.web.auth_test()
+        self.bot_user_id = str(identity["user_id"])
+        self.bot_id = str(identity.get("bot_id") or "")
+
+    def app(self, *, signing_secret: str | None = None) -> AsyncApp:
+        app = AsyncApp(client=self.web, signing_secret=signing_secret or "",
+                       request_verification_enabled=signing_secret is not None)
+        app.event("app_mention")(self._on_event)
+        app.event("message")(self._on_event)
+        app.action(RELATED_ACTION)(self._on_related)
+        app.action(FEEDBACK_ACTION)(self._on_feedback)
+        return app
+
+    async def drain(self, grace: float) -> None:
+        """Let the tracked answers finish for ``grace`` seconds, then cancel the rest."""
+        if not self._tasks:
+            return
+        _done, late = await asyncio.wait(set(self._tasks), timeout=grace)
+        for task in late:
+            task.cancel()
+        if late:
+            await asyncio.wait(late, timeout=5)
+
+    # -- listeners ------------------------------------------------------------------------------
+    def _ignored(self, event: dict[str, Any]) -> bool:
+        """Edits, deletions, other apps, the bot itself, and channel chatter are not questions."""
+        subtype = event.get("subtype")
+        if (subtype and subtype not in PEOPLE_SUBTYPES) or event.get("bot_id") \
+                or event.get("edited"):
+            return True
+        if not event.get("user") or event.get("user") == self.bot_user_id:
+            return True
+        return event.get("type") == "message" and event.get("channel_type") != "im"
+
+    async def _on_event(self, body: dict[str, Any], event: dict[str, Any]) -> None:
+        if self._ignored(event):
+            return
+        channel, ts = str(event["channel"]), str(event["ts"])
+        state = self.service.state
+        if not await state.first_time(f"slack:event:{body.get('event_id')}"):
+            return
+        if not await state.first_time(f"slack:message:{channel}:{ts}"):
+            return
+        thread_ts = event.get("thread_ts")
+        self._spawn(self._answer(
+            text=question_text(str(event.get("text", "")), bot_user_id=self.bot_user_id),
+            team=event.get("team") or body.get("team_id"), channel=channel,
+            user=str(event["user"]), thread_ts=str(thread_ts or ts),
+            follow_up_before=ts if thread_ts else None, direct=event.get("channel_type") == "im"))
+
+    async def _on_related(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
+        await ack()
+        container = body.get("container", {})
+        channel = str(container.get("channel_id"))
+        self._spawn(self._answer(
+            text=str(action.get("value", "")), team=body.get("user", {}).get("team_id"),
+            channel=channel, user=str(body["user"]["id"]),
+            thread_ts=str(container.get("thread_ts") or container.get("message_ts")),
+            follow_up_before="", direct=channel.startswith("D")))
+
+    async def _on_feedback(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
+        await ack()
+        container = body.get("container", {})
+        channel, user = str(container.get("channel_id")), str(body["user"]["id"])
+        await self.service.state.record_feedback(
+            f"slack:{channel}:{container.get('message_ts')}", user, str(action.get("value")))
+        thanks = notice(self.dialect, self.service.wording.feedback_thanks())
+        with contextlib.suppress(SlackApiError):
+            await self.web.chat_postEphemeral(
+                channel=channel, user=user, thread_ts=container.get("thread_ts"),
+                **{k: v for k, v in thanks.items() if k in ("markdown_text", "text", "blocks")})
+
+    # -- one answer -----------------------------------------------------------------------------
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work, name="citebot-slack-answer")
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a Slack answer failed", exc_info=task.exception())
+
+    async def _answer(self, *, text: str, team: str | None, channel: str, user: str,
+                      thread_ts: str, follow_up_before: str | None, direct: bool) -> None:
+        sink = SlackSink(web=self.web, channel=channel, thread_ts=thread_ts, team_id=team,
+                         user_id=user, streams=self.streams,
+                         update_interval=self.update_interval)
+        if not direct and self.channel_allowlist and channel not in self.channel_allowlist:
+            await self.service.refuse(sink, self.dialect, self.service.wording.not_allowed_here())
+            return
+        await self._thinking(channel, thread_ts)
+        question = Question(text=text, platform="slack", user_id=user, channel_id=channel,
+                            thread_id=thread_ts)
+        if follow_up_before is not None:
+            question = replace(question, history=await self._history(question, follow_up_before))
+        await self.service.ask(question, dialect=self.dialect, sink=sink, pacer=self.pacer)
+
+    async def _thinking(self, channel: str, thread_ts: str) -> None:
+        try:
+            await self.web.assistant_threads_setStatus(
+                channel_id=channel, thread_ts=thread_ts,
+                status=self.service.wording.thinking())
+        except SlackApiError as error:  # not every workspace or channel offers a status
+            log.debug("no thinking status: %s", error.response.get("error"))
+
+    async def _history(self, question: Question, before_ts: str) -> tuple[Turn, ...]:
+        """The thread so far: remembered turns, else read back from Slack."""
+        remembered = await self.service.history(question)
+        limit = self.service.limits.history_turns * 2
+        if remembered or not limit:
+            return remembered
+        try:
+            replies = await self.web.conversations_replies(
+                channel=question.channel_id, ts=str(question.thread_id), limit=200)
+        except SlackApiError as error:
+            log.info("could not read the thread back: %s", error.response.get("error"))
+            return ()
+        return thread_turns(replies.get("messages", []), bot_user_id=self.bot_user_id,
+                            bot_id=self.bot_id, before_ts=before_ts or None, limit=limit)

@@ -1,0 +1,107 @@
+"""``citebot run`` for Slack: Socket Mode with an app token, else the HTTP Events API on PORT."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+import aiohttp
+from aiohttp import web
+
+from bot.admission import Admission
+from bot.client import AnswerClient
+from bot.dialect import Dialect
+from bot.pacing import ChannelBudget, Pacer
+from bot.service import AnswerService, Limits
+from bot.state import open_state
+from config.settings import Settings
+from integrations.slack.app import SlackBot
+from integrations.slack.web import make_web_client
+
+__all__ = ["SLACK_PACER", "run_slack"]
+
+log = logging.getLogger(__name__)
+
+SLACK_PACER = Pacer(min_interval=1.0, budget=ChannelBudget(writes=5, per_seconds=5.0))
+"""Appends and edits about once a second per answer; postMessage is ~1/s per channel."""
+
+
+@contextlib.asynccontextmanager
+async def _own_service(settings: Settings, client: AnswerClient) -> AsyncIterator[AnswerService]:
+    async with open_state(settings.state_url) as state:
+        service = AnswerService(
+            client=client, state=state,
+            admission=Admission(max_in_flight=settings.max_in_flight),
+            limits=Limits(max_question_length=settings.max_question_length,
+                          questions_per_minute=settings.rate_limit_per_minute,
+                          history_turns=settings.history_turns,
+                          memory_ttl=float(settings.memory_ttl_seconds)))
+        try:
+            yield service
+        finally:
+            await service.drain(settings.shutdown_grace_seconds)
+
+
+def _slack_dialect() -> Dialect:
+    from integrations.slack.dialect import SlackDialect
+
+    return SlackDialect()
+
+
+async def run_slack(settings: Settings, service: AnswerService | None = None,
+                    ready: asyncio.Event | None = None, *, client: AnswerClient | None = None,
+                    stop: asyncio.Event | None = None, dialect: Dialect | None = None,
+                    pacer: Pacer = SLACK_PACER) -> None:
+    """Answer Slack until ``stop`` is set or the task is cancelled, then drain and close.
+
+    The worker passes its shared ``service`` (and drains it itself); without one, a service is
+    made from ``settings`` around ``client``. ``ready`` is set once events can arrive.
+    """
+    mode = settings.slack_mode
+    if mode is None or settings.slack_bot_token is None:
+        raise ValueError("Slack needs SLACK_BOT_TOKEN and SLACK_APP_TOKEN or SLACK_SIGNING_SECRET")
+    async with contextlib.AsyncExitStack() as stack:
+        # One pooled session: a fresh TLS connection per call would delay every append.
+        session = await stack.enter_async_context(
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)))
+        web_client = make_web_client(token=settings.slack_bot_token.get_secret_value(),
+                                     base_url=settings.slack_api_base_url, session=session)
+        if service is None:
+            if client is None:
+                raise ValueError("run_slack needs an AnswerService or an AnswerClient")
+            service = await stack.enter_async_context(_own_service(settings, client))
+        bot = SlackBot(web=web_client, service=service, dialect=dialect or _slack_dialect(),
+                       pacer=pacer, channel_allowlist=settings.slack_channel_allowlist)
+        await bot.start()
+        stack.push_async_callback(bot.drain, settings.shutdown_grace_seconds)
+        if mode == "socket":
+            await _socket_mode(bot, settings, stack)
+        else:
+            await _http_mode(bot, settings, stack)
+        log.info("Slack is listening (%s mode) as %s", mode, bot.bot_user_id)
+        if ready is not None:
+            ready.set()
+        await (stop.wait() if stop is not None else asyncio.Event().wait())
+
+
+async def _socket_mode(bot: SlackBot, settings: Settings, stack: contextlib.AsyncExitStack) -> None:
+    from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+
+    assert settings.slack_app_token is not None
+    handler = AsyncSocketModeHandler(bot.app(), settings.slack_app_token.get_secret_value(),
+                                     web_client=bot.web)
+    # Closed first on the way out, so Slack sends new events to the workers that stay.
+    stack.push_async_callback(handler.close_async)
+    await handler.connect_async()  # type: ignore[no-untyped-call]
+
+
+async def _http_mode(bot: SlackBot, settings: Settings, stack: contextlib.AsyncExitStack) -> None:
+    assert settings.slack_signing_secret is not None
+    app = bot.app(signing_secret=settings.slack_signing_secret.get_secret_value())
+    runner = web.AppRunner(app.web_app(path="/slack/events", port=settings.port),
+                           handle_signals=False)
+    await runner.setup()
+    stack.push_async_callback(runner.cleanup)
+    await web.TCPSite(runner, "0.0.0.0", settings.port).start()

@@ -1,0 +1,170 @@
+"""Mentions and DMs answered in their thread, as a person in Slack would see them.
+
+The real slack-bolt app runs in Socket Mode against the simulated Slack, asking the simulated
+upstream; every assertion reads the thread (or the calls that crossed the wire).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from tests.integrations.slack.conftest import World
+from tests.sim.upstream import Gate, Json, Pause, answer, magisterium_citation
+
+CHANNEL = "C0GENERAL"
+
+CITED = answer(
+    ["Life is sacred from conception", " to natural death[^1]."],
+    [magisterium_citation(0, "Human life is sacred &apos;from its beginning&apos;.",
+                          title="Cherishing Life", reference="34")],
+    related=["What does the Catechism say about it?", "Why is life sacred?"],
+)
+
+
+def _text(messages: list) -> str:  # type: ignore[type-arg]
+    return "\n".join(m.shown for m in messages)
+
+
+async def test_a_mention_streams_into_its_thread_with_cards_and_buttons(world: World) -> None:
+    world.upstream.queue(CITED)
+    asked = await world.sim.mention(CHANNEL, "Why is life sacred?")
+    await world.sim.acked(asked)
+    await world.answered(CHANNEL, asked.ts)
+
+    [answer_message] = world.answer_of(CHANNEL, asked.ts)
+    assert answer_message.thread_ts == asked.ts
+    assert answer_message.streamed
+    assert "Life is sacred from conception to natural death" in answer_message.shown
+    assert "https://example.org/doc/1" in answer_message.shown
+    cards = world.cards_of(CHANNEL, asked.ts)
+    assert cards
+    shown_cards = "\n".join(m.block_text() for m in cards)
+    assert "Human life is sacred 'from its beginning'." in shown_cards
+    actions = {e["action_id"] for m in cards for e in m.elements()}
+    assert {"citebot_related_0", "citebot_related_1", "citebot_feedback"} <= actions
+    assert world.sim.statuses(CHANNEL, asked.ts)[0] == "is thinking…"
+    assert world.upstream.questions[0][-1] == {"role": "user", "content": "Why is life sacred?"}
+
+
+async def test_the_first_words_show_before_the_rest_is_written(world: World) -> None:
+    world.upstream.queue(answer(["Grace", " builds on nature."], between=[Gate()]))
+    asked = await world.sim.mention(CHANNEL, "What does grace do?")
+    await world.sim.wait_for(lambda: world.answer_of(CHANNEL, asked.ts))
+    [streaming] = world.answer_of(CHANNEL, asked.ts)
+    assert streaming.streaming
+    assert streaming.shown.startswith("Grace")
+    started = world.sim.calls_to("chat.startStream")[0]
+    assert started.args["markdown_text"].startswith("Grace")
+    world.upstream.release()
+    await world.answered(CHANNEL, asked.ts)
+    assert _text(world.answer_of(CHANNEL, asked.ts)).startswith("Grace builds on nature.")
+
+
+async def test_a_tier_2_429_falls_back_to_one_edited_message(world: World) -> None:
+    world.sim.fail_next("chat.startStream", retry_after=30)
+    pieces = ["Faith", " and reason", " are two wings."]
+    world.upstream.queue(answer(pieces, between=[Pause(0.1)]))
+    asked = await world.sim.mention(CHANNEL, "Faith and reason?")
+    await world.answered(CHANNEL, asked.ts)
+    [shown] = world.answer_of(CHANNEL, asked.ts)
+    assert shown.shown.startswith("Faith and reason are two wings.")
+    assert not shown.streamed
+    assert shown.edits >= 1
+    assert [c.ok for c in world.sim.calls_to("chat.startStream")] == [False]
+    edits = [c.at for c in world.sim.calls_to("chat.postMessage", "chat.update")
+             if c.ts == shown.ts]
+    assert all(b - a >= 0.95 for a, b in itertools.pairwise(edits))
+
+
+async def test_a_stream_slack_drops_is_finished_by_editing(world: World) -> None:
+    world.sim.expire_after_appends = 1
+    pieces = ["One,", " two,", " three,", " four."]
+    world.upstream.queue(answer(pieces, between=[Pause(0.1)]))
+    asked = await world.sim.mention(CHANNEL, "Count?")
+    await world.answered(CHANNEL, asked.ts)
+    [shown] = world.answer_of(CHANNEL, asked.ts)
+    assert shown.shown.startswith("One, two, three, four.")
+    assert shown.shown.count("One,") == 1
+    assert any(c.error == "message_not_in_streaming_state" for c in world.sim.calls)
+    assert world.sim.calls_to("chat.update")
+
+
+async def test_a_long_answer_rolls_over_before_12000_characters(world: World) -> None:
+    paragraph = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 20 + "\n\n"
+    world.upstream.queue(answer([paragraph] * 14))
+    asked = await world.sim.mention(CHANNEL, "Tell me everything.")
+    await world.answered(CHANNEL, asked.ts)
+    messages = world.answer_of(CHANNEL, asked.ts)
+    assert len(messages) >= 2
+    assert all(len(m.shown) <= 12000 for m in messages)
+    assert not any(m.streaming for m in messages)
+    words = _text(messages).split()
+    assert words == (paragraph * 14).split()
+    assert all(c.ok for c in world.sim.calls)
+
+
+async def test_a_follow_up_in_the_thread_sends_the_earlier_turns(world: World) -> None:
+    world.upstream.queue(answer(["The Church teaches charity."]), answer(["Yes, always."]))
+    asked = await world.sim.mention(CHANNEL, "What does the Church teach?")
+    await world.answered(CHANNEL, asked.ts)
+    again = await world.sim.mention(CHANNEL, "Even to enemies?", thread_ts=asked.ts)
+    await world.answered(CHANNEL, asked.ts, requests=2)
+    sent = world.upstream.questions[1]
+    assert sent[0] == {"role": "user", "content": "What does the Church teach?"}
+    assert sent[1]["role"] == "assistant"
+    assert sent[1]["content"].startswith("The Church teaches charity.")
+    assert sent[-1] == {"role": "user", "content": "Even to enemies?"}
+    assert again.reply_ts == asked.ts
+    assert len(world.answer_of(CHANNEL, asked.ts)) == 2
+
+
+async def test_a_follow_up_in_a_thread_the_bot_forgot_reads_the_thread_back(
+    world: World,
+) -> None:
+    parent = world.sim._said(CHANNEL, "channel", "<@U0BOT> Who wrote the Confessions?",
+                             user="U0ALICE", thread_ts=None)
+    world.sim._said(CHANNEL, "channel", "Saint Augustine, around 400.", user="U0BOT",
+                    thread_ts=parent.ts, bot_id="B0BOT")
+    world.upstream.queue(answer(["In Latin."]))
+    await world.sim.mention(CHANNEL, "In which language?", thread_ts=parent.ts)
+    await world.answered(CHANNEL, parent.ts)
+    assert world.upstream.questions[0] == [
+        {"role": "user", "content": "Who wrote the Confessions?"},
+        {"role": "assistant", "content": "Saint Augustine, around 400."},
+        {"role": "user", "content": "In which language?"},
+    ]
+    assert world.sim.calls_to("conversations.replies")
+
+
+async def test_a_direct_message_is_answered_in_the_dm_and_follow_ups_need_no_mention(
+    world: World,
+) -> None:
+    world.upstream.queue(answer(["Hope is a virtue."]), answer(["A theological one."]))
+    asked = await world.sim.dm("What is hope?")
+    await world.answered(asked.channel, asked.ts)
+    [first] = world.answer_of(asked.channel, asked.ts)
+    assert first.channel.startswith("D")
+    assert first.shown.startswith("Hope is a virtue.")
+    await world.sim.dm("What kind?", thread_ts=asked.ts)
+    await world.answered(asked.channel, asked.ts, requests=2)
+    assert world.upstream.questions[1][0] == {"role": "user", "content": "What is hope?"}
+    assert len(world.answer_of(asked.channel, asked.ts)) == 2
+
+
+async def test_upstream_mentions_never_ping_anyone(world: World) -> None:
+    world.upstream.queue(answer(["Hello <!channel> and <!here>, ", "<@U0ALICE> and <#C0SECRET>."]))
+    asked = await world.sim.mention(CHANNEL, "Say hi to everyone")
+    await world.answered(CHANNEL, asked.ts)
+    shown = _text(world.sim.bot_replies(CHANNEL, asked.ts))
+    for sequence in ("<!channel>", "<!here>", "<@U0ALICE>", "<#C0SECRET>"):
+        assert sequence not in shown
+    assert not any("link_names" in c.args or "parse" in c.args for c in world.sim.calls)
+
+
+async def test_an_upstream_failure_is_worded_for_a_person(world: World) -> None:
+    world.upstream.queue(Json(500))
+    asked = await world.sim.mention(CHANNEL, "Anyone there?")
+    await world.answered(CHANNEL, asked.ts)
+    [notice] = world.sim.bot_replies(CHANNEL, asked.ts)
+    assert "could not reach the answer service" in notice.shown
+    assert "500" not in notice.shown
