@@ -1,0 +1,109 @@
+"""The port a platform's dialect implements so the platform-free formatter can write for it.
+
+A dialect knows how its platform spells bold, a link, a code fence or a footnote, what it must
+escape, which sequences would ping people, what its message limits are, and how a citation
+card looks. The formatter (``bot.formatting``) owns everything else: footnotes, splitting,
+streaming stability. Implementations live in ``integrations/<platform>/dialect.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.citations import Citation
+
+__all__ = ["CitationCard", "Dialect", "MarkdownSyntax", "Payload"]
+
+Payload = dict[str, Any]
+"""One platform message body, JSON-able (a Create Message body, chat.postMessage arguments)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CitationCard:
+    """A used citation as its card shows it: the footnote number and what it supports."""
+
+    number: int
+    citation: Citation
+    supports: tuple[str, ...] = ()
+
+
+class MarkdownSyntax(Protocol):
+    """How one platform writes the pieces of a Markdown document.
+
+    Every text-producing method returns text that is safe to show: escaped for the platform,
+    mention sequences neutralised. Inputs are plain text unless named ``inner`` (already written).
+    """
+
+    quote_prefix: str
+    """Put before every line of a block quote (``"> "``)."""
+
+    def escape(self, text: str, *, line_start: bool) -> str:
+        """Plain text as literal text (``line_start``: it begins a line, where ``#`` means more)."""
+        ...
+
+    def code_span(self, text: str) -> str: ...
+
+    def emphasis(self, kind: str, inner: str) -> str:
+        """``kind`` is ``strong``, ``emph`` or ``strike``."""
+        ...
+
+    def link(self, inner: str, url: str) -> str:
+        """A link to an http(s) ``url`` (already checked) labelled ``inner``."""
+        ...
+
+    def heading(self, level: int, inner: str) -> str: ...
+
+    def fence(self, info: str) -> tuple[str, str]:
+        """The opening and closing lines of a code block."""
+        ...
+
+    def code_line(self, line: str) -> str:
+        """One line inside a code block: no escaping works there, but mentions must still die."""
+        ...
+
+    def bullet(self, number: int | None) -> str:
+        """The start of a list item: ``"- "`` or ``"3. "``."""
+        ...
+
+    def rule(self) -> str: ...
+
+
+class Dialect(MarkdownSyntax, Protocol):
+    """Everything the formatter needs from one platform."""
+
+    name: str
+    text_budget: int
+    """Answer text a message may hold while streaming, footnotes counted at their widest plain
+    form; the rest of the message limit is room for the final render's footnote links."""
+    message_limit: int
+    """Hard limit of an answer message's text."""
+    footnote_width: int
+    """The widest plain footnote (number 999) this dialect writes."""
+
+    def footnote(self, number: int, url: str | None) -> str:
+        """A footnote as shown: plain when ``url`` is None, else linked to the source."""
+        ...
+
+    def neutralise(self, text: str) -> str:
+        """Make every mention sequence in already-written text inert (a last pass per message)."""
+        ...
+
+    def answer_message(self, text: str, *, final: bool, feedback: bool) -> Payload:
+        """An answer message holding ``text`` (at most ``message_limit`` characters)."""
+        ...
+
+    def thread(
+        self,
+        cards: Sequence[CitationCard],
+        also_consulted: Sequence[Citation],
+        related: Sequence[str],
+    ) -> tuple[Payload, ...]:
+        """The threaded replies: citation cards batched within limits, then related questions
+        (and, where the platform puts them there, feedback buttons)."""
+        ...
+
+    def notice(self, text: str) -> Payload:
+        """A standalone message of plain text."""
+        ...

@@ -1,0 +1,364 @@
+"""Reading a streamed answer into Markdown blocks, and resolving its footnotes at the end.
+
+:class:`FootnoteReader` cuts the text into blocks as it arrives (blank lines, headings, top-level
+list items, fenced code; an over-long block is cut at a sentence), drops footnote definition
+lines ``[^N]: ...`` and keeps an unfinished line start (``[^1``) back until it is known. Every
+decision depends only on the characters, never on how they were split into deltas, and each
+character is looked at a bounded number of times, so feeding is linear.
+
+:func:`resolve` maps the markers the model wrote to the citations that arrived last.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from bot.citations import Citation
+from bot.dialect import CitationCard
+
+__all__ = ["FootnoteReader", "Resolution", "resolve"]
+
+log = logging.getLogger(__name__)
+
+SENTINEL = "\ue000"
+"""A private-use character the writer puts where a footnote goes; stripped from upstream text."""
+
+_UNFINISHED_MARKER = re.compile(r"\[\^?[0-9]{0,3}\Z")
+_DEFINITION = re.compile(r" {0,3}\[\^?[0-9]{1,3}\]:")
+_DEFINITION_PREFIX = re.compile(r" {0,3}(\[(\^?([0-9]{1,3}(\])?)?)?)?")
+_SPACES = re.compile(r" {0,3}")
+_HEADING = re.compile(r"#{1,6}[ \t]")
+_HASHES = re.compile(r"#{1,6}")
+_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])[ \t]")
+_ITEM_BARE = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
+_ITEM_PREFIX = re.compile(r"[-+*]|[0-9]{0,9}[.)]?")
+_FENCE_PREFIX = re.compile(r" {0,3}(`*|~*)")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_BLOCK_SYNTAX = re.compile(r"[-+*#>|=`~]|[0-9]{1,9}[.)]")
+_CLOSERS = "\"'”’)]"
+
+
+class FootnoteReader:
+    """Turns deltas into complete blocks of Markdown source, plus the open block's tail."""
+
+    def __init__(self, *, cut: int = 1200) -> None:
+        self._cut = cut
+        self._raw: list[str] = []
+        self._raw_text = ""
+        self._open: list[str] = []
+        self._open_len = 0
+        self._head = ""
+        self._mode = "start"  # start (line start undecided) | line | drop
+        self._fence: str | None = None
+        self._fence_top = False
+        self._fence_opener = ""
+        self._fence_line: list[str] = []
+        self._blank = False
+        self._prev_item = False
+        self._force_new = False
+        self._done: list[str] = []
+
+    @property
+    def text(self) -> str:
+        """Everything received, markers and definitions intact."""
+        if len(self._raw) != 1:
+            self._raw_text = "".join(self._raw)
+            self._raw = [self._raw_text]
+        return self._raw_text
+
+    def feed(self, delta: str) -> list[str]:
+        """Take a delta; return the blocks it completed."""
+        if not delta:
+            return []
+        self._raw.append(delta)
+        delta = delta.replace("\r", "").replace(SENTINEL, "")
+        start = 0
+        while start < len(delta):
+            newline = delta.find("\n", start)
+            end = newline if newline >= 0 else len(delta)
+            self._take(delta[start:end], complete=newline >= 0)
+            if newline >= 0:
+                self._end_line()
+            start = end + 1 if newline >= 0 else end
+        done, self._done = self._done, []
+        return done
+
+    def tail(self) -> str:
+        """The open block as it may show now: an unfinished marker or definition held back."""
+        text = "".join(self._open)
+        if self._mode == "start" and not _DEFINITION_PREFIX.fullmatch(self._head):
+            text += self._head
+        return text if self._fence is not None else _UNFINISHED_MARKER.sub("", text)
+
+    def close(self) -> list[str]:
+        """The end of the answer: complete the open block and return what remains."""
+        if self._mode == "start" and self._head:
+            self._take("", complete=True)
+        text = "".join(self._open)
+        if self._fence is None:
+            text = _UNFINISHED_MARKER.sub("", text)
+        if text.strip():
+            self._done.append(text)
+        self._open, self._open_len, self._mode, self._head = [], 0, "start", ""
+        done, self._done = self._done, []
+        return done
+
+    def _take(self, piece: str, *, complete: bool) -> None:
+        if self._mode == "drop":
+            return
+        if self._mode == "line":
+            self._append(piece)
+            return
+        self._head += piece
+        kind = self._classify(self._head, complete=complete)
+        if kind is not None:
+            head, self._head = self._head, ""
+            self._decide(kind, head)
+
+    def _classify(self, head: str, *, complete: bool) -> str | None:
+        """What a line is, from its start; None while more characters could change the answer."""
+        if self._fence is not None:
+            return "code"
+        if _DEFINITION.match(head):
+            return "definition"
+        if not complete and _DEFINITION_PREFIX.fullmatch(head):
+            return None
+        indent = len(_SPACES.match(head).group())  # type: ignore[union-attr]
+        rest = head[indent:]
+        if not rest.strip(" \t"):
+            return "blank" if complete else None
+        fence = _FENCE.match(head)
+        if fence and (complete or len(fence.group()) < len(head)):
+            return "fence"
+        if not complete and _FENCE_PREFIX.fullmatch(head):
+            return None
+        if indent:
+            return "indented"
+        if _HEADING.match(rest) or (complete and _HASHES.fullmatch(rest)):
+            return "heading"
+        if _ITEM.match(rest) or (complete and _ITEM_BARE.fullmatch(rest)):
+            return "item"
+        if not complete and (_HASHES.fullmatch(rest) or _ITEM_PREFIX.fullmatch(rest)):
+            return None
+        return "text"
+
+    def _decide(self, kind: str, head: str) -> None:
+        if kind == "code":
+            self._mode = "line"
+            self._append(head)
+            return
+        if kind == "definition" or kind == "blank":
+            self._blank = self._blank or (kind == "blank" and self._open_len > 0)
+            self._mode = "drop"
+            return
+        top_fence = kind == "fence" and not head.startswith(" ")
+        if self._open_len and (
+            self._force_new
+            or kind == "heading"
+            or top_fence
+            or (self._blank and kind != "indented")
+            or (kind == "item" and self._prev_item)
+        ):
+            self._close_block()
+        elif self._blank and self._open_len:
+            self._append("\n")
+        self._blank = False
+        self._force_new = kind == "heading"
+        self._prev_item = kind == "item" or (kind == "indented" and self._prev_item)
+        if kind == "fence":
+            run = _FENCE.match(head).group(1)  # type: ignore[union-attr]
+            self._fence, self._fence_top = run, top_fence
+            self._fence_line = []
+        self._mode = "line"
+        self._append(head)
+
+    def _append(self, piece: str) -> None:
+        if not piece:
+            return
+        self._open.append(piece)
+        self._open_len += len(piece)
+        if self._fence is not None:
+            self._fence_line.append(piece)
+        else:
+            self._cut_long()
+
+    def _end_line(self) -> None:
+        if self._mode == "line":
+            self._open.append("\n")
+            self._open_len += 1
+            if self._fence is not None:
+                self._end_code_line("".join(self._fence_line))
+            else:
+                self._cut_long()
+        self._mode = "start"
+
+    def _end_code_line(self, line: str) -> None:
+        self._fence_line = []
+        fence = self._fence or ""
+        if not self._fence_opener:
+            self._fence_opener = line
+            return
+        stripped = line.strip()
+        if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence) and \
+                len(line) - len(line.lstrip(" ")) <= 3:
+            self._fence, self._fence_opener = None, ""
+            self._force_new = self._fence_top
+        elif self._fence_top and self._open_len >= self._cut:
+            self._close_block(suffix=fence)
+            self._append(self._fence_opener + "\n")
+            self._fence_line = []
+
+    def _close_block(self, *, suffix: str = "") -> None:
+        self._done.append("".join(self._open) + suffix)
+        self._open, self._open_len = [], 0
+
+    def _cut_long(self) -> None:
+        while self._open_len >= self._cut:
+            text = "".join(self._open)
+            at = _cut_point(text, self._cut)
+            self._done.append(text[:at])
+            self._open = [text[at:]]
+            self._open_len = len(text) - at
+
+
+def _cut_point(text: str, limit: int) -> int:
+    """Where to cut an over-long block: a line, else a sentence, else a word, never inside a
+    code span or a link, and never so the rest would start like block syntax."""
+    best: dict[int, int] = {}
+    i, code, depth, paren = 0, 0, 0, 0
+    while i < limit:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "`":
+            run = len(text[i:limit]) - len(text[i:limit].lstrip("`"))
+            code = run if code == 0 else (0 if code == run else code)
+            i += run
+            continue
+        if code:
+            i += 1
+            continue
+        if ch == "[":
+            depth += 1
+        elif ch == "]" and depth:
+            depth -= 1
+            if text[i + 1:i + 2] == "(":
+                paren, i = 1, i + 1
+        elif paren and ch in "()":
+            paren += 1 if ch == "(" else -1
+        elif ch in " \n。！？" and not depth and not paren and \
+                not _BLOCK_SYNTAX.match(text, i + 1):
+            rank = 3 if ch == "\n" else (2 if ch != " " or _ends_sentence(text, i) else 1)
+            best[rank] = i + 1
+        i += 1
+    for rank in (3, 2, 1):
+        if best.get(rank, 0) >= limit // 2:
+            return best[rank]
+    if best:
+        return max(best.values())
+    return safe_cut(text, limit)
+
+
+def _ends_sentence(text: str, at: int) -> bool:
+    at -= 1
+    while at >= 0 and text[at] in _CLOSERS:
+        at -= 1
+    return at >= 0 and text[at] in ".!?…"
+
+
+def safe_cut(text: str, at: int) -> int:
+    """Move a cut position back so it splits no code point pair, combining mark or emoji join."""
+    at = max(1, min(at, len(text)))
+    while 1 < at < len(text) and _joins(text[at - 1], text[at]):
+        at -= 1
+    return at
+
+
+def _joins(before: str, after: str) -> bool:
+    return (
+        unicodedata.combining(after) > 0
+        or unicodedata.category(after) in ("Mn", "Me", "Cs")
+        or after in "\u200d\ufe0e\ufe0f"
+        or before == "\u200d"
+        or "\U0001f3fb" <= after <= "\U0001f3ff"
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resolution:
+    """How the answer's markers map to citations once they are known."""
+
+    numbers: Mapping[int, int]
+    links: Mapping[int, str | None]
+    cards: tuple[CitationCard, ...]
+    citations: tuple[Citation, ...]
+    also_consulted: tuple[Citation, ...]
+    dangling: int
+
+
+def resolve(uses: Sequence[tuple[int, str]], citations: Sequence[Citation]) -> Resolution:
+    """Number footnotes densely in order of first use.
+
+    ``uses`` are the markers as written, in order, with the sentence each stands in. Footnote N
+    is every citation whose ``number`` is N (a provider may give several); markers whose
+    citations all come from the same sources (same URL and reference) share one number. A
+    marker with no citation is dropped and counted. Several citations behind one number each get
+    a card, all showing that number.
+    """
+    by_number: dict[int, list[Citation]] = {}
+    for citation in citations:
+        bucket = by_number.setdefault(citation.number, [])
+        if citation not in bucket:
+            bucket.append(citation)
+    numbers: dict[int, int] = {}
+    by_source: dict[tuple[object, ...], int] = {}
+    groups: dict[int, list[Citation]] = {}
+    supports: dict[int, list[str]] = {}
+    dangling = 0
+    for marker, sentence in uses:
+        cited = by_number.get(marker)
+        if not cited:
+            dangling += 1
+            continue
+        if marker not in numbers:
+            key = _source_key(marker, cited)
+            shown = by_source.setdefault(key, len(by_source) + 1)
+            group = groups.setdefault(shown, [])
+            group.extend(c for c in cited if _card_key(c) not in {_card_key(g) for g in group})
+            numbers[marker] = shown
+        said = supports.setdefault(numbers[marker], [])
+        if sentence and sentence not in said:
+            said.append(sentence)
+    if dangling:
+        log.info("removed %d footnote markers with no citation", dangling)
+    cards = tuple(
+        CitationCard(number=shown, citation=replace(c, number=shown),
+                     supports=tuple(supports.get(shown, ())))
+        for shown, group in groups.items()
+        for c in group
+    )
+    links = {shown: next((c.source_url for c in group if c.source_url), None)
+             for shown, group in groups.items()}
+    return Resolution(
+        numbers=numbers,
+        links=links,
+        cards=cards,
+        citations=tuple(card.citation for card in cards),
+        also_consulted=tuple(c for c in citations if c.number not in numbers),
+        dangling=dangling,
+    )
+
+
+def _source_key(marker: int, cited: Sequence[Citation]) -> tuple[object, ...]:
+    if any(c.source_url is None for c in cited):
+        return ("marker", marker)
+    return tuple(sorted((c.source_url or "", c.reference or "") for c in cited))
+
+
+def _card_key(citation: Citation) -> tuple[object, ...]:
+    return (citation.source_url, citation.reference, citation.title, citation.cited_text)

@@ -1,0 +1,227 @@
+"""The answer formatter: a streamed answer in, the platform's messages out.
+
+Feeding only reads (``FootnoteReader``); rendering writes the blocks completed since the last
+render once, keeps them, and rewrites only the open block: streaming costs stay linear. The final
+render reuses the same split points and only swaps plain footnote numbers for links, while the
+message still fits its limit (the streaming text budget leaves room for that; a footnote that
+does not fit stays a plain number, still matching its card).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.citations import Citation
+from bot.dialect import CitationCard, Dialect, Payload
+from bot.events import AnswerDone, AnswerEvent, TextDelta
+from bot.footnotes import SENTINEL, FootnoteReader, Resolution, resolve
+from bot.formatting.writer import Rendered, render_blocks, render_source
+from bot.markdown import Paragraph, Span, Text
+from bot.splitting import SEPARATOR, Message, Packer
+
+__all__ = ["AnswerFormatter", "RenderedAnswer", "notice", "preview"]
+
+log = logging.getLogger(__name__)
+
+_NO_CITATIONS = resolve((), ())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RenderedAnswer:
+    answer: tuple[Payload, ...]
+    """The final answer messages, split where they were while streaming."""
+    thread: tuple[Payload, ...]
+    """Citation cards (batched), then related questions."""
+    citations: tuple[Citation, ...]
+    """Used citations, renumbered densely 1..n in order of first use (citations behind one
+    footnote share its number)."""
+    also_consulted: tuple[Citation, ...]
+    """Citations the answer never referenced."""
+    cards: tuple[CitationCard, ...] = ()
+    """The used citations with the sentences of the answer each supports."""
+
+
+class AnswerFormatter:
+    def __init__(self, dialect: Dialect, *, question: str | None = None) -> None:
+        self._dialect = dialect
+        self._question = question
+        self._reader = FootnoteReader(cut=max(200, min(1200, dialect.text_budget * 4 // 5)))
+        self._pending: list[str] = []
+        self._blocks: list[Rendered] = []
+        self._packer = Packer(budget=dialect.text_budget,
+                              footnote_extra=max(0, dialect.footnote_width - 1))
+        self._streamed: list[Payload] = []
+
+    @property
+    def text(self) -> str:
+        """The answer text received so far, markers intact (for conversation history)."""
+        return self._reader.text
+
+    def feed(self, delta: str) -> None:
+        """Cheap, amortised O(len(delta)); never renders."""
+        self._pending.extend(self._reader.feed(delta))
+
+    def render(self) -> tuple[Payload, ...]:
+        """The answer messages as they show now, footnotes as plain numbers. Every message but
+        the last is closed: it never changes again until finish()/interrupt()."""
+        self._absorb()
+        tail = self._reader.tail()
+        open_block = render_source(tail, self._dialect) if tail.strip() else None
+        tail_entry = None
+        blocks = self._blocks
+        if open_block is not None and open_block.text:
+            tail_entry = (len(self._blocks), open_block)
+            blocks = [*self._blocks, open_block]
+        messages = self._packer.messages(tail_entry)
+        while len(self._streamed) < len(messages) - 1:
+            index = len(self._streamed)
+            self._streamed.append(self._streaming_payload(blocks, messages[index]))
+        shown = list(self._streamed[: len(messages) - 1])
+        if messages:
+            shown.append(self._streaming_payload(blocks, messages[-1]))
+        return tuple(shown)
+
+    def finish(self, done: AnswerDone) -> RenderedAnswer:
+        """Final render: footnotes resolved and linked, cards, related questions, feedback."""
+        if done.text.startswith(self.text) and len(done.text) > len(self.text):
+            self.feed(done.text[len(self.text):])
+        self._complete()
+        if done.citations and not self._uses():
+            self._insert_spans(done.citations)
+        resolution = resolve(self._uses(), done.citations)
+        answer = self._final(resolution, feedback=True)
+        thread = self._dialect.thread(resolution.cards, resolution.also_consulted,
+                                      done.related_questions)
+        return RenderedAnswer(answer=answer, thread=thread, citations=resolution.citations,
+                              also_consulted=resolution.also_consulted, cards=resolution.cards)
+
+    def interrupt(self, note: str) -> tuple[Payload, ...]:
+        """Final messages for the text so far plus ``note``; footnotes (not resolvable) dropped."""
+        self._complete()
+        noted = render_blocks((Paragraph((Span("emph", (Text(note),)),)),), self._dialect)
+        self._add(noted)
+        if self._uses():
+            log.info("interrupted answer: removed %d footnote markers", len(self._uses()))
+        return self._final(_NO_CITATIONS, feedback=False)
+
+    def _absorb(self) -> None:
+        pending, self._pending = self._pending, []
+        for source in pending:
+            self._add(render_source(source, self._dialect))
+
+    def _add(self, block: Rendered) -> None:
+        if block.text.strip():
+            self._packer.add(len(self._blocks), block)
+            self._blocks.append(block)
+
+    def _complete(self) -> None:
+        self._pending.extend(self._reader.close())
+        self._absorb()
+
+    def _uses(self) -> list[tuple[int, str]]:
+        return [(note.number, note.sentence) for block in self._blocks for note in block.footnotes]
+
+    def _insert_spans(self, citations: Sequence[Citation]) -> None:
+        """Citations that mark a span of the text instead of a marker (OpenAI annotations) get
+        a footnote at the span's end. The blocks are rebuilt, so this path alone may move a
+        split the stream showed (such answers carry no markers to budget for)."""
+        spanned = sorted((c for c in citations if c.span), key=lambda c: c.span or (0, 0))
+        if not spanned:
+            return
+        text = self.text
+        for citation in reversed(spanned):
+            end = min(max((citation.span or (0, 0))[1], 0), len(text))
+            text = f"{text[:end]}[^{citation.number}]{text[end:]}"
+        rebuilt = AnswerFormatter(self._dialect, question=self._question)
+        rebuilt.feed(text)
+        rebuilt._complete()
+        self._blocks, self._packer = rebuilt._blocks, rebuilt._packer
+
+    def _final(self, resolution: Resolution, *, feedback: bool) -> tuple[Payload, ...]:
+        messages = self._packer.messages()
+        return tuple(
+            self._dialect.answer_message(
+                self._final_text(message, resolution), final=True,
+                feedback=feedback and index == len(messages) - 1)
+            for index, message in enumerate(messages)
+        )
+
+    def _streaming_payload(self, blocks: Sequence[Rendered], message: Message) -> Payload:
+        plain = [self._dialect.footnote(note.number, None) for note in _notes(blocks, message)]
+        text = self._dialect.neutralise(_fill(_join(blocks, message), plain))
+        return self._dialect.answer_message(text, final=False, feedback=False)
+
+    def _final_text(self, message: Message, resolution: Resolution) -> str:
+        dialect = self._dialect
+        numbers: Mapping[int, int] = resolution.numbers
+        plain: list[str] = []
+        linked: list[str] = []
+        for note in _notes(self._blocks, message):
+            shown = numbers.get(note.number)
+            url = resolution.links.get(shown) if shown else None
+            plain.append(dialect.footnote(shown, None) if shown else "")
+            linked.append(dialect.footnote(shown, url) if shown and url else plain[-1])
+        source = _join(self._blocks, message)
+        text = dialect.neutralise(_fill(source, plain))
+        room = dialect.message_limit - len(text)
+        for index, (short, long) in enumerate(zip(plain, linked, strict=True)):
+            if len(long) - len(short) <= room:
+                room -= len(long) - len(short)
+                plain[index] = long
+        richer = dialect.neutralise(_fill(source, plain))
+        return richer if len(richer) <= dialect.message_limit else text
+
+
+def _join(blocks: Sequence[Rendered], message: Message) -> str:
+    return SEPARATOR.join(
+        piece.prefix + blocks[piece.block].text[piece.start:piece.end] + piece.suffix
+        for piece in message
+    )
+
+
+def _notes(blocks: Sequence[Rendered], message: Message) -> Iterable[Any]:
+    for piece in message:
+        block = blocks[piece.block]
+        skip = block.text.count(SENTINEL, 0, piece.start)
+        count = block.text.count(SENTINEL, piece.start, piece.end)
+        yield from block.footnotes[skip:skip + count]
+
+
+def _fill(text: str, shown: Sequence[str]) -> str:
+    """Put each footnote's display where its sentinel is; a removed one takes its space along."""
+    parts = text.split(SENTINEL)
+    out = [parts[0]]
+    for display, part in zip(shown, parts[1:], strict=True):
+        if not display and not part[:1].isalnum():
+            out[-1] = out[-1].rstrip(" ")
+        out.append(display)
+        out.append(part)
+    return "".join(out)
+
+
+def notice(dialect: Dialect, text: str) -> Payload:
+    """A standalone message in the dialect (errors, 'queued, you are number 2', rate limited)."""
+    return dialect.notice(text)
+
+
+def preview(dialect: Dialect, events: Iterable[AnswerEvent]) -> dict[str, Any]:
+    """The ``--json`` object of CONTRACT.md for a finished stream of events."""
+    formatter = AnswerFormatter(dialect)
+    done: AnswerDone | None = None
+    for event in events:
+        if isinstance(event, TextDelta):
+            formatter.feed(event.text)
+        else:
+            done = event
+    if done is None:
+        done = AnswerDone(text=formatter.text, finish_reason="stop")
+    rendered = formatter.finish(done)
+    return {
+        "platform": dialect.name,
+        "answer": list(rendered.answer),
+        "thread": list(rendered.thread),
+        "citations": [c.to_json() for c in (*rendered.citations, *rendered.also_consulted)],
+    }

@@ -1,0 +1,114 @@
+"""Packing written blocks into platform messages, so that splits never move.
+
+Blocks arrive complete and never change, and the packer only ever appends: a block joins the
+last message when it fits, else starts the next one, so every message but the last is closed
+for good. A block larger than a message is cut at its best split (paragraph, then sentence,
+then word; a code fence is closed and reopened), else at a safe character. Sizes count each
+footnote at its widest plain form, so the final render, whose numbers may differ, still fits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.footnotes import SENTINEL, safe_cut
+from bot.formatting.writer import Rendered, Split
+
+__all__ = ["SEPARATOR", "Packer", "Piece"]
+
+SEPARATOR = "\n\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """``blocks[block].text[start:end]`` shown in one message, between ``prefix`` and ``suffix``."""
+
+    block: int
+    start: int
+    end: int
+    prefix: str = ""
+    suffix: str = ""
+
+
+Message = tuple[Piece, ...]
+
+
+class Packer:
+    def __init__(self, *, budget: int, footnote_extra: int) -> None:
+        self.budget = budget
+        self.extra = footnote_extra
+        self.closed: list[Message] = []
+        self.current: list[Piece] = []
+        self.used = 0
+
+    def cost(self, block: Rendered, start: int, end: int, wrap: int = 0) -> int:
+        return end - start + wrap + self.extra * block.text.count(SENTINEL, start, end)
+
+    def room(self) -> int:
+        return self.budget - (self.used + len(SEPARATOR) if self.current else 0)
+
+    def add(self, index: int, block: Rendered) -> None:
+        whole = self.cost(block, 0, len(block.text))
+        if whole <= self.room():
+            self._put(Piece(index, 0, len(block.text)), whole)
+            return
+        self._close()
+        if whole <= self.budget:
+            self._put(Piece(index, 0, len(block.text)), whole)
+            return
+        start, prefix = 0, ""
+        while self.cost(block, start, len(block.text), len(prefix)) > self.budget:
+            piece, start, prefix = self._cut(index, block, start, prefix)
+            self._put(piece, self.cost(block, piece.start, piece.end,
+                                       len(piece.prefix) + len(piece.suffix)))
+            self._close()
+        self._put(Piece(index, start, len(block.text), prefix),
+                  self.cost(block, start, len(block.text), len(prefix)))
+
+    def messages(self, tail: tuple[int, Rendered] | None = None) -> list[Message]:
+        """Every message as it shows now; ``tail`` is the open block, shown when it fits."""
+        shown = list(self.closed)
+        last = list(self.current)
+        if tail is not None:
+            index, block = tail
+            whole = self.cost(block, 0, len(block.text))
+            if whole <= self.room():
+                last.append(Piece(index, 0, len(block.text)))
+            elif not last:
+                last.append(self._cut(index, block, 0, "")[0])
+        if last:
+            shown.append(tuple(last))
+        return shown
+
+    def _put(self, piece: Piece, cost: int) -> None:
+        self.used = self.used + len(SEPARATOR) + cost if self.current else cost
+        self.current.append(piece)
+
+    def _close(self) -> None:
+        if self.current:
+            self.closed.append(tuple(self.current))
+            self.current, self.used = [], 0
+
+    def _cut(self, index: int, block: Rendered, start: int,
+             prefix: str) -> tuple[Piece, int, str]:
+        """The longest good first part of ``block.text[start:]`` within a whole message."""
+        fitting: list[Split] = []
+        for split in block.splits:
+            if split.end <= start:
+                continue
+            if self.cost(block, start, split.end, len(prefix) + len(split.close)) > self.budget:
+                break
+            fitting.append(split)
+        best: Split | None = None
+        if fitting:
+            late = [split for split in fitting if split.end - start >= self.budget // 2]
+            best = max(late, key=lambda split: (split.rank, split.end)) if late else fitting[-1]
+        if best is not None:
+            return Piece(index, start, best.end, prefix, best.close), best.start, best.reopen
+        room = self.budget - len(prefix)
+        end = min(len(block.text), start + room)
+        while end > start + 1 and self.cost(block, start, end) > room:
+            end -= max(1, self.cost(block, start, end) - room)
+        end = max(start + 1, safe_cut(block.text, end))
+        return Piece(index, start, end, prefix), end, ""
+

@@ -1,0 +1,154 @@
+"""The footnote reader and resolution: what the formatter gets from a streamed answer."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.citations import Citation
+from bot.footnotes import FootnoteReader, resolve
+from bot.markdown import Footnote, Link, Paragraph, parse_blocks
+
+
+def read(pieces: list[str], *, cut: int = 1200) -> list[str]:
+    reader = FootnoteReader(cut=cut)
+    blocks: list[str] = []
+    for piece in pieces:
+        blocks += reader.feed(piece)
+    return blocks + reader.close()
+
+
+def markers(source: str) -> list[int]:
+    found: list[int] = []
+
+    def walk(nodes: object) -> None:
+        for node in nodes:  # type: ignore[attr-defined]
+            if isinstance(node, Footnote):
+                found.append(node.number)
+            elif hasattr(node, "children"):
+                walk(node.children)
+            elif hasattr(node, "inlines"):
+                walk(node.inlines)
+            elif hasattr(node, "blocks"):
+                walk(node.blocks)
+            elif hasattr(node, "items"):
+                for item in node.items:
+                    walk(item)
+
+    for block in read([source]):
+        walk(parse_blocks(block))
+    return found
+
+
+def test_both_marker_forms_and_runs_are_footnotes() -> None:
+    assert markers("Grace builds on nature.[^1][^2] See also [3].") == [1, 2, 3]
+
+
+def test_brackets_in_code_and_links_are_not_footnotes() -> None:
+    text = "Use `a[1]` or [a[1]](https://x.org) and [^2].\n\n```py\nb = a[1]\n```\n"
+    assert markers(text) == [2]
+
+
+def test_definition_lines_are_dropped() -> None:
+    text = "Body.[^1]\n\n[^1]: Catechism 1234\n[2]: https://x.org\n"
+    blocks = read([text])
+    assert "".join(blocks).strip() == "Body.[^1]"
+
+
+def test_an_unfinished_marker_is_held_back_while_streaming() -> None:
+    reader = FootnoteReader()
+    reader.feed("Faith and reason.[^")
+    assert reader.tail() == "Faith and reason."
+    reader.feed("1] Next")
+    assert reader.tail() == "Faith and reason.[^1] Next"
+    assert reader.text == "Faith and reason.[^1] Next"
+
+
+def test_a_definition_line_never_shows_while_streaming() -> None:
+    reader = FootnoteReader()
+    reader.feed("Body.\n[^1")
+    assert reader.tail() == "Body.\n"
+    reader.feed("]: the source")
+    assert "source" not in reader.tail()
+
+
+def test_a_long_paragraph_is_cut_at_a_sentence() -> None:
+    sentence = "This sentence is about twenty words long and it keeps going on. "
+    blocks = read([sentence * 40], cut=400)
+    assert len(blocks) > 4
+    assert all(len(block) <= 400 for block in blocks)
+    assert all(block.endswith(". ") for block in blocks[:-1])
+
+
+def test_a_long_code_block_is_cut_between_lines_with_fences_closed_and_reopened() -> None:
+    code = "```python\n" + "".join(f"x{i} = a[{i}]\n" for i in range(200)) + "```\n"
+    blocks = read([code], cut=500)
+    assert len(blocks) > 3
+    for block in blocks:
+        parsed = parse_blocks(block)
+        assert len(parsed) == 1
+        assert type(parsed[0]).__name__ == "CodeBlock"
+    assert markers(code) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_blocks_do_not_depend_on_how_the_text_was_split(data: st.DataObject) -> None:
+    text = data.draw(st.text(alphabet=" \n\n[]^1234`*#-~>:.abc", max_size=400))
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=30)))
+    pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    assert read(pieces, cut=120) == read([text], cut=120)
+
+
+def test_link_text_brackets_stay_in_the_link() -> None:
+    (paragraph,) = parse_blocks("See [a[1]](https://x.org).")
+    assert isinstance(paragraph, Paragraph)
+    link = paragraph.inlines[1]
+    assert isinstance(link, Link)
+    assert link.url == "https://x.org"
+
+
+def test_a_footnote_knows_the_sentence_it_supports() -> None:
+    (paragraph,) = parse_blocks("Faith seeks understanding. Grace perfects nature.[^2] Amen.")
+    assert isinstance(paragraph, Paragraph)
+    (note,) = [n for n in paragraph.inlines if isinstance(n, Footnote)]
+    assert note.sentence == "Grace perfects nature."
+
+
+def cite(number: int, url: str | None = "https://v.va/a", reference: str | None = "1") -> Citation:
+    return Citation(number=number, cited_text=f"quote {number}", source_url=url,
+                    reference=reference, title=f"Doc {number}")
+
+
+def test_resolution_numbers_densely_in_order_of_first_use() -> None:
+    citations = [cite(1, "https://a", "1"), cite(2, "https://b", "2"), cite(3, "https://c", "3")]
+    result = resolve([(3, "s3"), (1, "s1"), (3, "again")], citations)
+    assert result.numbers == {3: 1, 1: 2}
+    assert [(c.number, c.citation.source_url) for c in result.cards] == [
+        (1, "https://c"), (2, "https://a")]
+    assert result.cards[0].supports == ("s3", "again")
+    assert [c.source_url for c in result.also_consulted] == ["https://b"]
+
+
+def test_the_same_source_shares_one_number_and_one_link() -> None:
+    citations = [cite(1, "https://a", "34"), cite(2, "https://a", "34")]
+    citations[1] = Citation(number=2, cited_text="quote 1", source_url="https://a",
+                            reference="34", title="Doc 1")
+    result = resolve([(1, "x"), (2, "y")], citations)
+    assert result.numbers == {1: 1, 2: 1}
+    assert result.links == {1: "https://a"}
+
+
+def test_a_marker_without_citation_is_dropped_and_counted() -> None:
+    result = resolve([(7, "x"), (1, "y"), (7, "z")], [cite(1)])
+    assert result.numbers == {1: 1}
+    assert result.dangling == 2
+
+
+@pytest.mark.parametrize("url", [None, "https://a"])
+def test_several_citations_behind_one_number_each_get_a_card(url: str | None) -> None:
+    citations = [cite(1, url, "1"), Citation(number=1, cited_text="other", source_url=url)]
+    result = resolve([(1, "s")], citations)
+    assert [card.number for card in result.cards] == [1, 1]
+    assert not result.also_consulted
