@@ -9,6 +9,7 @@ dropped with no clean end).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -150,6 +151,12 @@ class UpstreamSim:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                                "Cache-Control": "no-cache"})
         await response.prepare(request)
+        with contextlib.suppress(ConnectionResetError):  # the client hung up
+            await self._play(reply, request, response)
+        return response
+
+    async def _play(self, reply: Stream, request: web.Request,
+                    response: web.StreamResponse) -> None:
         for step in reply.steps:
             if isinstance(step, Pause):
                 await asyncio.sleep(step.seconds)
@@ -158,7 +165,7 @@ class UpstreamSim:
             elif isinstance(step, Cut):
                 assert request.transport is not None
                 request.transport.abort()
-                return response
+                return
             elif isinstance(step, Comment):
                 await response.write(f": {step.text}\n\n".encode())
             elif isinstance(step, str):
@@ -168,7 +175,6 @@ class UpstreamSim:
         if reply.done:
             await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
-        return response
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[UpstreamSim]:
