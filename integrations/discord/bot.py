@@ -7,6 +7,7 @@ intent is needed: slash commands carry their text, and mentions of the bot carry
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -43,7 +44,8 @@ class CitebotDiscord(discord.AutoShardedClient):
     """One bot process (all its shards); ``AutoShardedClient`` asks ``GET /gateway/bot``."""
 
     def __init__(self, *, settings: Settings, service: AnswerService, dialect: Dialect,
-                 pacer: Pacer, sync: bool = True, **options: Any) -> None:
+                 pacer: Pacer, sync: bool = True, ready: asyncio.Event | None = None,
+                 **options: Any) -> None:
         shard_ids = [int(i) for i in settings.discord_shard_ids] or None
         super().__init__(intents=discord.Intents.default(),
                          allowed_mentions=discord.AllowedMentions.none(),
@@ -56,6 +58,7 @@ class CitebotDiscord(discord.AutoShardedClient):
         self.wire = DiscordWire(self.http)
         self.tree: app_commands.CommandTree[CitebotDiscord] = app_commands.CommandTree(self)
         self._sync = sync
+        self._connected = ready
         add_ask_command(self.tree, self._ask)
 
     async def setup_hook(self) -> None:
@@ -65,6 +68,10 @@ class CitebotDiscord(discord.AutoShardedClient):
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
         if self._sync:
             await sync_if_changed(self, self.tree)
+
+    async def on_connect(self) -> None:
+        if self._connected is not None:
+            self._connected.set()
 
     # -- questions -----------------------------------------------------------------------------
 

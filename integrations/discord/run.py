@@ -86,22 +86,14 @@ async def run_discord(settings: Settings, service: AnswerService | None = None,
                     raise ValueError("run_discord needs an AnswerService or an AnswerClient")
                 service = await stack.enter_async_context(_service(settings, client))
             bot = CitebotDiscord(settings=settings, service=service,
-                                 dialect=dialect or _discord_dialect(), pacer=pacer, **options)
-            if ready is not None:
-                bot.add_listener(_set_on_connect(ready), "on_connect")
+                                 dialect=dialect or _discord_dialect(), pacer=pacer,
+                                 ready=ready, **options)
             await bot.login(token)
             running = asyncio.ensure_future(bot.connect(reconnect=True))
             stack.push_async_callback(_finish, running)
             stack.push_async_callback(bot.close)
             stack.push_async_callback(service.drain, settings.shutdown_grace_seconds)
             await _first_of(running, stop)
-
-
-def _set_on_connect(ready: asyncio.Event) -> Any:
-    async def on_connect() -> None:
-        ready.set()
-
-    return on_connect
 
 
 async def _first_of(running: asyncio.Future[None], stop: asyncio.Event | None) -> None:

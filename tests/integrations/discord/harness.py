@@ -83,11 +83,12 @@ async def running_harness(sim: DiscordSim, upstream: UpstreamSim, *, pacer: Pace
                             ) as client, MemoryState() as state:
         service = RecordingService(client=client, state=state,
                                    admission=Admission(max_in_flight=8))
-        stop = asyncio.Event()
+        stop, ready = asyncio.Event(), asyncio.Event()
         runner = asyncio.create_task(run_discord(
-            settings, service, client=client, stop=stop, pacer=pacer, dialect=DiscordDialect(),
+            settings, service, ready, client=client, stop=stop, pacer=pacer,
+            dialect=DiscordDialect(),
             guild_ready_timeout=0.1, **options))
-        connected = asyncio.create_task(sim.wait_connected())
+        connected = asyncio.create_task(ready.wait())
         await asyncio.wait({runner, connected}, return_when=asyncio.FIRST_COMPLETED)
         if runner.done():
             connected.cancel()
