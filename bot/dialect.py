@@ -80,7 +80,9 @@ class Dialect(MarkdownSyntax, Protocol):
     message_limit: int
     """Hard limit of an answer message's text."""
     footnote_width: int
-    """The widest plain footnote (number 999) this dialect writes."""
+    """The widest plain footnote (number 999) this dialect writes, with its separator."""
+    footnote_separator: str
+    """Between two adjacent footnotes, so that ¹ and ² do not read as ¹²."""
 
     def footnote(self, number: int, url: str | None) -> str:
         """A footnote as shown: plain when ``url`` is None, else linked to the source."""

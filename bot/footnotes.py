@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from bot.citations import Citation
 from bot.dialect import CitationCard
 
-__all__ = ["FootnoteReader", "Resolution", "resolve"]
+__all__ = ["FootnoteReader", "Resolution", "SourceBlock", "resolve"]
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +42,21 @@ _BLOCK_SYNTAX = re.compile(r"[-+*#>|=`~]|[0-9]{1,9}[.)]")
 _CLOSERS = "\"'”’)]"
 
 
+@dataclass(frozen=True, slots=True)
+class SourceBlock:
+    """A complete block of answer source; ``tight`` when it is the next item of a list right
+    above it (shown on the next line rather than after a blank one)."""
+
+    text: str
+    tight: bool = False
+
+
 class FootnoteReader:
     """Turns deltas into complete blocks of Markdown source, plus the open block's tail."""
 
     def __init__(self, *, cut: int = 1200) -> None:
         self._cut = cut
         self._raw: list[str] = []
-        self._raw_text = ""
         self._open: list[str] = []
         self._open_len = 0
         self._head = ""
@@ -60,17 +68,17 @@ class FootnoteReader:
         self._blank = False
         self._prev_item = False
         self._force_new = False
-        self._done: list[str] = []
+        self._tight = False
+        self._done: list[SourceBlock] = []
 
     @property
     def text(self) -> str:
         """Everything received, markers and definitions intact."""
-        if len(self._raw) != 1:
-            self._raw_text = "".join(self._raw)
-            self._raw = [self._raw_text]
-        return self._raw_text
+        if len(self._raw) > 1:
+            self._raw = ["".join(self._raw)]
+        return self._raw[0] if self._raw else ""
 
-    def feed(self, delta: str) -> list[str]:
+    def feed(self, delta: str) -> list[SourceBlock]:
         """Take a delta; return the blocks it completed."""
         if not delta:
             return []
@@ -94,7 +102,7 @@ class FootnoteReader:
             text += self._head
         return text if self._fence is not None else _UNFINISHED_MARKER.sub("", text)
 
-    def close(self) -> list[str]:
+    def close(self) -> list[SourceBlock]:
         """The end of the answer: complete the open block and return what remains."""
         if self._mode == "start" and self._head:
             self._take("", complete=True)
@@ -102,7 +110,7 @@ class FootnoteReader:
         if self._fence is None:
             text = _UNFINISHED_MARKER.sub("", text)
         if text.strip():
-            self._done.append(text)
+            self._done.append(SourceBlock(text, self._tight))
         self._open, self._open_len, self._mode, self._head = [], 0, "start", ""
         done, self._done = self._done, []
         return done
@@ -164,6 +172,7 @@ class FootnoteReader:
             or (kind == "item" and self._prev_item)
         ):
             self._close_block()
+            self._tight = kind == "item" and self._prev_item and not self._blank
         elif self._blank and self._open_len:
             self._append("\n")
         self._blank = False
@@ -213,15 +222,15 @@ class FootnoteReader:
             self._fence_line = []
 
     def _close_block(self, *, suffix: str = "") -> None:
-        self._done.append("".join(self._open) + suffix)
-        self._open, self._open_len = [], 0
+        self._done.append(SourceBlock("".join(self._open) + suffix, self._tight))
+        self._open, self._open_len, self._tight = [], 0, False
 
     def _cut_long(self) -> None:
         while self._open_len >= self._cut:
             text = "".join(self._open)
             at = _cut_point(text, self._cut)
-            self._done.append(text[:at])
-            self._open = [text[at:]]
+            self._done.append(SourceBlock(text[:at], self._tight))
+            self._open, self._tight = [text[at:]], False
             self._open_len = len(text) - at
 
 

@@ -130,7 +130,11 @@ Block = Paragraph | Heading | CodeBlock | Quote | ListBlock | Table | Rule
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    # Every link is parsed as a link, so that a javascript: one shows its label alone; which
+    # targets become real links is decided by safe_url, in one place.
+    parser.validateLink = lambda url: True  # type: ignore[method-assign]
+    return parser
 
 
 def parse_blocks(source: str) -> tuple[Block, ...]:

@@ -9,14 +9,13 @@ footnote at its widest plain form, so the final render, whose numbers may differ
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.footnotes import SENTINEL, safe_cut
 from bot.formatting.writer import Rendered, Split
 
-__all__ = ["SEPARATOR", "Packer", "Piece"]
-
-SEPARATOR = "\n\n"
+__all__ = ["Message", "Packer", "Piece", "join"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,26 +43,26 @@ class Packer:
     def cost(self, block: Rendered, start: int, end: int, wrap: int = 0) -> int:
         return end - start + wrap + self.extra * block.text.count(SENTINEL, start, end)
 
-    def room(self) -> int:
-        return self.budget - (self.used + len(SEPARATOR) if self.current else 0)
+    def room(self, block: Rendered) -> int:
+        return self.budget - (self.used + len(block.separator) if self.current else 0)
 
     def add(self, index: int, block: Rendered) -> None:
         whole = self.cost(block, 0, len(block.text))
-        if whole <= self.room():
-            self._put(Piece(index, 0, len(block.text)), whole)
+        if whole <= self.room(block):
+            self._put(Piece(index, 0, len(block.text)), whole, block.separator)
             return
         self._close()
         if whole <= self.budget:
-            self._put(Piece(index, 0, len(block.text)), whole)
+            self._put(Piece(index, 0, len(block.text)), whole, "")
             return
         start, prefix = 0, ""
         while self.cost(block, start, len(block.text), len(prefix)) > self.budget:
             piece, start, prefix = self._cut(index, block, start, prefix)
             self._put(piece, self.cost(block, piece.start, piece.end,
-                                       len(piece.prefix) + len(piece.suffix)))
+                                       len(piece.prefix) + len(piece.suffix)), "")
             self._close()
         self._put(Piece(index, start, len(block.text), prefix),
-                  self.cost(block, start, len(block.text), len(prefix)))
+                  self.cost(block, start, len(block.text), len(prefix)), "")
 
     def messages(self, tail: tuple[int, Rendered] | None = None) -> list[Message]:
         """Every message as it shows now; ``tail`` is the open block, shown when it fits."""
@@ -72,7 +71,7 @@ class Packer:
         if tail is not None:
             index, block = tail
             whole = self.cost(block, 0, len(block.text))
-            if whole <= self.room():
+            if whole <= self.room(block):
                 last.append(Piece(index, 0, len(block.text)))
             elif not last:
                 last.append(self._cut(index, block, 0, "")[0])
@@ -80,8 +79,8 @@ class Packer:
             shown.append(tuple(last))
         return shown
 
-    def _put(self, piece: Piece, cost: int) -> None:
-        self.used = self.used + len(SEPARATOR) + cost if self.current else cost
+    def _put(self, piece: Piece, cost: int, separator: str) -> None:
+        self.used = self.used + len(separator) + cost if self.current else cost
         self.current.append(piece)
 
     def _close(self) -> None:
@@ -112,3 +111,14 @@ class Packer:
         end = max(start + 1, safe_cut(block.text, end))
         return Piece(index, start, end, prefix), end, ""
 
+
+
+def join(blocks: Sequence[Rendered], message: Message) -> str:
+    """A message's text: its pieces, each after its block's separator (none at the start)."""
+    out: list[str] = []
+    for piece in message:
+        block = blocks[piece.block]
+        if out:
+            out.append(block.separator if piece.start == 0 else "\n\n")
+        out += (piece.prefix, block.text[piece.start:piece.end], piece.suffix)
+    return "".join(out)

@@ -17,10 +17,11 @@ from typing import Any
 from bot.citations import Citation
 from bot.dialect import CitationCard, Dialect, Payload
 from bot.events import AnswerDone, AnswerEvent, TextDelta
-from bot.footnotes import SENTINEL, FootnoteReader, Resolution, resolve
+from bot.footnotes import SENTINEL, FootnoteReader, Resolution, SourceBlock, resolve
+from bot.formatting.text import ELLIPSIS
 from bot.formatting.writer import Rendered, render_blocks, render_source
 from bot.markdown import Paragraph, Span, Text
-from bot.splitting import SEPARATOR, Message, Packer
+from bot.splitting import Message, Packer, join
 
 __all__ = ["AnswerFormatter", "RenderedAnswer", "notice", "preview"]
 
@@ -49,7 +50,7 @@ class AnswerFormatter:
         self._dialect = dialect
         self._question = question
         self._reader = FootnoteReader(cut=max(200, min(1200, dialect.text_budget * 4 // 5)))
-        self._pending: list[str] = []
+        self._pending: list[SourceBlock] = []
         self._blocks: list[Rendered] = []
         self._packer = Packer(budget=dialect.text_budget,
                               footnote_extra=max(0, dialect.footnote_width - 1))
@@ -110,7 +111,7 @@ class AnswerFormatter:
     def _absorb(self) -> None:
         pending, self._pending = self._pending, []
         for source in pending:
-            self._add(render_source(source, self._dialect))
+            self._add(render_source(source.text, self._dialect, tight=source.tight))
 
     def _add(self, block: Rendered) -> None:
         if block.text.strip():
@@ -150,9 +151,10 @@ class AnswerFormatter:
         )
 
     def _streaming_payload(self, blocks: Sequence[Rendered], message: Message) -> Payload:
-        plain = [self._dialect.footnote(note.number, None) for note in _notes(blocks, message)]
-        text = self._dialect.neutralise(_fill(_join(blocks, message), plain))
-        return self._dialect.answer_message(text, final=False, feedback=False)
+        dialect = self._dialect
+        plain = [dialect.footnote(note.number, None) for note in _notes(blocks, message)]
+        text = dialect.neutralise(_fill(join(blocks, message), plain, dialect.footnote_separator))
+        return dialect.answer_message(text, final=False, feedback=False)
 
     def _final_text(self, message: Message, resolution: Resolution) -> str:
         dialect = self._dialect
@@ -164,22 +166,17 @@ class AnswerFormatter:
             url = resolution.links.get(shown) if shown else None
             plain.append(dialect.footnote(shown, None) if shown else "")
             linked.append(dialect.footnote(shown, url) if shown and url else plain[-1])
-        source = _join(self._blocks, message)
-        text = dialect.neutralise(_fill(source, plain))
+        source = join(self._blocks, message)
+        text = dialect.neutralise(_fill(source, plain, dialect.footnote_separator))
         room = dialect.message_limit - len(text)
         for index, (short, long) in enumerate(zip(plain, linked, strict=True)):
             if len(long) - len(short) <= room:
                 room -= len(long) - len(short)
                 plain[index] = long
-        richer = dialect.neutralise(_fill(source, plain))
+        richer = dialect.neutralise(_fill(source, plain, dialect.footnote_separator))
+        if not richer.strip():
+            return ELLIPSIS  # only markers without sources were here; a message can't be empty
         return richer if len(richer) <= dialect.message_limit else text
-
-
-def _join(blocks: Sequence[Rendered], message: Message) -> str:
-    return SEPARATOR.join(
-        piece.prefix + blocks[piece.block].text[piece.start:piece.end] + piece.suffix
-        for piece in message
-    )
 
 
 def _notes(blocks: Sequence[Rendered], message: Message) -> Iterable[Any]:
@@ -190,15 +187,19 @@ def _notes(blocks: Sequence[Rendered], message: Message) -> Iterable[Any]:
         yield from block.footnotes[skip:skip + count]
 
 
-def _fill(text: str, shown: Sequence[str]) -> str:
+def _fill(text: str, shown: Sequence[str], separator: str) -> str:
     """Put each footnote's display where its sentinel is; a removed one takes its space along."""
     parts = text.split(SENTINEL)
     out = [parts[0]]
+    previous = ""
     for display, part in zip(shown, parts[1:], strict=True):
         if not display and not part[:1].isalnum():
             out[-1] = out[-1].rstrip(" ")
+        if display and previous and not out[-1]:
+            out.append(separator)
         out.append(display)
         out.append(part)
+        previous = display or (previous if not part else "")
     return "".join(out)
 
 

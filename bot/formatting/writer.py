@@ -58,10 +58,17 @@ class Rendered:
     text: str
     splits: tuple[Split, ...]
     footnotes: tuple[Footnote, ...]
+    tight: bool = False
+    """Follows the block before it on the next line (a list's next item), not a blank one."""
+
+    @property
+    def separator(self) -> str:
+        return "\n" if self.tight else "\n\n"
 
 
-def render_source(source: str, syntax: MarkdownSyntax) -> Rendered:
-    return render_blocks(parse_blocks(source), syntax)
+def render_source(source: str, syntax: MarkdownSyntax, *, tight: bool = False) -> Rendered:
+    rendered = render_blocks(parse_blocks(source), syntax)
+    return Rendered(rendered.text, rendered.splits, rendered.footnotes, tight)
 
 
 def render_blocks(blocks: Sequence[Block], syntax: MarkdownSyntax) -> Rendered:

@@ -39,7 +39,8 @@ class DiscordDialect(CommonMarkSyntax):
     name = "discord"
     text_budget = 1500
     message_limit = 2000
-    footnote_width = 3
+    footnote_width = 4
+    footnote_separator = "·"
     max_heading = 3
     supports_label = "Supports"
     also_consulted_label = "Also consulted"

@@ -13,7 +13,7 @@ from integrations.discord.dialect import EMBED_LIMITS, embed_size
 __all__ = ["live_mentions", "validate_discord_payload"]
 
 _LIVE = re.compile(r"@(?:everyone|here)|<[@#][!&]?[0-9]|<@[!&]", re.IGNORECASE)
-_LINK_TARGET = re.compile(r"\]\(<?([^)>\s]*)")
+_LINK_TARGET = re.compile(r"(?<!\\)\]\(<?([^)>\s]*)")
 
 
 def live_mentions(text: str) -> list[str]:

@@ -48,6 +48,7 @@ class SlackDialect(CommonMarkSyntax):
     text_budget = 10000
     message_limit = 12000
     footnote_width = 7
+    footnote_separator = ""
     supports_label = "Supports"
     also_consulted_label = "Also consulted"
     related_label = "Related questions"
@@ -131,9 +132,9 @@ class SlackDialect(CommonMarkSyntax):
 
     def related(self, questions: Sequence[str]) -> list[dict[str, Any]]:
         buttons = [
-            {"type": "button", "text": {"type": "plain_text", "text": clip(q.strip(), 75)},
-             "action_id": f"citebot_related_{index}", "value": clip(q.strip(), 2000)}
-            for index, q in enumerate(questions[:5]) if q.strip()
+            {"type": "button", "text": {"type": "plain_text", "text": clip(q, 75)},
+             "action_id": f"citebot_related_{index}", "value": clip(q, 2000)}
+            for index, q in enumerate(kill_mentions(q.strip()) for q in questions[:5]) if q
         ]
         if not buttons:
             return []
@@ -141,7 +142,7 @@ class SlackDialect(CommonMarkSyntax):
 
     def _fallback(self, blocks: Sequence[dict[str, Any]]) -> str:
         titles = [b["text"]["text"] for b in blocks
-                  if b["type"] == "section" and b["text"]["text"].startswith("*")]
+                  if b["type"] == "section" and b["text"]["text"][1:2].isdigit()]
         return clip(f"{self.sources_label}: " + " · ".join(titles) if titles else
                     self.sources_label, 3900)
 

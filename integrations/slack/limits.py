@@ -13,7 +13,7 @@ __all__ = ["live_mentions", "validate_slack_payload"]
 
 _LIVE = re.compile(r"<[!@#]")
 _MRKDWN_LINK = re.compile(r"<([^|>\s]+)\|")
-_MARKDOWN_LINK = re.compile(r"\]\(([^)\s]*)")
+_MARKDOWN_LINK = re.compile(r"(?<!\\)\]\(([^)\s]*)")
 
 
 def live_mentions(text: str) -> list[str]:

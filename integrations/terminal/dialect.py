@@ -27,7 +27,8 @@ class TerminalDialect:
     name = "terminal"
     text_budget = 10**9
     message_limit = 10**9
-    footnote_width = 3
+    footnote_width = 4
+    footnote_separator = "·"
     quote_prefix = "│ "
     supports_label = "Supports"
     also_consulted_label = "Also consulted"

@@ -13,10 +13,10 @@ from bot.markdown import Footnote, Link, Paragraph, parse_blocks
 
 def read(pieces: list[str], *, cut: int = 1200) -> list[str]:
     reader = FootnoteReader(cut=cut)
-    blocks: list[str] = []
+    blocks = []
     for piece in pieces:
         blocks += reader.feed(piece)
-    return blocks + reader.close()
+    return [block.text for block in blocks + reader.close()]
 
 
 def markers(source: str) -> list[int]:

@@ -1,0 +1,165 @@
+"""What a user sees while an answer streams, and when it ends early."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+from bot.citations import Citation
+from bot.events import AnswerDone, TextDelta
+from bot.formatter import AnswerFormatter, notice, preview
+from integrations.discord.dialect import DiscordDialect
+from integrations.discord.limits import validate_discord_payload
+from integrations.slack.dialect import SlackDialect
+from integrations.slack.limits import validate_slack_payload
+from tests.bot.formatter.cases import CASES
+from tests.bot.formatter.support import answer_text, skeleton
+
+
+def test_the_first_delta_shows_at_once_with_plain_footnotes() -> None:
+    formatter = AnswerFormatter(DiscordDialect())
+    formatter.feed("Grace builds on nature.[^1]")
+    (message,) = formatter.render()
+    assert message["content"] == "Grace builds on nature.¹"
+    assert message["components"] == []
+    slack = AnswerFormatter(SlackDialect())
+    slack.feed("Grace builds on nature.[^1] And")
+    assert slack.render()[0]["markdown_text"] == "Grace builds on nature.\\[1\\] And"
+
+
+def test_a_marker_split_across_deltas_never_shows_raw() -> None:
+    formatter = AnswerFormatter(DiscordDialect())
+    seen = []
+    for piece in ["Faith [", "^", "1", "2", "] and reason [1", "]."]:
+        formatter.feed(piece)
+        seen.append(formatter.render()[0]["content"])
+    assert seen == ["Faith", "Faith", "Faith", "Faith", "Faith ¹² and reason",
+                    "Faith ¹² and reason ¹."]
+
+
+def test_footnotes_become_links_at_the_end() -> None:
+    formatter = AnswerFormatter(DiscordDialect())
+    formatter.feed("Grace builds on nature.[^1]")
+    formatter.render()
+    rendered = formatter.finish(AnswerDone(
+        text=formatter.text, finish_reason="stop",
+        citations=(Citation(number=1, cited_text="q", source_url="https://v.va/a b"),)))
+    assert rendered.answer[0]["content"] == "Grace builds on nature.[¹](<https://v.va/a%20b>)"
+    assert [b["custom_id"] for b in rendered.answer[0]["components"][0]["components"]] == [
+        "citebot:feedback:up", "citebot:feedback:down"]
+
+
+def test_a_long_answer_fills_messages_that_then_never_change() -> None:
+    case = CASES["long_answer"]
+    formatter = AnswerFormatter(DiscordDialect())
+    renders = []
+    for start in range(0, len(case.text), 250):
+        formatter.feed(case.text[start:start + 250])
+        renders.append(formatter.render())
+    assert len(renders[-1]) >= 5
+    for before, after in itertools.pairwise(renders):
+        assert after[: len(before) - 1] == before[:-1]
+    final = formatter.finish(case.done()).answer
+    for shown, done in zip(renders[-1][:-1], final, strict=False):
+        assert skeleton(DiscordDialect(), shown) == skeleton(DiscordDialect(), done)
+    assert all(validate_discord_payload(p) == [] for p in final)
+
+
+def test_links_that_do_not_fit_stay_plain_numbers_matching_their_cards() -> None:
+    url = "https://www.vatican.va/" + "x" * 400
+    text = " ".join(f"Claim {n}.[^{n}]" for n in range(1, 9)) * 20
+    citations = tuple(Citation(number=n, cited_text="q", source_url=f"{url}{n}")
+                      for n in range(1, 9))
+    formatter = AnswerFormatter(DiscordDialect())
+    formatter.feed(text)
+    rendered = formatter.finish(AnswerDone(text=text, finish_reason="stop", citations=citations))
+    contents = [m["content"] for m in rendered.answer]
+    assert all(len(c) <= 2000 for c in contents)
+    assert any("](<" in c for c in contents)
+    assert any("⁸" in c.replace("[⁸]", "") for c in contents)
+
+
+def test_an_interrupted_answer_keeps_its_text_and_says_so() -> None:
+    formatter = AnswerFormatter(DiscordDialect())
+    formatter.feed("Grace builds on nature.[^1] It does not")
+    shown = formatter.render()
+    final = formatter.interrupt("The answer was interrupted.")
+    assert len(final) == len(shown)
+    assert final[-1]["content"] == "Grace builds on nature. It does not\n\n*The answer was " \
+        "interrupted.*"
+    assert final[-1]["components"] == []
+
+
+def test_an_interrupted_long_answer_keeps_its_closed_messages() -> None:
+    text = CASES["long_answer"].text
+    formatter = AnswerFormatter(SlackDialect())
+    formatter.feed(text + "\n\n" + text[:3000])
+    shown = formatter.render()
+    final = formatter.interrupt("Interrupted.")
+    assert len(shown) == 2
+    assert [skeleton(SlackDialect(), m) for m in shown[:-1]] == [
+        skeleton(SlackDialect(), m) for m in final[: len(shown) - 1]]
+    assert all(validate_slack_payload(p) == [] for p in final)
+    assert "\\[1\\]" not in answer_text(final[-1])
+
+
+def test_span_citations_get_a_footnote_where_their_span_ends() -> None:
+    text = "Grace builds on nature. Faith seeks understanding."
+    citations = (
+        Citation(number=1, title="A", source_url="https://a.org", provider="openai",
+                 span=(0, 23)),
+        Citation(number=2, title="B", source_url="https://b.org", provider="openai",
+                 span=(24, 50)),
+    )
+    formatter = AnswerFormatter(DiscordDialect())
+    formatter.feed(text)
+    rendered = formatter.finish(AnswerDone(text=text, finish_reason="stop",
+                                           citations=citations))
+    assert rendered.answer[0]["content"] == (
+        "Grace builds on nature.[¹](<https://a.org>) Faith seeks understanding."
+        "[²](<https://b.org>)")
+    assert rendered.cards[1].supports == ("Faith seeks understanding.",)
+
+
+def test_a_blank_answer_makes_no_messages() -> None:
+    formatter = AnswerFormatter(SlackDialect())
+    rendered = formatter.finish(AnswerDone(text="", finish_reason="content_filter"))
+    assert rendered.answer == ()
+    assert formatter.render() == ()
+
+
+def test_an_answer_given_whole_at_the_end_is_formatted_too() -> None:
+    formatter = AnswerFormatter(DiscordDialect())
+    rendered = formatter.finish(AnswerDone(text="Only at the end.", finish_reason="stop"))
+    assert rendered.answer[0]["content"] == "Only at the end."
+
+
+def test_notices_are_plain_and_safe() -> None:
+    discord = notice(DiscordDialect(), "Busy @everyone, you are number *2*")
+    assert discord["content"] == "Busy @\u200beveryone, you are number \\*2\\*"
+    assert validate_discord_payload(discord) == []
+    slack = notice(SlackDialect(), "Busy <!channel> & co")
+    assert slack["text"] == "Busy &lt;!channel&gt; &amp; co"
+    assert validate_slack_payload(slack) == []
+
+
+def test_preview_is_the_contract_json_object() -> None:
+    case = CASES["markdown_heavy"]
+    events = [TextDelta(case.text[i:i + 5]) for i in range(0, len(case.text), 5)]
+    document = preview(SlackDialect(), [*events, case.done()])
+    assert set(document) == {"platform", "answer", "thread", "citations"}
+    assert document["platform"] == "slack"
+    assert [c["number"] for c in document["citations"]] == [1, 2]
+    json.dumps(document)
+
+
+def test_the_same_source_twice_is_one_footnote_number() -> None:
+    text = "One.[^1] Two.[^2]"
+    formatter = AnswerFormatter(DiscordDialect())
+    formatter.feed(text)
+    done = AnswerDone(text=text, finish_reason="stop", citations=tuple(
+        Citation(number=n, cited_text="same", source_url="https://a.org", reference="7")
+        for n in (1, 2)))
+    rendered = formatter.finish(done)
+    assert rendered.answer[0]["content"].count("[¹](<https://a.org>)") == 2
+    assert len(rendered.cards) == 1
