@@ -1,0 +1,104 @@
+"""How much streaming costs the formatter, against formatting the same answer in one piece.
+
+A 20,000-character answer is fed in 1-character deltas with ``render()`` every 250 characters
+(as the pacer flushes) and ``finish()`` at the end, then fed whole and finished. Both are timed
+in this process (best of several runs); the ratio should stay at or below 3.
+
+Run: ``python -m bench.bench_formatter``
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.table import Table
+
+from bot.citations import Citation
+from bot.dialect import Dialect
+from bot.events import AnswerDone
+from bot.formatter import AnswerFormatter
+from integrations.discord.dialect import DiscordDialect
+from integrations.slack.dialect import SlackDialect
+from integrations.terminal.dialect import TerminalDialect
+
+LENGTH = 20_000
+FLUSH_EVERY = 250
+REPEATS = 5
+
+_PARAGRAPHS = [
+    "The Church teaches that **faith and reason** are like two wings on which the human "
+    "spirit rises to the contemplation of truth.[^1] Grace does not destroy nature but "
+    "perfects it.[^2][^3] See [the Catechism](https://www.vatican.va/ccc) for more.",
+    "- Charity is the form of all the virtues.[^4]\n- Hope looks to what is not yet seen.[^5]"
+    "\n- Faith is the assent of the mind to truth revealed.[^1]",
+    "> Scripture and Tradition flow from the same divine wellspring.[^6]",
+    "```python\nsources = [c for c in citations if c.url]\nprint(sources[1])\n```",
+    "### A short heading\n\nThe *Summa* asks whether `a[1]` is a footnote; it is not.[^7]",
+]
+
+
+def answer_text(length: int = LENGTH) -> str:
+    parts: list[str] = []
+    size = 0
+    while size < length:
+        part = _PARAGRAPHS[len(parts) % len(_PARAGRAPHS)]
+        parts.append(part)
+        size += len(part) + 2
+    return "\n\n".join(parts)[:length]
+
+
+def citations() -> tuple[Citation, ...]:
+    return tuple(Citation(number=n, cited_text=f"Quoted passage {n}. " * 20, title=f"Doc {n}",
+                          source_url=f"https://www.vatican.va/doc/{n}.html", reference=str(n))
+                 for n in range(1, 8))
+
+
+def streamed(dialect: Dialect, text: str, done: AnswerDone) -> None:
+    formatter = AnswerFormatter(dialect)
+    for index, char in enumerate(text, 1):
+        formatter.feed(char)
+        if index % FLUSH_EVERY == 0:
+            formatter.render()
+    formatter.render()
+    formatter.finish(done)
+
+
+def whole(dialect: Dialect, text: str, done: AnswerDone) -> None:
+    formatter = AnswerFormatter(dialect)
+    formatter.feed(text)
+    formatter.finish(done)
+
+
+def best(run: Callable[[], None]) -> float:
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    text = answer_text()
+    done = AnswerDone(text=text, finish_reason="stop", citations=citations())
+    table = Table(title=f"Formatting a {len(text):,}-character answer (best of {REPEATS})")
+    for column in ("dialect", "1-char deltas, render every 250", "one piece", "ratio",
+                   "messages"):
+        table.add_column(column, justify="right" if column != "dialect" else "left")
+    for dialect in (DiscordDialect(), SlackDialect(), TerminalDialect()):
+        stream_time = best(lambda d=dialect: streamed(d, text, done))
+        whole_time = best(lambda d=dialect: whole(d, text, done))
+        formatter = AnswerFormatter(dialect)
+        formatter.feed(text)
+        messages = len(formatter.finish(done).answer)
+        ratio = stream_time / whole_time
+        style = "green" if ratio <= 3 else "red"
+        table.add_row(dialect.name, f"{stream_time * 1000:.1f} ms", f"{whole_time * 1000:.1f} ms",
+                      f"[{style}]{ratio:.2f}x[/{style}]", str(messages))
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()
