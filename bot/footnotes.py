@@ -285,7 +285,12 @@ def safe_cut(text: str, at: int) -> int:
     at = max(1, min(at, len(text)))
     while 1 < at < len(text) and _joins(text[at - 1], text[at]):
         at -= 1
-    return at
+    if 1 < at < len(text) and _flag(text[at]):
+        run = at
+        while run > 0 and _flag(text[run - 1]):
+            run -= 1
+        at -= (at - run) % 2  # flags are pairs of regional indicators
+    return max(at, 1)
 
 
 def _joins(before: str, after: str) -> bool:
@@ -296,6 +301,10 @@ def _joins(before: str, after: str) -> bool:
         or before == "\u200d"
         or "\U0001f3fb" <= after <= "\U0001f3ff"
     )
+
+
+def _flag(char: str) -> bool:
+    return "\U0001f1e6" <= char <= "\U0001f1ff"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

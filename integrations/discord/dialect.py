@@ -90,16 +90,20 @@ class DiscordDialect(CommonMarkSyntax):
         return tuple(payloads)
 
     def card(self, card: CitationCard) -> dict[str, Any]:
-        """One citation as an embed; title, author and footer are plain text on Discord."""
+        """One citation as an embed; title, author and footer are plain text on Discord.
+
+        The footnote number leads the author line, just above the title, so ``¹`` in the
+        answer finds ``[1]`` here while the title stays the document's own."""
         c = card.citation
         embed: dict[str, Any] = {
-            "title": clip(kill_mentions(f"{card.number}. {c.title or c.reference or 'Source'}"),
+            "title": clip(kill_mentions(c.title or c.reference or "Source"),
                           EMBED_LIMITS["title"]),
+            "author": {"name": clip(kill_mentions(" · ".join(
+                part for part in (f"[{card.number}]", c.author) if part)),
+                EMBED_LIMITS["author"])},
         }
         if c.source_url:
             embed["url"] = c.source_url
-        if c.author:
-            embed["author"] = {"name": clip(kill_mentions(c.author), EMBED_LIMITS["author"])}
         description = []
         if c.heading:
             description.append("**" + self.escape(clip(c.heading, 150), line_start=False) + "**")

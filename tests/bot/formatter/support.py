@@ -17,7 +17,7 @@ from tests.bot.formatter.cases import Case
 _DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _SUPERSCRIPTS = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SLACK_NOTE = re.compile(r"\\\[([0-9]+)\\\]")
-_CARD_TITLE = re.compile(r"^([0-9]+)\. ")
+_CARD_LABEL = re.compile(r"^\[([0-9]+)\]")
 _SLACK_CARD = re.compile(r"^\*([0-9]+)\.\*")
 
 
@@ -60,7 +60,7 @@ def card_numbers(dialect: Dialect, thread: Sequence[Payload]) -> list[int]:
     for payload in thread:
         if dialect.name == "discord":
             for embed in payload.get("embeds", []):
-                match = _CARD_TITLE.match(embed["title"])
+                match = _CARD_LABEL.match(embed.get("author", {}).get("name", ""))
                 if match:
                     numbers.append(int(match.group(1)))
         else:

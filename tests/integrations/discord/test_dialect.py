@@ -27,9 +27,9 @@ def test_cards_are_embeds_discord_py_accepts() -> None:
         [], [])
     (embed_data,) = thread[0]["embeds"]
     embed = discord.Embed.from_dict(embed_data)
-    assert embed.title == "1. Lumen Gentium"
+    assert embed.title == "Lumen Gentium"
     assert embed.url == "https://v.va/lg"
-    assert embed.author.name == "Paul VI"
+    assert embed.author.name == "[1] · Paul VI"
     assert embed.description == "**Chapter 2**\n> A quote \\*with\\* stars"
     assert embed.footer.text == "8 · 1964"
     assert embed.fields[0].value == "“It says so.”"
