@@ -157,7 +157,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"citebot: {error}", file=sys.stderr)
         return EXIT_SETTINGS
-    logging.basicConfig(level=logging.WARNING if args.command == "ask" else settings.log_level,
+    # ask's user reads one friendly paragraph, not the retry log; LOG_LEVEL=DEBUG shows it
+    quiet = args.command == "ask" and settings.log_level != "DEBUG"
+    logging.basicConfig(level=logging.ERROR if quiet else settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     commands = {
         "ask": lambda: _ask(settings, args),

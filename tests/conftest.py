@@ -1,12 +1,14 @@
-"""Fixtures every test folder may use: the simulated upstream and an answer client on it."""
+"""Fixtures every test folder may use: the simulated upstream, a client on it, a real Redis."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from bot.client import AnswerClient, RetryPolicy, Timeouts
+from tests.sim.redis_server import RedisServerMissing, redis_server_path, start_redis_server
 from tests.sim.upstream import UpstreamSim
 
 
@@ -27,3 +29,16 @@ async def answer_client(upstream: UpstreamSim) -> AsyncIterator[AnswerClient]:
         retry=RetryPolicy(max_retries=2, base_delay=0.05, max_delay=0.1),
     ) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """Skipped where redis-server is missing, but never under CI: there it must run."""
+    try:
+        redis_server_path()
+    except RedisServerMissing as missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"{missing}; CI must not skip the Redis tests", pytrace=False)
+        pytest.skip(str(missing))
+    with start_redis_server() as url:
+        yield url

@@ -79,6 +79,8 @@ class TerminalSink:
             self._console.print(_renderable(answers))
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        self._console.print()
+        self._console.rule("Sources", style="dim")
         for payload in payloads:
             if "markup" in payload:
                 self._console.print(Text.from_markup(payload["markup"]))

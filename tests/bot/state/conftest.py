@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from uuid import uuid4
 
 import pytest
 
 from bot.state import State, open_state
-from tests.sim.redis_server import RedisServerMissing, redis_server_path, start_redis_server
-
-
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
-    """Skipped where redis-server is missing, but never under CI: there it must run."""
-    try:
-        redis_server_path()
-    except RedisServerMissing as missing:
-        if os.environ.get("CI"):
-            pytest.fail(f"{missing}; CI must not skip the Redis tests", pytrace=False)
-        pytest.skip(str(missing))
-    with start_redis_server() as url:
-        yield url
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis"])

@@ -1,0 +1,149 @@
+"""The answer flow: what a platform is asked to show, in what order, at what pace."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.answer import Outcome, Question, answer_question
+from bot.client import AnswerClient
+from bot.dialect import Payload
+from bot.pacing import Pacer
+from integrations.discord.dialect import DiscordDialect
+from tests.sim.upstream import (
+    Cut,
+    Gate,
+    Json,
+    Pause,
+    Stream,
+    UpstreamSim,
+    answer,
+    chunk,
+    magisterium_citation,
+)
+
+QUESTION = Question(text="What is hope?", platform="discord", user_id="u1", channel_id="c1")
+
+
+@dataclass
+class RecordingSink:
+    """What the platform was asked to show, with when."""
+
+    shows: list[tuple[float, tuple[Payload, ...], bool]] = field(default_factory=list)
+    thread: list[Payload] = field(default_factory=list)
+    first_shown: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
+        self.shows.append((time.monotonic(), tuple(messages), final))
+        self.first_shown.set()
+
+    async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        self.thread.extend(payloads)
+
+    @property
+    def final(self) -> str:
+        return "\n".join(m["content"] for m in self.shows[-1][1])
+
+
+async def ask(client: AnswerClient, sink: RecordingSink, *,
+              min_interval: float = 0.0) -> Outcome:
+    return await answer_question(QUESTION, client=client, dialect=DiscordDialect(), sink=sink,
+                                 pacer=Pacer(min_interval=min_interval))
+
+
+async def test_the_answer_is_shown_then_linked_and_its_cards_posted(
+        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream.queue(answer(["Hope is ", "a virtue[^1", "]."],
+                          [magisterium_citation(0, "Hope is the theological virtue.",
+                                                title="Catechism", reference="1817")]))
+    sink = RecordingSink()
+    outcome = await ask(answer_client, sink)
+    assert outcome.status == "answered"
+    assert sink.shows[-1][2] is True
+    assert sink.final == "Hope is a virtue[¹](<https://example.org/doc/1>)."
+    assert not any(final for _, _, final in sink.shows[:-1])
+    embeds = [embed for payload in sink.thread for embed in payload.get("embeds", [])]
+    assert embeds[0]["title"] == "Catechism"
+    assert "Hope is the theological virtue." in embeds[0]["description"]
+    assert outcome.text == "Hope is a virtue[^1]."
+
+
+async def test_the_first_text_is_shown_at_once_then_writes_are_spaced(
+        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    pieces = [f"Word{n} " for n in range(30)]
+    upstream.queue(answer(pieces, between=[Pause(0.03)]))
+    sink = RecordingSink()
+    outcome = await ask(answer_client, sink, min_interval=0.25)
+    times = [at for at, _, _ in sink.shows]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    assert all(gap >= 0.24 for gap in gaps)
+    assert len(sink.shows) < len(pieces) / 2  # deltas coalesce: the latest text wins
+    assert sink.shows[0][1][0]["content"].startswith("Word0")
+    assert outcome.first_text_seconds is not None
+    assert outcome.writes == len(sink.shows)
+
+
+async def test_nothing_is_written_twice(upstream: UpstreamSim,
+                                        answer_client: AnswerClient) -> None:
+    upstream.queue(answer(["Same", "", "", " text."], between=[Pause(0.02)]))
+    sink = RecordingSink()
+    await ask(answer_client, sink, min_interval=0.01)
+    streamed = [messages for _, messages, final in sink.shows if not final]
+    assert all(a != b for a, b in itertools.pairwise(streamed))
+
+
+async def test_a_cut_stream_keeps_the_text_and_adds_a_note(
+        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream.queue(Stream((chunk("Hope is a "), chunk("virtue[^1] that"), Cut())))
+    sink = RecordingSink()
+    outcome = await ask(answer_client, sink)
+    assert outcome.status == "interrupted"
+    assert sink.final.startswith("Hope is a virtue that")
+    assert "interrupted" in sink.final
+    assert "[^1]" not in sink.final
+
+
+async def test_an_upstream_that_is_down_gets_one_friendly_message(
+        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream.default = Json(503, {"error": {"message": "maintenance"}})
+    sink = RecordingSink()
+    outcome = await ask(answer_client, sink)
+    assert outcome.status == "failed"
+    assert len(sink.shows) == 1
+    assert "could not reach the answer service" in sink.final
+    assert "maintenance" not in sink.final  # the upstream's words are for the log
+
+
+async def test_a_rate_limited_upstream_says_when_to_retry(
+        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream.default = Json(429, {}, {"Retry-After": "300"})
+    sink = RecordingSink()
+    await ask(answer_client, sink)
+    assert "try again in 5 minutes" in sink.final
+
+
+async def test_the_content_filter_is_a_polite_refusal(
+        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream.queue(answer([], finish_reason="content_filter"))
+    sink = RecordingSink()
+    outcome = await ask(answer_client, sink)
+    assert outcome.status == "filtered"
+    assert "I can't help with that question" in sink.final
+
+
+async def test_cancelling_an_answer_closes_it_with_a_note(
+        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream.queue(Stream((chunk("Half of the answer"), Gate())))
+    sink = RecordingSink()
+    task = asyncio.create_task(ask(answer_client, sink))
+    await sink.first_shown.wait()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    assert sink.shows[-1][2] is True
+    assert sink.final.startswith("Half of the answer")
+    assert "interrupted" in sink.final
