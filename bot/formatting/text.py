@@ -7,6 +7,8 @@ from bot.footnotes import safe_cut
 __all__ = ["ELLIPSIS", "clip", "superscript"]
 
 ELLIPSIS = "…"
+_CJK_PAUSES = "。，、！？；："
+"""Where Chinese and Japanese text can be cut like at a space (after the mark)."""
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -20,8 +22,10 @@ def clip(text: str, limit: int) -> str:
         return ELLIPSIS[:limit]
     at = safe_cut(text, limit - len(ELLIPSIS))
     space = max(text.rfind(" ", 0, at + 1), text.rfind("\n", 0, at + 1))
-    if space > at * 2 // 3:
-        at = space
+    pause = max(text.rfind(mark, 0, at) for mark in _CJK_PAUSES) + 1
+    best = max(space, pause)
+    if best > at * 2 // 3:
+        at = best
     return text[:at].rstrip() + ELLIPSIS
 
 
