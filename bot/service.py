@@ -96,6 +96,7 @@ class AnswerService:
             async def queued(position: int) -> None:
                 await self.refuse(sink, dialect, self.wording.queued(position))
 
+            started = time.monotonic()
             try:
                 lease = (self.state.lease(key, on_wait=queued) if key is not None
                          else contextlib.nullcontext())
@@ -108,6 +109,10 @@ class AnswerService:
             except AdmissionClosed:
                 await self.refuse(sink, dialect, self.wording.restarting())
                 return None
+            except asyncio.CancelledError:  # shutdown: the flow closed the answer with a note
+                self._log(question, Outcome(status="interrupted", text="",
+                                            total_seconds=time.monotonic() - started))
+                raise
             if key is not None and outcome.text.strip():
                 await self.state.append(key, Turn("user", question.text),
                                         Turn("assistant", outcome.text),

@@ -1,0 +1,126 @@
+"""``citebot run`` as deployed: worker processes on one Redis, against the simulators."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+
+import pytest
+import redis.asyncio as aioredis
+
+from tests.sim.slack import SlackSim
+from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk, magisterium_citation
+
+HOPE = answer(["Hope is ", "a theological ", "virtue[^1]."],
+              [magisterium_citation(0, "Hope is the theological virtue.", title="Catechism")])
+
+
+@dataclass
+class Worker:
+    process: asyncio.subprocess.Process
+
+    async def stop(self, *, within: float = 25.0) -> tuple[int, float, str]:
+        """SIGTERM, as the platform sends it; the exit code, the seconds it took, its log."""
+        started = time.monotonic()
+        self.process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(self.process.communicate(), within)
+        assert self.process.returncode is not None
+        return self.process.returncode, time.monotonic() - started, stderr.decode()
+
+
+def answer_lines(log: str) -> list[dict[str, object]]:
+    lines = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    return [line for line in lines if line.get("message") == "answer"]
+
+
+@asynccontextmanager
+async def workers(count: int, sim: SlackSim, upstream: UpstreamSim, state_url: str,
+                  **extra: str) -> AsyncIterator[list[Worker]]:
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_"))}
+    env.update({"SLACK_BOT_TOKEN": sim.bot_token, "SLACK_APP_TOKEN": sim.app_token,
+                "SLACK_API_BASE_URL": sim.base_url, "UPSTREAM_BASE_URL": upstream.base_url,
+                "UPSTREAM_API_KEY": "sk-test", "STATE_URL": state_url, **extra})
+    started = [Worker(await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", env=env, cwd=tempfile.gettempdir(),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)) for _ in range(count)]
+    try:
+        await sim.wait_connections(count, within=30)
+        yield started
+    finally:
+        for worker in started:
+            if worker.process.returncode is None:
+                worker.process.kill()
+                await worker.process.communicate()
+
+
+@pytest.fixture
+async def fresh_redis(redis_url: str) -> str:
+    async with aioredis.from_url(redis_url) as client:
+        await client.flushdb()
+    return redis_url
+
+
+@pytest.fixture
+async def world() -> AsyncIterator[tuple[SlackSim, UpstreamSim]]:
+    async with AsyncExitStack() as stack:
+        sim = await stack.enter_async_context(SlackSim())
+        upstream = await stack.enter_async_context(UpstreamSim(default=HOPE).running())
+        yield sim, upstream
+
+
+async def test_an_event_delivered_to_two_workers_and_redelivered_is_answered_once(
+        world: tuple[SlackSim, UpstreamSim], fresh_redis: str) -> None:
+    sim, upstream = world
+    async with workers(2, sim, upstream, fresh_redis) as both:
+        delivery = await sim.mention("C1", "What is hope?", to_all=True)
+        await sim.wait_for(lambda: any(m.blocks for m in sim.bot_replies("C1", delivery.ts)),
+                           within=20)
+        again = await sim.redeliver(delivery, to_all=True)
+        await sim.acked(again)
+        logs = [await worker.stop() for worker in both]
+    assert len(upstream.requests) == 1
+    answers = [m for m in sim.bot_replies("C1", delivery.ts) if m.streamed]
+    assert [m.shown for m in answers] == [
+        r"Hope is a theological virtue[\[1\]](https://example.org/doc/1)."]
+    assert sum(len(answer_lines(log)) for _, _, log in logs) == 1
+
+
+async def test_the_per_user_limit_is_shared_across_workers(
+        world: tuple[SlackSim, UpstreamSim], fresh_redis: str) -> None:
+    sim, upstream = world
+    async with workers(2, sim, upstream, fresh_redis, RATE_LIMIT_PER_MINUTE="2") as both:
+        asked = []
+        for n in range(3):  # the simulator hands events to the workers in turn
+            asked.append(await sim.mention(f"C{n}", f"Question {n}?", user="U_SAME"))
+            await sim.wait_for(lambda n=n: sim.bot_replies(f"C{n}", asked[n].ts), within=20)
+        refused = sim.bot_replies("C2", asked[2].ts)
+        for worker in both:
+            await worker.stop()
+    assert len(upstream.requests) == 2
+    assert "You have asked a lot of questions in a short time" in refused[-1].shown
+
+
+async def test_sigterm_mid_answer_closes_it_with_a_note_and_exits_0(
+        world: tuple[SlackSim, UpstreamSim]) -> None:
+    sim, upstream = world
+    upstream.queue(Stream((chunk("The first half of the answer"), Gate())))
+    async with workers(1, sim, upstream, "memory://", SHUTDOWN_GRACE_SECONDS="1") as (worker,):
+        delivery = await sim.mention("C1", "A long question?")
+        await sim.wait_for(lambda: sim.bot_replies("C1", delivery.ts), within=20)
+        code, seconds, log = await worker.stop()
+    assert code == 0
+    assert seconds < 25
+    (shown,) = [m for m in sim.bot_replies("C1", delivery.ts) if m.streamed]
+    assert shown.shown.startswith("The first half of the answer")
+    assert "interrupted" in shown.shown
+    assert not shown.streaming  # nothing is left mid-stream
+    assert [line["outcome"] for line in answer_lines(log)] == ["interrupted"]
