@@ -55,6 +55,9 @@ class AnswerFormatter:
         self._packer = Packer(budget=dialect.text_budget,
                               footnote_extra=max(0, dialect.footnote_width - 1))
         self._streamed: list[Payload] = []
+        self._first_use: dict[int, int] = {}
+        """Marker number -> the number shown while streaming: dense, in order of first use,
+        as the final render numbers them unless a marker has no source or two share one."""
 
     @property
     def text(self) -> str:
@@ -79,10 +82,15 @@ class AnswerFormatter:
         messages = self._packer.messages(tail_entry)
         while len(self._streamed) < len(messages) - 1:
             index = len(self._streamed)
-            self._streamed.append(self._streaming_payload(blocks, messages[index]))
+            self._streamed.append(self._streaming_payload(blocks, messages[index],
+                                                          self._first_use))
         shown = list(self._streamed[: len(messages) - 1])
         if messages:
-            shown.append(self._streaming_payload(blocks, messages[-1]))
+            numbering = self._first_use
+            if open_block is not None and open_block.footnotes:
+                numbering = dict(numbering)
+                _number(numbering, open_block)
+            shown.append(self._streaming_payload(blocks, messages[-1], numbering))
         return tuple(shown)
 
     def finish(self, done: AnswerDone) -> RenderedAnswer:
@@ -117,6 +125,7 @@ class AnswerFormatter:
         if block.text.strip():
             self._packer.add(len(self._blocks), block)
             self._blocks.append(block)
+            _number(self._first_use, block)
 
     def _complete(self) -> None:
         self._pending.extend(self._reader.close())
@@ -150,9 +159,11 @@ class AnswerFormatter:
             for index, message in enumerate(messages)
         )
 
-    def _streaming_payload(self, blocks: Sequence[Rendered], message: Message) -> Payload:
+    def _streaming_payload(self, blocks: Sequence[Rendered], message: Message,
+                           numbering: Mapping[int, int]) -> Payload:
         dialect = self._dialect
-        plain = [dialect.footnote(note.number, None) for note in _notes(blocks, message)]
+        plain = [dialect.footnote(numbering[note.number], None)
+                 for note in _notes(blocks, message)]
         text = dialect.neutralise(_fill(join(blocks, message), plain, dialect.footnote_separator))
         return dialect.answer_message(text, final=False, feedback=False)
 
@@ -177,6 +188,11 @@ class AnswerFormatter:
         if not richer.strip():
             return ELLIPSIS  # only markers without sources were here; a message can't be empty
         return richer if len(richer) <= dialect.message_limit else text
+
+
+def _number(numbering: dict[int, int], block: Rendered) -> None:
+    for note in block.footnotes:
+        numbering.setdefault(note.number, len(numbering) + 1)
 
 
 def _notes(blocks: Sequence[Rendered], message: Message) -> Iterable[Any]:

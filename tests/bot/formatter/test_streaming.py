@@ -33,8 +33,8 @@ def test_a_marker_split_across_deltas_never_shows_raw() -> None:
     for piece in ["Faith [", "^", "1", "2", "] and reason [1", "]."]:
         formatter.feed(piece)
         seen.append(formatter.render()[0]["content"])
-    assert seen == ["Faith", "Faith", "Faith", "Faith", "Faith ¹² and reason",
-                    "Faith ¹² and reason ¹."]
+    assert seen == ["Faith", "Faith", "Faith", "Faith", "Faith ¹ and reason",
+                    "Faith ¹ and reason ²."]
 
 
 def test_footnotes_become_links_at_the_end() -> None:
@@ -163,3 +163,14 @@ def test_the_same_source_twice_is_one_footnote_number() -> None:
     rendered = formatter.finish(done)
     assert rendered.answer[0]["content"].count("[¹](<https://a.org>)") == 2
     assert len(rendered.cards) == 1
+
+
+def test_streaming_numbers_are_the_final_ones_when_every_marker_has_a_source() -> None:
+    text = "Hope.[^3] Faith.[^1] Love.[^3]"
+    formatter = AnswerFormatter(DiscordDialect())
+    formatter.feed(text)
+    assert formatter.render()[0]["content"] == "Hope.³ Faith.¹ Love.³".translate(
+        str.maketrans("³¹", "¹²"))
+    done = AnswerDone(text=text, finish_reason="stop", citations=tuple(
+        Citation(number=n, cited_text=f"q{n}") for n in (1, 3)))
+    assert formatter.finish(done).answer[0]["content"] == "Hope.¹ Faith.² Love.¹"
