@@ -73,11 +73,12 @@ FAST = Pacer(min_interval=0.2, budget=ChannelBudget(writes=4, per_seconds=5.0))
 
 @asynccontextmanager
 async def running_harness(sim: DiscordSim, upstream: UpstreamSim, *, pacer: Pacer = FAST,
-                        **options: Any) -> AsyncIterator[Harness]:
+                          env: dict[str, str] | None = None,
+                          **options: Any) -> AsyncIterator[Harness]:
     settings = load_settings({
         "DISCORD_TOKEN": sim.token, "DISCORD_API_BASE_URL": sim.base_url,
         "UPSTREAM_BASE_URL": upstream.base_url, "UPSTREAM_API_KEY": "sim-key",
-        "SHUTDOWN_GRACE_SECONDS": "2"}, env_file=None)
+        "SHUTDOWN_GRACE_SECONDS": "2", **(env or {})}, env_file=None)
     async with AnswerClient(base_url=upstream.base_url, api_key=settings.upstream_api_key,
                             model="magisterium-1", retry=RetryPolicy(max_retries=0)
                             ) as client, MemoryState() as state:

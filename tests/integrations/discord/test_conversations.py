@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from tests.integrations.discord.harness import Harness
-from tests.sim.upstream import answer, magisterium_citation
+from tests.sim.discord import DiscordSim
+from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
 FIRST = answer(["Grace is a gift of God[^1]."],
                [magisterium_citation(0, "Grace is favor.", url="https://example.org/ccc/1996")],
@@ -86,3 +87,18 @@ async def test_feedback_is_recorded_and_acknowledged_privately(harness: Harness)
     assert votes == {str(harness.sim.user.id): "up"}
     public = harness.sim.channel_messages(harness.sim.text.id)
     assert public == [message]
+
+
+async def test_outside_the_allowlisted_channels_ask_is_politely_refused(
+        sim: DiscordSim, upstream: UpstreamSim) -> None:
+    from tests.integrations.discord.harness import running_harness
+
+    env = {"DISCORD_CHANNEL_ALLOWLIST": str(sim.forum.id)}
+    async with running_harness(sim, upstream, env=env):
+        interaction = await sim.slash_command("ask", {"question": "What is grace?"})
+        await sim.until(lambda: interaction.original is not None)
+    assert interaction.original is not None
+    assert interaction.ephemeral  # only the asker sees the refusal
+    assert interaction.original.content == (
+        "citebot is not enabled here. Please ask in a channel where it is allowed.")
+    assert upstream.requests == []

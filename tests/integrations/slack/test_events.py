@@ -119,3 +119,18 @@ async def test_http_mode_answers_signed_events_on_port() -> None:
             await world.answered(CHANNEL, later.ts, requests=2)
             assert [q[-1]["content"] for q in upstream.questions] == ["Over HTTP?", "Still there?"]
             assert world.answer_of(CHANNEL, asked.ts)[0].shown == "Hello world."
+
+
+async def test_outside_the_allowlisted_channels_a_mention_is_politely_refused() -> None:
+    async with SlackSim() as sim, UpstreamSim().running() as upstream:
+        settings = slack_settings(sim, upstream, SLACK_CHANNEL_ALLOWLIST="C0ALLOWED")
+        async with AnswerClient(base_url=upstream.base_url, api_key=None, model="m",
+                                retry=RetryPolicy(max_retries=0)) as client, \
+                running_slack(settings, client):
+            await sim.wait_connections(1)
+            asked = await sim.mention(CHANNEL, "Anyone here?")
+            await sim.wait_for(lambda: sim.bot_replies(CHANNEL, asked.ts))
+            [refusal] = sim.bot_replies(CHANNEL, asked.ts)
+            assert refusal.shown == ("citebot is not enabled here. Please ask in a channel where "
+                                     "it is allowed.")
+            assert upstream.requests == []
