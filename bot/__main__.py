@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from bot.upstream import open_upstream, wants_demo
@@ -73,7 +73,8 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_SETTINGS
     preview = args.json or args.platform != "terminal"
-    sink: CollectingSink | TerminalSink = CollectingSink() if preview else TerminalSink()
+    collected = CollectingSink()
+    sink = collected if preview else TerminalSink()
     async with open_upstream(settings, demo=wants_demo(settings)) as client, sink.live(question):
         outcome = await answer_question(
             Question(text=question, platform=args.platform, user_id="terminal",
@@ -81,7 +82,8 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
             client=client, dialect=_dialect(args.platform), sink=sink,
             pacer=Pacer(min_interval=0.0 if preview else 0.05))
     if preview:
-        _print_json(args.platform, sink.answer, sink.thread, outcome, builder=args.builder_url)
+        _print_json(args.platform, collected.answer, collected.thread, outcome,
+                    builder=args.builder_url)
     if outcome.status == "answered":
         return 0
     if preview and outcome.error is not None:  # the terminal sink has already said it
@@ -130,7 +132,7 @@ def _platforms(settings: Settings) -> dict[str, Any]:
     """The platform runners this deployment configured, imported only when configured."""
     runners: dict[str, Any] = {}
     if settings.discord_token:
-        from integrations.discord import run_discord
+        from integrations.discord.run import run_discord
 
         runners["discord"] = run_discord
     if settings.slack_mode:
@@ -144,7 +146,7 @@ async def _sync_commands(settings: Settings) -> int:
     if not settings.discord_token:
         print("citebot: sync-commands needs DISCORD_TOKEN", file=sys.stderr)
         return EXIT_SETTINGS
-    from integrations.discord import sync_commands
+    from integrations.discord.run import sync_commands
 
     await sync_commands(settings)
     return 0
@@ -161,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     quiet = args.command == "ask" and settings.log_level != "DEBUG"
     logging.basicConfig(level=logging.ERROR if quiet else settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    commands = {
+    commands: dict[str, Callable[[], Coroutine[Any, Any, int]]] = {
         "ask": lambda: _ask(settings, args),
         "run": lambda: _run(settings),
         "demo-server": lambda: _demo_server(settings, args),

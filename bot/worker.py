@@ -11,7 +11,8 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any
 
 from bot.admission import Admission
 from bot.health import health_server
@@ -26,7 +27,7 @@ log = logging.getLogger("citebot.worker")
 
 __all__ = ["Runner", "configuration_problem", "run_worker"]
 
-Runner = Callable[[Settings, AnswerService, asyncio.Event], Awaitable[None]]
+Runner = Callable[[Settings, AnswerService, asyncio.Event], Coroutine[Any, Any, None]]
 """A platform: runs until cancelled, sets the event once connected."""
 
 RUNNER_CLOSE_SECONDS = 3.0

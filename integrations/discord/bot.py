@@ -46,11 +46,12 @@ class CitebotDiscord(discord.AutoShardedClient):
     def __init__(self, *, settings: Settings, service: AnswerService, dialect: Dialect,
                  pacer: Pacer, sync: bool = True, ready: asyncio.Event | None = None,
                  **options: Any) -> None:
-        shard_ids = [int(i) for i in settings.discord_shard_ids] or None
+        if settings.discord_shard_ids:  # else discord.py asks how many shards and runs them all
+            options["shard_ids"] = [int(i) for i in settings.discord_shard_ids]
         super().__init__(intents=discord.Intents.default(),
                          allowed_mentions=discord.AllowedMentions.none(),
                          http_trace=rate_limit_trace(), shard_count=settings.discord_shard_count,
-                         shard_ids=shard_ids, **options)
+                         **options)
         self.settings = settings
         self.service = service
         self.dialect = dialect

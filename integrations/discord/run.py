@@ -99,8 +99,9 @@ async def run_discord(settings: Settings, service: AnswerService | None = None,
 async def _first_of(running: asyncio.Future[None], stop: asyncio.Event | None) -> None:
     """Until the connection ends (its error is raised) or ``stop`` is set."""
     stopping = asyncio.ensure_future(stop.wait() if stop is not None else asyncio.Event().wait())
+    either: set[asyncio.Future[Any]] = {running, stopping}
     try:
-        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
     finally:
         stopping.cancel()
     if running.done():

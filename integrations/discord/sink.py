@@ -117,6 +117,7 @@ class DiscordAnswerSink:
                 log.info("no thread on %s (%s %s); the cards follow as messages",
                          anchor, error.status, error.code)
         for payload in payloads:
+            data: dict[str, Any] | None
             if self.thread_id is not None:
                 data = await self._wire.create_message(self.thread_id, message_body(payload))
             else:

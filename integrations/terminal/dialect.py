@@ -72,7 +72,8 @@ class TerminalDialect:
         return {"markup": text}
 
     def notice(self, text: str) -> Payload:
-        return {"markup": rich_escape(text)}
+        """Plain words, not markup: the terminal sink prints notices on stderr."""
+        return {"notice": text}
 
     def thread(self, cards: Sequence[CitationCard], also_consulted: Sequence[Citation],
                related: Sequence[str]) -> tuple[Payload, ...]:
