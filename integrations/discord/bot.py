@@ -50,7 +50,9 @@ class CitebotDiscord(discord.AutoShardedClient):
             options["shard_ids"] = [int(i) for i in settings.discord_shard_ids]
         super().__init__(intents=discord.Intents.default(),
                          allowed_mentions=discord.AllowedMentions.none(),
-                         http_trace=rate_limit_trace(), shard_count=settings.discord_shard_count,
+                         http_trace=rate_limit_trace(
+                             service.metrics.platform_429s.labels("discord").inc),
+                         shard_count=settings.discord_shard_count,
                          **options)
         self.settings = settings
         self.service = service

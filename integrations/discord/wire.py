@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
@@ -45,14 +45,18 @@ class _Watch:
 _watch: ContextVar[_Watch | None] = ContextVar("citebot_discord_watch", default=None)
 
 
-def rate_limit_trace() -> aiohttp.TraceConfig:
-    """Hook on discord.py's session: tells a watching write that its request got a 429."""
+def rate_limit_trace(on_429: Callable[[], None] = lambda: None) -> aiohttp.TraceConfig:
+    """Hook on discord.py's session: counts every 429 (``on_429``) and tells a watching write
+    that its request got one."""
     trace = aiohttp.TraceConfig()
 
     async def on_end(_session: aiohttp.ClientSession, _ctx: Any,
                      params: aiohttp.TraceRequestEndParams) -> None:
+        if params.response.status != 429:
+            return
+        on_429()
         watch = _watch.get()
-        if watch is None or params.response.status != 429:
+        if watch is None:
             return
         headers = params.response.headers
         with contextlib.suppress(TypeError, ValueError):

@@ -97,9 +97,10 @@ class SlackBot:
             return
         channel, ts = str(event["channel"]), str(event["ts"])
         state = self.service.state
-        if not await state.first_time(f"slack:event:{body.get('event_id')}"):
-            return
-        if not await state.first_time(f"slack:message:{channel}:{ts}"):
+        if not (await state.first_time(f"slack:event:{body.get('event_id')}")
+                and await state.first_time(f"slack:message:{channel}:{ts}")):
+            self.service.metrics.dedup_hits.labels("slack").inc()
+            log.info("dropped an event already answered (event %s)", body.get("event_id"))
             return
         thread_ts = event.get("thread_ts")
         self._spawn(self._answer(

@@ -66,12 +66,13 @@ async def run_slack(settings: Settings, service: AnswerService | None = None,
         # One pooled session: a fresh TLS connection per call would delay every append.
         session = await stack.enter_async_context(
             aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)))
-        web_client = make_web_client(token=settings.slack_bot_token.get_secret_value(),
-                                     base_url=settings.slack_api_base_url, session=session)
         if service is None:
             if client is None:
                 raise ValueError("run_slack needs an AnswerService or an AnswerClient")
             service = await stack.enter_async_context(_own_service(settings, client))
+        web_client = make_web_client(token=settings.slack_bot_token.get_secret_value(),
+                                     base_url=settings.slack_api_base_url, session=session,
+                                     on_429=service.metrics.platform_429s.labels("slack").inc)
         bot = SlackBot(web=web_client, service=service, dialect=dialect or _slack_dialect(),
                        pacer=pacer, channel_allowlist=settings.slack_channel_allowlist)
         await bot.start()

@@ -13,9 +13,11 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 
+import httpx
 import pytest
 import redis.asyncio as aioredis
 
+from tests.sim.redis_server import free_port
 from tests.sim.slack import SlackSim
 from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk, magisterium_citation
 
@@ -26,6 +28,16 @@ HOPE = answer(["Hope is ", "a theological ", "virtue[^1]."],
 @dataclass
 class Worker:
     process: asyncio.subprocess.Process
+    metrics_port: int
+
+    async def metric(self, name: str, labels: str) -> float:
+        """One sample of the worker's ``/metrics``, as Prometheus scrapes it."""
+        async with httpx.AsyncClient() as http:
+            text = (await http.get(f"http://127.0.0.1:{self.metrics_port}/metrics")).text
+        for line in text.splitlines():
+            if line.startswith(f"{name}{{{labels}}} "):
+                return float(line.rsplit(" ", 1)[1])
+        return 0.0
 
     async def stop(self, *, within: float = 25.0) -> tuple[int, float, str]:
         """SIGTERM, as the platform sends it; the exit code, the seconds it took, its log."""
@@ -34,6 +46,17 @@ class Worker:
         _, stderr = await asyncio.wait_for(self.process.communicate(), within)
         assert self.process.returncode is not None
         return self.process.returncode, time.monotonic() - started, stderr.decode()
+
+
+async def dedup_hits(running: list[Worker], *, expected: int, within: float = 10) -> float:
+    """The workers' dropped duplicates, once they reach ``expected`` (acks precede handling)."""
+    deadline = time.monotonic() + within
+    while True:
+        total = sum([await worker.metric("citebot_dedup_hits_total", 'platform="slack"')
+                     for worker in running])
+        if total >= expected or time.monotonic() > deadline:
+            return total
+        await asyncio.sleep(0.05)
 
 
 def answer_lines(log: str) -> list[dict[str, object]]:
@@ -49,9 +72,11 @@ async def workers(count: int, sim: SlackSim, upstream: UpstreamSim, state_url: s
     env.update({"SLACK_BOT_TOKEN": sim.bot_token, "SLACK_APP_TOKEN": sim.app_token,
                 "SLACK_API_BASE_URL": sim.base_url, "UPSTREAM_BASE_URL": upstream.base_url,
                 "UPSTREAM_API_KEY": "sk-test", "STATE_URL": state_url, **extra})
+    ports = [free_port() for _ in range(count)]
     started = [Worker(await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", env=env, cwd=tempfile.gettempdir(),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)) for _ in range(count)]
+        sys.executable, "-m", "bot", "run", env={**env, "METRICS_PORT": str(port)},
+        cwd=tempfile.gettempdir(), stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE), port) for port in ports]
     try:
         await sim.wait_connections(count, within=30)
         yield started
@@ -86,7 +111,9 @@ async def test_an_event_delivered_to_two_workers_and_redelivered_is_answered_onc
                            within=20)
         again = await sim.redeliver(delivery, to_all=True)
         await sim.acked(again)
+        dropped = await dedup_hits(both, expected=3)
         logs = [await worker.stop() for worker in both]
+    assert dropped == 3  # the copy to the second worker, and both copies of the retry
     assert len(upstream.requests) == 1
     answers = [m for m in sim.bot_replies("C1", delivery.ts) if m.streamed]
     assert [m.shown for m in answers] == [

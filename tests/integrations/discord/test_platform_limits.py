@@ -32,6 +32,9 @@ async def test_a_429_drops_the_intermediate_edit_and_the_answer_still_lands(
     # the refused text was dropped, not re-sent late; the next write came after the reset
     assert all(w.json != limited.json for w in writes)
     assert writes[0].at - limited.at >= 0.45
+    counted = harness.service.metrics.registry.get_sample_value(
+        "citebot_platform_rate_limited_total", {"platform": "discord"})
+    assert counted == 1
 
 
 async def test_after_the_token_expires_edits_use_the_bot_token(
