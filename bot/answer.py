@@ -156,10 +156,11 @@ async def answer_question(
     writer = _Writer(sink=sink, pacer=pacer, channel=question.channel_id, started=started)
     streamer = _Streamer(formatter, writer)
 
-    def outcome(status: Status, **extra: object) -> Outcome:
-        return Outcome(status=status, text=formatter.text, first_text_seconds=
-                       writer.first_text_seconds, total_seconds=time.monotonic() - started,
-                       writes=writer.writes, **extra)  # type: ignore[arg-type]
+    def outcome(status: Status, *, rendered: RenderedAnswer | None = None,
+                error: UpstreamError | None = None) -> Outcome:
+        return Outcome(status=status, text=formatter.text, rendered=rendered, error=error,
+                       first_text_seconds=writer.first_text_seconds,
+                       total_seconds=time.monotonic() - started, writes=writer.writes)
 
     try:
         done: AnswerDone | None = None
