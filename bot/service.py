@@ -96,9 +96,12 @@ class AnswerService:
             async def queued(position: int) -> None:
                 await self.refuse(sink, dialect, self.wording.queued(position))
 
+            async def thread_busy(position: int) -> None:
+                await self.refuse(sink, dialect, self.wording.after_thread_turn(position))
+
             started = time.monotonic()
             try:
-                lease = (self.state.lease(key, on_wait=queued) if key is not None
+                lease = (self.state.lease(key, on_wait=thread_busy) if key is not None
                          else contextlib.nullcontext())
                 async with lease, self.admission.slot(on_queued=queued):
                     if not question.history:

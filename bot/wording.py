@@ -96,6 +96,13 @@ class Wording:
         return self._("Many questions are being answered right now; yours is number {n} in "
                       "line and will start shortly.").format(n=position)
 
+    def after_thread_turn(self, position: int) -> str:
+        if position == 1:
+            return self._("I will answer this as soon as I finish the question before it in "
+                          "this thread.")
+        return self._("I will answer this after the {n} questions before it in this thread."
+                      ).format(n=position)
+
     def user_rate_limited(self, retry_after: float) -> str:
         return self._("You have asked a lot of questions in a short time. Please wait "
                       "{wait} and ask again.").format(wait=_seconds(retry_after))

@@ -105,8 +105,9 @@ async def test_one_thread_answers_one_question_at_a_time_in_order_with_memory(
     answering = Sink()
     first = asyncio.create_task(ask(service, question("First?", thread="T1"), answering))
     await answering.wait_for("First answer.")
-    second = asyncio.create_task(ask(service, question("Second?", thread="T1")))
-    await asyncio.sleep(0.2)
+    waiting = Sink()
+    second = asyncio.create_task(ask(service, question("Second?", thread="T1"), waiting))
+    await waiting.wait_for("as soon as I finish the question before it in this thread")
     assert len(upstream.requests) == 1  # the second waits for the thread
     upstream.release()
     await asyncio.gather(first, second)
