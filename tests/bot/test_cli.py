@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,3 +101,28 @@ def test_run_refuses_to_start_naming_what_is_missing(env: dict[str, str], words:
     assert result.returncode == 2
     assert words in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+async def test_demo_server_serves_the_magisterium_wire_until_stopped() -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DEMO_")}
+    env["DEMO_TOKENS_PER_SECOND"] = "inf"
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "demo-server", "--port", "0", env=env,
+        cwd=tempfile.gettempdir(), stderr=asyncio.subprocess.PIPE)
+    try:
+        assert server.stderr is not None
+        announced = (await asyncio.wait_for(server.stderr.readline(), 20)).decode()
+        base = re.search(r"(http://127\.0\.0\.1:\d+/v1)", announced)
+        assert base is not None, announced
+        async with httpx.AsyncClient() as http:
+            reply = await http.post(f"{base.group(1)}/chat/completions", json={
+                "model": "magisterium-1", "stream": False,
+                "messages": [{"role": "user", "content": "How do I deploy citebot?"}]})
+        body = reply.json()
+        assert body["object"] == "chat.completion"
+        assert "[^1]" in body["choices"][0]["message"]["content"]
+        assert body["citations"][0]["document_index"] == 0
+    finally:
+        server.send_signal(signal.SIGINT)
+        await asyncio.wait_for(server.wait(), 10)
+    assert server.returncode in (0, 130)
