@@ -110,6 +110,11 @@ def answer(pieces: Sequence[str], citations: Sequence[dict[str, Any]] = (), *,
     return Stream(tuple(steps))
 
 
+def _has_text(step: dict[str, Any]) -> bool:
+    choices = step.get("choices") or [{}]
+    return bool(choices[0].get("delta", {}).get("content"))
+
+
 @dataclass
 class Request:
     body: dict[str, Any]
@@ -124,6 +129,8 @@ class UpstreamSim:
         self.default = default or answer(["Hello", " world."])
         self.replies: list[Reply] = []
         self.requests: list[Request] = []
+        self.first_text_at: list[float] = []
+        """When each stream's first piece of answer text was written (for latency benches)."""
         self.base_url = ""
         self._gates: dict[str, asyncio.Event] = {}
 
@@ -157,6 +164,7 @@ class UpstreamSim:
 
     async def _play(self, reply: Stream, request: web.Request,
                     response: web.StreamResponse) -> None:
+        text_sent = False
         for step in reply.steps:
             if isinstance(step, Pause):
                 await asyncio.sleep(step.seconds)
@@ -172,6 +180,9 @@ class UpstreamSim:
                 await response.write(f"data: {step}\n\n".encode())
             else:
                 await response.write(f"data: {json.dumps(step)}\n\n".encode())
+                if not text_sent and _has_text(step):
+                    text_sent = True
+                    self.first_text_at.append(time.monotonic())
         if reply.done:
             await response.write(b"data: [DONE]\n\n")
         await response.write_eof()
