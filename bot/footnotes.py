@@ -296,11 +296,26 @@ def safe_cut(text: str, at: int) -> int:
 def _joins(before: str, after: str) -> bool:
     return (
         unicodedata.combining(after) > 0
-        or unicodedata.category(after) in ("Mn", "Me", "Cs")
+        or unicodedata.category(after) in ("Mn", "Me", "Mc", "Cs")
         or after in "\u200d\ufe0e\ufe0f"
         or before == "\u200d"
         or "\U0001f3fb" <= after <= "\U0001f3ff"
+        or "\U000e0020" <= after <= "\U000e007f"  # emoji tag sequences (subdivision flags)
+        or _hangul_joins(before, after)
     )
+
+
+def _hangul_joins(before: str, after: str) -> bool:
+    """Conjoining jamo: a vowel after a leading consonant or LV syllable, a trailing consonant
+    after a vowel or syllable (precomposed text never needs this; decomposed text does)."""
+    vowel = "\u1160" <= after <= "\u11a7" or "\ud7b0" <= after <= "\ud7c6"
+    trailing = "\u11a8" <= after <= "\u11ff" or "\ud7cb" <= after <= "\ud7fb"
+    if not (vowel or trailing):
+        return False
+    leading = "\u1100" <= before <= "\u115f" or "\ua960" <= before <= "\ua97c"
+    medial = "\u1160" <= before <= "\u11a7" or "\ud7b0" <= before <= "\ud7c6"
+    syllable = "\uac00" <= before <= "\ud7a3"
+    return (vowel and (leading or medial or syllable)) or (trailing and (medial or syllable))
 
 
 def _flag(char: str) -> bool:

@@ -22,12 +22,18 @@ def test_a_long_text_is_cut_at_a_word() -> None:
     ("👨\u200d👩\u200d👧" * 30, "👨\u200d👩\u200d👧"),
     ("👍🏽" * 40, "👍🏽"),
     ("🇻🇦" * 40, "🇻🇦"),
+    ("कि" * 40, "कि"),  # a spacing vowel sign (Mc) belongs to its consonant
+    ("🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f" * 9,
+     "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"),  # a tag flag
+    ("\u1100\u1161\u11a8" * 30, "\u1100\u1161\u11a8"),  # a syllable spelled in jamo
+    ("1\ufe0f\u20e3" * 30, "1\ufe0f\u20e3"),  # a keycap
 ])
 def test_clusters_are_never_split(text: str, keeps: str) -> None:
-    cut = clip(text, 31)
-    assert cut.endswith("…")
-    body = cut[:-1]
-    assert body == keeps * (len(body) // len(keeps))
+    for limit in range(24, 40):
+        cut = clip(text, limit)
+        assert cut.endswith("…")
+        body = cut[:-1]
+        assert body == keeps * (len(body) // len(keeps))
 
 
 @settings(max_examples=150, deadline=None)
