@@ -27,9 +27,9 @@ log = logging.getLogger(__name__)
 SENTINEL = "\ue000"
 """A private-use character the writer puts where a footnote goes; stripped from upstream text."""
 
-_UNFINISHED_MARKER = re.compile(r"\[\^?[0-9]{0,3}\Z")
-_DEFINITION = re.compile(r" {0,3}\[\^?[0-9]{1,3}\]:")
-_DEFINITION_PREFIX = re.compile(r" {0,3}(\[(\^?([0-9]{1,3}(\])?)?)?)?")
+_UNFINISHED_MARKER = re.compile(r"\[(?:\^[0-9]{0,9}|[0-9]{0,3})\Z")
+_DEFINITION = re.compile(r" {0,3}\[(?:\^[0-9]{1,9}|[0-9]{1,3})\]:")
+_DEFINITION_PREFIX = re.compile(r" {0,3}(?:\[(?:\^(?:[0-9]{1,9}\]?)?|[0-9]{1,3}\]?)?)?")
 _SPACES = re.compile(r" {0,3}")
 _HEADING = re.compile(r"#{1,6}[ \t]")
 _HASHES = re.compile(r"#{1,6}")

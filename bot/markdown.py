@@ -39,7 +39,9 @@ __all__ = [
     "plain_text",
 ]
 
-MARKER = re.compile(r"\[\^?([1-9][0-9]{0,2})\]")
+MARKER = re.compile(r"\[\^([0-9]{1,9})\]|\[([1-9][0-9]{0,2})\]")
+"""``[^N]`` is footnote syntax whatever N is (a bad number is dropped as dangling, never shown);
+a plain ``[N]`` is taken for a marker only while it looks like one (up to 999)."""
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*(?=\s)|[。！？]")
 _ENDS_SENTENCE = re.compile(r"[.!?…。！？][\"'”’)\]]*$")
 
@@ -220,7 +222,7 @@ def _markers(text: str) -> tuple[Inline, ...]:
     for match in MARKER.finditer(text):
         if match.start() > last:
             out.append(Text(text[last:match.start()]))
-        out.append(Footnote(int(match.group(1))))
+        out.append(Footnote(int(match.group(1) or match.group(2))))
         last = match.end()
     if last < len(text):
         out.append(Text(text[last:]))

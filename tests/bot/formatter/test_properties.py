@@ -22,7 +22,7 @@ from tests.bot.formatter.support import (
 FRAGMENTS = [
     "Grace", "builds", "on", "nature.", "Faith", "and", "reason", "恩宠成全本性。", "👨‍👩‍👧",
     "e\u0301", "&amp;", "&apos;", "**bold**", "*it*", "~~old~~", "`a[1]`", "[^1]", "[^2]",
-    "[^3]", "[2]", "[^12]", "[^1][^2]", "[^99]", "[x](https://ok.org/p)", "[a[1]](https://x.org)",
+    "[^3]", "[2]", "[^12]", "[^1234]", "[^0]", "[^1][^2]", "[^99]", "[x](https://ok.org/p)", "[a[1]](https://x.org)",
     "[bad](javascript:alert(1))", "<https://auto.org>", "@everyone", "@here", "<@123>",
     "<@!5>", "<@&7>", "<!channel>", "<!here>", "<#C1>", "<!subteam^S1>", "\n\n", "\n- ",
     "\n1. ", "\n# ", "\n#### ", "\n> ", "\n\n```py\nx = a[1] <@1>\n```\n\n", "\n[^1]: def\n",
