@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 Payload = Mapping[str, Any]
 _CONTENT = ("markdown_text", "text", "blocks")
+_GONE = "message_not_in_streaming_state"
 
 
 class NativeStreams:
@@ -150,8 +151,10 @@ class SlackSink:
                     shown.payload = payload
                     return
             except SlackApiError as error:
-                shown.streaming = False
                 self._leave_stream(error)
+                if shown.streaming and error.response.get("error") != _GONE:
+                    await self._stop_quietly(shown)
+                shown.streaming = False
         if _content(payload) != _content(shown.payload):
             await self._update(shown, payload)
 
@@ -162,6 +165,13 @@ class SlackSink:
         await self._web.chat_update(channel=self._channel, ts=shown.ts, **_content(payload))
         shown.payload = payload
         shown.updated_at = time.monotonic()
+
+    async def _stop_quietly(self, shown: _Shown) -> None:
+        """Close a stream that failed but still lives, so it stops looking unfinished."""
+        try:
+            await self._web.chat_stopStream(channel=self._channel, ts=shown.ts)
+        except SlackApiError as error:
+            log.info("could not close a failed stream: %s", error.response.get("error"))
 
     def _leave_stream(self, error: SlackApiError) -> None:
         code = str(error.response.get("error"))
