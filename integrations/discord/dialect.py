@@ -108,8 +108,9 @@ class DiscordDialect(CommonMarkSyntax):
         if c.heading:
             description.append("**" + self.escape(clip(c.heading, 150), line_start=False) + "**")
         if c.cited_text:
-            quote = self.escape(clip(c.cited_text, 900), line_start=False)
-            description.append("> " + quote.replace("\n", "\n> "))
+            # Each line starts a line of the quote, where "# " or "- " would become markup.
+            description.append("\n".join("> " + self._quote_line(line)
+                                          for line in clip(c.cited_text, 900).split("\n")))
         if description:
             embed["description"] = "\n".join(description)
         if card.supports:
@@ -120,6 +121,10 @@ class DiscordDialect(CommonMarkSyntax):
         if footer:
             embed["footer"] = {"text": clip(kill_mentions(footer), 300)}
         return embed
+
+    def _quote_line(self, line: str) -> str:
+        text = line.lstrip(" ")
+        return line[:len(line) - len(text)] + self.escape(text, line_start=True)
 
     def also_consulted(self, citations: Sequence[Citation]) -> dict[str, Any]:
         lines: list[str] = []

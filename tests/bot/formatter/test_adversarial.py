@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bot.citations import Citation
-from bot.dialect import Dialect
+from bot.dialect import CitationCard, Dialect
 from bot.events import AnswerDone
 from bot.formatter import AnswerFormatter
+from integrations.discord.dialect import DiscordDialect
 from tests.bot.formatter.support import answer_text, dialects, problems
 
 
@@ -31,3 +32,11 @@ def test_a_caret_marker_of_any_number_is_never_shown_raw(dialect: Dialect, marke
                        (Citation(number=1, cited_text="q", source_url="https://a.org"),))
     assert "^" not in message
     assert "Grace perfects nature. Amen." in message.replace("\\", "")
+
+
+def test_a_discord_card_shows_the_quote_lines_as_the_source_wrote_them() -> None:
+    quote = "Intro\n# Title\n- item\n3. third\n-# small\n> nested"
+    card = CitationCard(number=1, citation=Citation(number=1, cited_text=quote))
+    description = DiscordDialect().card(card)["description"]
+    assert description == ("> Intro\n> \\# Title\n> \\- item\n> 3\\. third\n> \\-# small\n"
+                           "> \\> nested")
