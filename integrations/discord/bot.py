@@ -148,14 +148,15 @@ class CitebotDiscord(discord.AutoShardedClient):
             await self._related(interaction, custom_id)
 
     async def _feedback(self, interaction: discord.Interaction, value: str) -> None:
+        """Thank first: the 3 s to acknowledge must not wait on the state store."""
         assert interaction.message is not None
+        await interaction.response.send_message(self.service.wording.feedback_thanks(),
+                                                ephemeral=True)
         key = f"{PLATFORM}:{interaction.message.id}"
         changed = await self.service.state.record_feedback(key, str(interaction.user.id), value)
         log.info("feedback", extra={"feedback": {"platform": PLATFORM, "answer": key,
                                                  "user": str(interaction.user.id),
                                                  "value": value, "changed": changed}})
-        await interaction.response.send_message(self.service.wording.feedback_thanks(),
-                                                ephemeral=True)
 
     async def _related(self, interaction: discord.Interaction, custom_id: str) -> None:
         """Ask the clicked related question where the button is (the answer's thread)."""

@@ -88,7 +88,11 @@ async def run_discord(settings: Settings, service: AnswerService | None = None,
             bot = CitebotDiscord(settings=settings, service=service,
                                  dialect=dialect or _discord_dialect(), pacer=pacer,
                                  ready=ready, **options)
-            await bot.login(token)
+            try:
+                await bot.login(token)  # opens discord.py's session, even when it fails
+            except BaseException:
+                await bot.close()
+                raise
             running = asyncio.ensure_future(bot.connect(reconnect=True))
             stack.push_async_callback(_finish, running)
             stack.push_async_callback(bot.close)

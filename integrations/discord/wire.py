@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -19,13 +21,38 @@ import aiohttp
 from discord.http import HTTPClient, Route
 
 __all__ = ["DiscordWire", "RateLimitedWrite", "message_body", "rate_limit_trace",
-           "unless_rate_limited"]
+           "redact_tokens", "unless_rate_limited"]
 
 T = TypeVar("T")
 Body = Mapping[str, Any]
 NO_PINGS: dict[str, Any] = {"parse": []}
 EPHEMERAL = 64
 SUPPRESS_EMBEDS = 4
+
+
+_TOKENS = re.compile(
+    r"(/(?:webhooks|interactions)/\d+/|\btoken['\"]: ['\"]|\d+\+)[A-Za-z0-9_.\-]{20,}")
+"""An interaction token in a webhook URL, an event payload or a rate-limit bucket key."""
+
+
+def redact_tokens(text: str) -> str:
+    """Interaction tokens ride in URLs and events; anyone holding one can post as the bot."""
+    return _TOKENS.sub(r"\1<token>", text)
+
+
+class _RedactTokens(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = redact_tokens(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
+_REDACT = _RedactTokens()
+for _name in ("discord.http", "discord.gateway", "discord.webhook.async_"):
+    # discord.py logs request URLs (at WARNING on a 429) and, at DEBUG, whole events.
+    logging.getLogger(_name).addFilter(_REDACT)
 
 
 class RateLimitedWrite(Exception):

@@ -14,6 +14,7 @@ from bot.client import AnswerClient, RetryPolicy
 from bot.pacing import ChannelBudget, Pacer
 from bot.service import AnswerService
 from bot.state.memory import MemoryState
+from bot.state.ports import RECORD_TTL
 from config import Settings, load_settings
 from integrations.discord import run_discord
 from integrations.discord.dialect import DiscordDialect
@@ -35,6 +36,21 @@ class RecordingService(AnswerService):
             self.outcomes.append(outcome)
             self.finished.notify_all()
         return outcome
+
+
+class RecordingState(MemoryState):
+    """The real memory state, telling a test when a vote has been stored."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.voted = asyncio.Condition()
+
+    async def record_feedback(self, answer_key: str, user_id: str, value: str, *,
+                              ttl: float = RECORD_TTL) -> bool:
+        changed = await super().record_feedback(answer_key, user_id, value, ttl=ttl)
+        async with self.voted:
+            self.voted.notify_all()
+        return changed
 
 
 @dataclass
@@ -60,6 +76,15 @@ class Harness:
         assert interaction.original is not None
         return interaction.original
 
+    async def votes(self, answer_key: str, *, within: float = 5.0) -> dict[str, str]:
+        """Wait until the answer has a stored vote; returns the votes."""
+        state = self.service.state
+        assert isinstance(state, RecordingState)
+        async with asyncio.timeout(within), state.voted:
+            while not (votes := await state.feedback(answer_key)):
+                await state.voted.wait()
+        return votes
+
     def writes(self, message: SimMessage) -> list[RecordedRequest]:
         """Every successful create/edit that touched ``message``'s content, in order."""
         ids = (str(message.id), "@original")
@@ -81,7 +106,7 @@ async def running_harness(sim: DiscordSim, upstream: UpstreamSim, *, pacer: Pace
         "SHUTDOWN_GRACE_SECONDS": "2", **(env or {})}, env_file=None)
     async with AnswerClient(base_url=upstream.base_url, api_key=settings.upstream_api_key,
                             model="magisterium-1", retry=RetryPolicy(max_retries=0)
-                            ) as client, MemoryState() as state:
+                            ) as client, RecordingState() as state:
         service = RecordingService(client=client, state=state,
                                    admission=Admission(max_in_flight=8))
         stop, ready = asyncio.Event(), asyncio.Event()

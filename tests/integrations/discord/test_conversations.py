@@ -83,7 +83,7 @@ async def test_feedback_is_recorded_and_acknowledged_privately(harness: Harness)
     assert click.original is not None
     assert click.original.ephemeral
     assert click.original.content
-    votes = await harness.service.state.feedback(f"discord:{message.id}")
+    votes = await harness.votes(f"discord:{message.id}")
     assert votes == {str(harness.sim.user.id): "up"}
     public = harness.sim.channel_messages(harness.sim.text.id)
     assert public == [message]
