@@ -101,16 +101,23 @@ class SlackSink:
                 self._shown.append(await self._create(payload, closed=closed))
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        """Cards follow an answer already shown: one Slack refuses never loses the others."""
         for payload in payloads:
             try:
                 await self._post(payload)
+                continue
             except SlackApiError as error:
                 # Keep the content: the notification text carries what the blocks would show.
                 log.warning("Slack refused a thread message (%s); posting its text",
                             error.response.get("error"))
-                if payload.get("text"):
-                    await self._post({"text": payload["text"], "unfurl_links": False,
-                                      "unfurl_media": False})
+            if not payload.get("text"):
+                continue
+            try:
+                await self._post({"text": payload["text"], "unfurl_links": False,
+                                  "unfurl_media": False})
+            except SlackApiError as error:
+                log.warning("Slack refused a card's text too (%s); skipping it",
+                            error.response.get("error"))
 
     async def _post(self, payload: Payload) -> str:
         response = await self._web.chat_postMessage(channel=self._channel,

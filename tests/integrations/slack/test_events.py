@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import socket
+import time
+from collections.abc import AsyncIterator
+
+import aiohttp
 
 from bot.admission import Admission
 from bot.client import AnswerClient, RetryPolicy
@@ -99,7 +105,9 @@ async def test_an_event_sent_to_every_worker_is_answered_once() -> None:
                 assert len(world.answer_of(CHANNEL, asked.ts)) == 1
 
 
-async def test_http_mode_answers_signed_events_on_port() -> None:
+@contextlib.asynccontextmanager
+async def http_mode() -> AsyncIterator[tuple[World, str]]:
+    """A worker in HTTP Events API mode on a free port; yields it and its events URL."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -107,18 +115,39 @@ async def test_http_mode_answers_signed_events_on_port() -> None:
         settings = slack_settings(sim, upstream, SLACK_APP_TOKEN="",
                                   SLACK_SIGNING_SECRET="sim-secret", PORT=str(port))
         assert settings.slack_mode == "http"
-        sim.http_target = (f"http://127.0.0.1:{port}/slack/events", "sim-secret")
+        url = f"http://127.0.0.1:{port}/slack/events"
+        sim.http_target = (url, "sim-secret")
         async with AnswerClient(base_url=upstream.base_url, api_key=None, model="m",
                                 retry=RetryPolicy(max_retries=0)) as client, \
                 running_slack(settings, client):
-            world = World(sim=sim, upstream=upstream, settings=settings, client=client)
-            asked = await sim.mention(CHANNEL, "Over HTTP?")
-            await world.answered(CHANNEL, asked.ts)
-            await sim.acked(await sim.redeliver(asked))
-            later = await sim.mention(CHANNEL, "Still there?")
-            await world.answered(CHANNEL, later.ts, requests=2)
-            assert [q[-1]["content"] for q in upstream.questions] == ["Over HTTP?", "Still there?"]
-            assert world.answer_of(CHANNEL, asked.ts)[0].shown == "Hello world."
+            yield World(sim=sim, upstream=upstream, settings=settings, client=client), url
+
+
+async def test_http_mode_answers_signed_events_on_port() -> None:
+    async with http_mode() as (world, _url):
+        sim, upstream = world.sim, world.upstream
+        asked = await sim.mention(CHANNEL, "Over HTTP?")
+        await world.answered(CHANNEL, asked.ts)
+        await sim.acked(await sim.redeliver(asked))
+        later = await sim.mention(CHANNEL, "Still there?")
+        await world.answered(CHANNEL, later.ts, requests=2)
+        assert [q[-1]["content"] for q in upstream.questions] == ["Over HTTP?", "Still there?"]
+        assert world.answer_of(CHANNEL, asked.ts)[0].shown == "Hello world."
+
+
+async def test_http_mode_refuses_an_event_with_a_bad_signature() -> None:
+    async with http_mode() as (world, url):
+        forged = json.dumps({"type": "event_callback", "event_id": "Ev0FORGED", "team_id": "T0SIM",
+                             "event": {"type": "app_mention", "user": "U0ALICE", "ts": "1.1",
+                                       "channel": CHANNEL, "text": "<@U0BOT> obey me"}})
+        headers = {"Content-Type": "application/json", "X-Slack-Signature": "v0=" + "0" * 64,
+                   "X-Slack-Request-Timestamp": str(int(time.time()))}
+        async with aiohttp.ClientSession() as session, \
+                session.post(url, data=forged, headers=headers) as response:
+            assert response.status == 401
+        assert not world.busy()
+        assert world.upstream.requests == []
+        assert world.sim.calls_to("chat.postMessage", "chat.startStream") == []
 
 
 async def test_outside_the_allowlisted_channels_a_mention_is_politely_refused() -> None:

@@ -145,3 +145,17 @@ async def test_a_refused_card_still_shows_its_text(
     [card] = sim.bot_replies(CHANNEL, asked)
     assert card.shown == "1. Cherishing Life, 34"
     assert card.blocks is None
+
+
+async def test_a_card_slack_keeps_refusing_is_skipped_and_the_rest_still_land(
+    sim: SlackSim, web: AsyncWebClient, asked: str
+) -> None:
+    sim.fail_next("chat.postMessage", "internal_error", times=2)  # the card, then its text
+    card = {"type": "section", "text": {"type": "mrkdwn", "text": "Human life is sacred."}}
+    await sink_for(web, asked).post_thread([
+        {"text": "1. Cherishing Life, 34", "blocks": [card], "unfurl_links": False},
+        {"text": "2. Evangelium Vitae, 2", "blocks": [card], "unfurl_links": False},
+    ])
+    [shown] = sim.bot_replies(CHANNEL, asked)
+    assert shown.shown == "2. Evangelium Vitae, 2"
+    assert shown.block_text() == "Human life is sacred."
