@@ -36,7 +36,9 @@ _HASHES = re.compile(r"#{1,6}")
 _ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])[ \t]")
 _ITEM_BARE = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
 _ITEM_PREFIX = re.compile(r"[-+*]|[0-9]{0,9}[.)]?")
-_FENCE_PREFIX = re.compile(r" {0,3}(`*|~*)")
+_QUOTE = re.compile(r"(?: {0,3}> ?){1,9}")
+_QUOTE_LEVEL = re.compile(r" {0,3}> ?")
+_FENCE_PREFIX = re.compile(r"(?: {0,3}> ?){0,9} {0,3}(`*|~*)")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _BLOCK_SYNTAX = re.compile(r"[-+*#>|=`~]|[0-9]{1,9}[.)]")
 _CLOSERS = "\"'”’)]"
@@ -63,6 +65,8 @@ class FootnoteReader:
         self._mode = "start"  # start (line start undecided) | line | drop
         self._fence: str | None = None
         self._fence_top = False
+        self._fence_depth = 0  # the quote levels (">") a fence sits in; its lines carry them
+        self._fence_prefix = ""
         self._fence_opener = ""
         self._fence_line: list[str] = []
         self._blank = False
@@ -122,10 +126,24 @@ class FootnoteReader:
             self._append(piece)
             return
         self._head += piece
+        if self._fence_depth:
+            inside = self._in_quoted_fence(self._head, complete=complete)
+            if inside is None:
+                return
+            if not inside:  # a line outside the quote ends the quote and its code block
+                self._fence, self._fence_depth, self._fence_opener = None, 0, ""
         kind = self._classify(self._head, complete=complete)
         if kind is not None:
             head, self._head = self._head, ""
             self._decide(kind, head)
+
+    def _in_quoted_fence(self, head: str, *, complete: bool) -> bool | None:
+        """Whether a line still belongs to a fenced block inside a quote (None: can't tell)."""
+        quote = _QUOTE.match(head)
+        depth = quote.group().count(">") if quote else 0
+        if depth >= self._fence_depth:
+            return True
+        return None if not complete and not head.strip(" >") else False
 
     def _classify(self, head: str, *, complete: bool) -> str | None:
         """What a line is, from its start; None while more characters could change the answer."""
@@ -139,8 +157,9 @@ class FootnoteReader:
         rest = head[indent:]
         if not rest.strip(" \t"):
             return "blank" if complete else None
-        fence = _FENCE.match(head)
-        if fence and (complete or len(fence.group()) < len(head)):
+        quote = _QUOTE.match(head)
+        fence = _FENCE.match(head, quote.end() if quote else 0)
+        if fence and (complete or fence.end() < len(head)):
             return "fence"
         if not complete and _FENCE_PREFIX.fullmatch(head):
             return None
@@ -163,7 +182,7 @@ class FootnoteReader:
             self._blank = self._blank or (kind == "blank" and self._open_len > 0)
             self._mode = "drop"
             return
-        top_fence = kind == "fence" and not head.startswith(" ")
+        top_fence = kind == "fence" and not head.startswith((" ", ">"))
         if self._open_len and (
             self._force_new
             or kind == "heading"
@@ -179,8 +198,12 @@ class FootnoteReader:
         self._force_new = kind == "heading"
         self._prev_item = kind == "item" or (kind == "indented" and self._prev_item)
         if kind == "fence":
-            run = _FENCE.match(head).group(1)  # type: ignore[union-attr]
-            self._fence, self._fence_top = run, top_fence
+            quote = _QUOTE.match(head)
+            fence = _FENCE.match(head, quote.end() if quote else 0)
+            assert fence is not None
+            self._fence, self._fence_top = fence.group(1), top_fence
+            self._fence_depth = quote.group().count(">") if quote else 0
+            self._fence_prefix = head[:fence.start(1)]
             self._fence_line = []
         self._mode = "line"
         self._append(head)
@@ -211,13 +234,18 @@ class FootnoteReader:
         if not self._fence_opener:
             self._fence_opener = line
             return
+        for _ in range(self._fence_depth):
+            level = _QUOTE_LEVEL.match(line)
+            line = line[level.end():] if level else line
         stripped = line.strip()
         if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence) and \
                 len(line) - len(line.lstrip(" ")) <= 3:
-            self._fence, self._fence_opener = None, ""
-            self._force_new = self._fence_top
-        elif self._fence_top and self._open_len >= self._cut:
-            self._close_block(suffix=fence)
+            # A block half full takes nothing more after its code, so no cut lands inside it.
+            self._force_new = self._fence_top or (
+                self._fence_depth > 0 and self._open_len >= self._cut // 2)
+            self._fence, self._fence_depth, self._fence_opener = None, 0, ""
+        elif (self._fence_top or self._fence_depth) and self._open_len >= self._cut:
+            self._close_block(suffix=self._fence_prefix + fence)
             self._append(self._fence_opener + "\n")
             self._fence_line = []
 
@@ -229,9 +257,23 @@ class FootnoteReader:
         while self._open_len >= self._cut:
             text = "".join(self._open)
             at = _cut_point(text, self._cut)
+            quote = _quote_of_line(text, at)
+            if quote and at <= quote.end():  # a cut among the quote marks would gain nothing
+                at = safe_cut(text, self._cut)
+                quote = _quote_of_line(text, at)
+            rest = text[at:]
+            if quote and quote.end() < at:  # the rest of a quoted line is still quoted
+                rest = quote.group() + rest
             self._done.append(SourceBlock(text[:at], self._tight))
-            self._open, self._tight = [text[at:]], False
-            self._open_len = len(text) - at
+            self._open, self._tight = [rest], False
+            self._open_len = len(rest)
+
+
+def _quote_of_line(text: str, at: int) -> re.Match[str] | None:
+    """The quote marks of the line a cut at ``at`` falls in (None at a line's end)."""
+    if text[at - 1] == "\n":
+        return None
+    return _QUOTE.match(text, text.rfind("\n", 0, at) + 1)
 
 
 def _cut_point(text: str, limit: int) -> int:
@@ -260,8 +302,8 @@ def _cut_point(text: str, limit: int) -> int:
                 paren, i = 1, i + 1
         elif paren and ch in "()":
             paren += 1 if ch == "(" else -1
-        elif ch in " \n。！？" and not depth and not paren and \
-                not _BLOCK_SYNTAX.match(text, i + 1):
+        elif ch in " \n。！？" and not depth and not paren and (
+                not _BLOCK_SYNTAX.match(text, i + 1) or text[i:i + 2] == "\n>"):
             rank = 3 if ch == "\n" else (2 if ch != " " or _ends_sentence(text, i) else 1)
             best[rank] = i + 1
         i += 1
@@ -282,15 +324,20 @@ def _ends_sentence(text: str, at: int) -> bool:
 
 def safe_cut(text: str, at: int) -> int:
     """Move a cut position back so it splits no code point pair, combining mark or emoji join."""
-    at = max(1, min(at, len(text)))
+    at = wanted = max(1, min(at, len(text)))
     while 1 < at < len(text) and _joins(text[at - 1], text[at]):
         at -= 1
+    if wanted - at > _LONGEST_CLUSTER:
+        return wanted  # no script needs this many marks on one letter: cut the pile instead
     if 1 < at < len(text) and _flag(text[at]):
         run = at
         while run > 0 and _flag(text[run - 1]):
             run -= 1
         at -= (at - run) % 2  # flags are pairs of regional indicators
     return max(at, 1)
+
+
+_LONGEST_CLUSTER = 32
 
 
 def _joins(before: str, after: str) -> bool:

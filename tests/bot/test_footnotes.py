@@ -152,3 +152,35 @@ def test_several_citations_behind_one_number_each_get_a_card(url: str | None) ->
     result = resolve([(1, "s")], citations)
     assert [card.number for card in result.cards] == [1, 1]
     assert not result.also_consulted
+
+
+def test_a_long_quoted_code_block_is_cut_between_lines_inside_the_quote() -> None:
+    code = "> ```py\n" + "".join(f"> x{i} = a[{i}]\n" for i in range(200)) + "> ```\n"
+    blocks = read([code], cut=500)
+    assert len(blocks) > 3
+    for block in blocks:
+        assert block.startswith("> ```py\n")
+        assert block.rstrip("\n").endswith("> ```")
+    assert markers(code) == []
+
+
+def test_a_quoted_code_block_ends_with_its_quote_or_its_own_fence() -> None:
+    nested = "> ```\n> > ```\n> [^1] is code\n> ```\n[^2]: a definition\n"
+    assert markers(nested) == []
+    assert "definition" not in "".join(read([nested]))
+    unquoted = "> ```\n> a[1]\n\nOutside the quote.[^2]\n\n[^2]: dropped\n"
+    assert markers(unquoted) == [2]
+    assert "dropped" not in "".join(read([unquoted]))
+
+
+def test_the_rest_of_a_cut_quote_is_still_quoted() -> None:
+    blocks = read(["> " + "Grace perfects nature. " * 40 + "\n> Amen.\n"], cut=300)
+    assert len(blocks) > 2
+    assert all(block.startswith("> ") for block in blocks)
+
+
+@pytest.mark.parametrize("text", ["> " + "w" * 1500, "> e" + "\u0301" * 1500, "x" * 1500])
+def test_an_unbreakable_run_is_cut_into_full_blocks(text: str) -> None:
+    blocks = read([text], cut=300)
+    assert "".join(blocks).replace("> ", "") == text.replace("> ", "")
+    assert all(100 < len(block) <= 300 for block in blocks[:-1])

@@ -26,6 +26,29 @@ def final(dialect: Dialect, text: str, citations: tuple[Citation, ...] = (),
 
 
 @pytest.mark.parametrize("dialect", dialects(), ids=lambda d: d.name)
+def test_a_long_quoted_code_block_keeps_every_line_of_code_in_the_quote(dialect: Dialect) -> None:
+    lines = [f"x{i} = a[{i}]  # index {i} of the list" for i in range(90)]
+    text = "> ```py\n" + "".join(f"> {line}\n" for line in lines) + "> ```\n\nAfter."
+    messages = final(dialect, text, step=13)
+    shown = "\n".join(messages)
+    for line in lines:
+        assert f"> {line}" in shown  # the code's own brackets are never taken for footnotes
+    for message in messages:
+        body = message.removesuffix("After.").strip()
+        assert all(row.startswith(">") for row in body.split("\n") if row)
+        assert body.count("```") % 2 == 0
+
+
+@pytest.mark.parametrize("dialect", dialects(), ids=lambda d: d.name)
+def test_a_long_quote_stays_a_quote_in_every_message(dialect: Dialect) -> None:
+    text = "> " + "Grace does not destroy nature but perfects it. " * 60 + "\n> Amen.\n\nAfter."
+    messages = final(dialect, text, step=29)
+    body = "\n".join(messages).replace("After.", "")
+    assert all(row.startswith(">") for row in body.split("\n") if row.strip())
+    assert "Amen." in body
+
+
+@pytest.mark.parametrize("dialect", dialects(), ids=lambda d: d.name)
 @pytest.mark.parametrize("marker", ["[^1234]", "[^0]", "[^0012]"])
 def test_a_caret_marker_of_any_number_is_never_shown_raw(dialect: Dialect, marker: str) -> None:
     (message,) = final(dialect, f"Grace perfects nature.{marker} Amen.[^1]",
