@@ -10,7 +10,7 @@ does not fit stays a plain number, still matching its card).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from bot.events import AnswerDone, AnswerEvent, TextDelta
 from bot.footnotes import SENTINEL, FootnoteReader, Resolution, SourceBlock, resolve
 from bot.formatting.text import ELLIPSIS
 from bot.formatting.writer import Rendered, render_blocks, render_source
-from bot.markdown import Paragraph, Span, Text
+from bot.markdown import Footnote, Paragraph, Span, Text
 from bot.splitting import Message, Packer, join
 
 __all__ = ["AnswerFormatter", "RenderedAnswer", "notice", "preview"]
@@ -195,7 +195,7 @@ def _number(numbering: dict[int, int], block: Rendered) -> None:
         numbering.setdefault(note.number, len(numbering) + 1)
 
 
-def _notes(blocks: Sequence[Rendered], message: Message) -> Iterable[Any]:
+def _notes(blocks: Sequence[Rendered], message: Message) -> Iterator[Footnote]:
     for piece in message:
         block = blocks[piece.block]
         skip = block.text.count(SENTINEL, 0, piece.start)
