@@ -118,10 +118,14 @@ class DiscordAnswerSink:
                          anchor, error.status, error.code)
         for payload in payloads:
             data: dict[str, Any] | None
-            if self.thread_id is not None:
-                data = await self._wire.create_message(self.thread_id, message_body(payload))
-            else:
-                data = await self._create(message_body(payload, ephemeral=self._ephemeral))
+            try:
+                if self.thread_id is not None:
+                    data = await self._wire.create_message(self.thread_id, message_body(payload))
+                else:
+                    data = await self._create(message_body(payload, ephemeral=self._ephemeral))
+            except discord.HTTPException as error:  # the answer is shown; keep the other cards
+                log.warning("Discord refused a card message (%s %s)", error.status, error.code)
+                continue
             if data is not None:
                 self.thread_message_ids.append(int(data["id"]))
 

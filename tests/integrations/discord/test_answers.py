@@ -108,3 +108,19 @@ async def test_a_cut_stream_keeps_the_text_and_says_so(harness: Harness) -> None
 
     assert "Grace is a gift of God." in message.content
     assert "interrupted" in message.content.lower()
+
+
+async def test_a_card_discord_refuses_is_skipped_and_the_rest_still_land(
+        harness: Harness) -> None:
+    many = answer(["Grace is many things" + "".join(f"[^{i + 1}]" for i in range(12)) + "."],
+                  [magisterium_citation(i, f"Passage {i}.", title=f"Source {i}",
+                                        url=f"https://example.org/{i}") for i in range(12)])
+    harness.upstream.queue(many)
+    harness.sim.refuse_next("POST /channels/{channel_id}/messages", 403, 50001, "Missing Access")
+    message = await harness.ask("What is grace?")
+
+    assert "Grace" in message.content
+    cards = harness.sim.thread_messages(message.id)
+    assert [len(m.embeds) for m in cards] == [2], "one refused card took the others with it"
+    assert harness.service.outcomes[-1] is not None
+    assert harness.service.outcomes[-1].status == "answered"

@@ -65,6 +65,8 @@ async def _answer(sim: DiscordSim, request: web.Request, template: str,
     for rule in sim.rules:
         if rule.count > 0 and rule.matches(request.method, template):
             rule.count -= 1
+            if rule.error is not None:
+                return discord_error(*rule.error)
             return too_many_requests(rule.retry_after, bucket="injected", is_global=rule.is_global)
     authorized = request.headers.get("Authorization") == f"Bot {sim.token}"
     if not template.startswith(_OPEN) and not authorized:

@@ -28,7 +28,7 @@ from tests.sim.discord.model import (
     iso,
 )
 from tests.sim.discord.rest import add_rest_routes
-from tests.sim.discord.wire import SIM, Bucket, RateLimitRule, RecordedRequest
+from tests.sim.discord.wire import SIM, Bucket, RecordedRequest, Refusal
 
 __all__ = ["DiscordSim"]
 
@@ -71,7 +71,7 @@ class DiscordSim:
         self.commands: dict[str, dict[str, Any]] = {}
         self.command_puts = 0
         self.requests: list[RecordedRequest] = []
-        self.rules: list[RateLimitRule] = []
+        self.rules: list[Refusal] = []
         self.buckets: dict[tuple[Any, ...], Bucket] = {}
         self.sessions: list[GatewaySession] = []
         self.identifies: list[dict[str, Any]] = []
@@ -285,7 +285,12 @@ class DiscordSim:
                         is_global: bool = False) -> None:
         """Refuse the next ``count`` requests to ``route`` (``"PATCH /channels/{channel_id}/
         messages/{message_id}"`` or just the template) with a 429."""
-        self.rules.append(RateLimitRule(route, retry_after, count, is_global))
+        self.rules.append(Refusal(route, retry_after, count, is_global))
+
+    def refuse_next(self, route: str, status: int, code: int, message: str, *,
+                    count: int = 1) -> None:
+        """Refuse the next ``count`` requests to ``route`` with a Discord error."""
+        self.rules.append(Refusal(route, 0.0, count, error=(status, code, message)))
 
     def expire_interaction_tokens(self) -> None:
         """Every interaction token issued so far is now older than 15 minutes."""

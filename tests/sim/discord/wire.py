@@ -13,8 +13,8 @@ from aiohttp import web
 __all__ = [
     "SIM",
     "Bucket",
-    "RateLimitRule",
     "RecordedRequest",
+    "Refusal",
     "discord_error",
     "json_response",
     "too_many_requests",
@@ -84,13 +84,15 @@ class Bucket:
 
 
 @dataclass
-class RateLimitRule:
-    """An injected 429: the next ``count`` requests matching ``route`` are refused."""
+class Refusal:
+    """An injected refusal of the next ``count`` requests matching ``route``: a 429, or
+    ``error`` (status, Discord code, message) when set."""
 
     route: str
     retry_after: float
     count: int = 1
     is_global: bool = False
+    error: tuple[int, int, str] | None = None
 
     def matches(self, method: str, template: str) -> bool:
         if " " in self.route:
