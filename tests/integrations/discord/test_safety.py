@@ -79,3 +79,25 @@ async def test_a_refused_login_closes_everything_it_opened(sim: DiscordSim,
         async with running_harness(sim, upstream, env={"DISCORD_TOKEN": "not-the-token"}):
             pass
     gc.collect()  # an unclosed aiohttp session warns (an error here) when collected
+
+
+async def test_cancelling_the_runner_closes_the_client(sim: DiscordSim,
+                                                       upstream: UpstreamSim) -> None:
+    """The worker cancels the runner on SIGTERM; the gateway is closed and nothing leaks."""
+    from config import load_settings
+    from integrations.discord import run_discord
+
+    settings = load_settings({"DISCORD_TOKEN": sim.token, "DISCORD_API_BASE_URL": sim.base_url,
+                              "UPSTREAM_BASE_URL": upstream.base_url,
+                              "SHUTDOWN_GRACE_SECONDS": "1"}, env_file=None)
+    async with running_harness(sim, upstream) as harness:
+        ready = asyncio.Event()
+        runner = asyncio.create_task(run_discord(settings, harness.service, ready,
+                                                 guild_ready_timeout=0.1))
+        async with asyncio.timeout(10):
+            await ready.wait()
+        runner.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await runner
+    assert len(sim.closes) >= 2, "a gateway was left open"
+    gc.collect()
