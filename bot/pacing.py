@@ -17,28 +17,29 @@ __all__ = ["ChannelBudget", "Pacer"]
 
 
 class ChannelBudget:
-    """At most ``writes`` writes per ``per_seconds`` in each channel, shared across answers."""
+    """At most ``writes`` writes per ``per_seconds`` in each channel, shared across answers.
+
+    A caller reserves its slot at once (first come, first served) and sleeps until it; no lock
+    is held, so one budget serves every event loop that uses it.
+    """
 
     def __init__(self, *, writes: int, per_seconds: float) -> None:
         if writes < 1 or per_seconds <= 0:
             raise ValueError("a budget needs at least one write per positive period")
         self.writes = writes
         self.per_seconds = per_seconds
-        self._recent: defaultdict[str, deque[float]] = defaultdict(deque)
-        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._slots: defaultdict[str, deque[float]] = defaultdict(deque)
 
     async def acquire(self, key: str) -> None:
-        """Wait for a write slot in channel ``key`` and take it (first come, first served)."""
-        async with self._locks[key]:
-            recent = self._recent[key]
-            while True:
-                now = time.monotonic()
-                while recent and now - recent[0] >= self.per_seconds:
-                    recent.popleft()
-                if len(recent) < self.writes:
-                    recent.append(now)
-                    return
-                await asyncio.sleep(self.per_seconds - (now - recent[0]))
+        """Wait for a write slot in channel ``key`` and take it."""
+        slots = self._slots[key]
+        now = time.monotonic()
+        while slots and now - slots[0] >= self.per_seconds:
+            slots.popleft()
+        at = now if len(slots) < self.writes else slots[-self.writes] + self.per_seconds
+        slots.append(max(at, slots[-1]) if slots else at)
+        if slots[-1] > now:
+            await asyncio.sleep(slots[-1] - now)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

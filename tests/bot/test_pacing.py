@@ -41,3 +41,14 @@ async def test_waiters_are_served_in_arrival_order() -> None:
 def test_a_budget_needs_a_positive_rate() -> None:
     with pytest.raises(ValueError, match="at least one write"):
         ChannelBudget(writes=0, per_seconds=1)
+
+
+def test_one_budget_serves_successive_event_loops() -> None:
+    """Platform pacers are module constants: each test (and each worker) runs its own loop."""
+    budget = ChannelBudget(writes=1, per_seconds=0.05)
+
+    async def contend() -> None:
+        await asyncio.gather(*(budget.acquire("c") for _ in range(3)))
+
+    asyncio.run(contend())
+    asyncio.run(contend())
