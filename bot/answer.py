@@ -152,7 +152,7 @@ async def answer_question(
 ) -> Outcome:
     """Answer one question into ``sink``; never raises an upstream failure, only words it."""
     started = time.monotonic()
-    formatter = AnswerFormatter(dialect, question=question.text)
+    formatter = AnswerFormatter(dialect)
     writer = _Writer(sink=sink, pacer=pacer, channel=question.channel_id, started=started)
     streamer = _Streamer(formatter, writer)
 

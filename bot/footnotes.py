@@ -47,10 +47,13 @@ _CLOSERS = "\"'”’)]"
 @dataclass(frozen=True, slots=True)
 class SourceBlock:
     """A complete block of answer source; ``tight`` when it is the next item of a list right
-    above it (shown on the next line rather than after a blank one)."""
+    above it (shown on the next line rather than after a blank one). ``joiner`` is set when the
+    block is the rest of an over-long one the reader cut: what stood at the cut (a space, a line
+    break, nothing after a CJK full stop), so the two read as one paragraph again."""
 
     text: str
     tight: bool = False
+    joiner: str | None = None
 
 
 class FootnoteReader:
@@ -73,6 +76,7 @@ class FootnoteReader:
         self._prev_item = False
         self._force_new = False
         self._tight = False
+        self._joiner: str | None = None
         self._done: list[SourceBlock] = []
 
     @property
@@ -106,6 +110,11 @@ class FootnoteReader:
             text += self._head
         return text if self._fence is not None else _UNFINISHED_MARKER.sub("", text)
 
+    @property
+    def joiner(self) -> str | None:
+        """The open block's ``joiner`` (see :class:`SourceBlock`)."""
+        return self._joiner
+
     def close(self) -> list[SourceBlock]:
         """The end of the answer: complete the open block and return what remains."""
         if self._mode == "start" and self._head:
@@ -114,7 +123,7 @@ class FootnoteReader:
         if self._fence is None:
             text = _UNFINISHED_MARKER.sub("", text)
         if text.strip():
-            self._done.append(SourceBlock(text, self._tight))
+            self._done.append(SourceBlock(text, self._tight, self._joiner))
         self._open, self._open_len, self._mode, self._head = [], 0, "start", ""
         done, self._done = self._done, []
         return done
@@ -250,8 +259,8 @@ class FootnoteReader:
             self._fence_line = []
 
     def _close_block(self, *, suffix: str = "") -> None:
-        self._done.append(SourceBlock("".join(self._open) + suffix, self._tight))
-        self._open, self._open_len, self._tight = [], 0, False
+        self._done.append(SourceBlock("".join(self._open) + suffix, self._tight, self._joiner))
+        self._open, self._open_len, self._tight, self._joiner = [], 0, False, None
 
     def _cut_long(self) -> None:
         while self._open_len >= self._cut:
@@ -262,10 +271,12 @@ class FootnoteReader:
                 at = safe_cut(text, self._cut)
                 quote = _quote_of_line(text, at)
             rest = text[at:]
+            joiner = text[at - 1] if text[at - 1] in " \n" else ""
             if quote and quote.end() < at:  # the rest of a quoted line is still quoted
                 rest = quote.group() + rest
-            self._done.append(SourceBlock(text[:at], self._tight))
-            self._open, self._tight = [rest], False
+                joiner = "\n"
+            self._done.append(SourceBlock(text[:at], self._tight, self._joiner))
+            self._open, self._tight, self._joiner = [rest], False, joiner
             self._open_len = len(rest)
 
 

@@ -46,9 +46,8 @@ class RenderedAnswer:
 
 
 class AnswerFormatter:
-    def __init__(self, dialect: Dialect, *, question: str | None = None) -> None:
+    def __init__(self, dialect: Dialect) -> None:
         self._dialect = dialect
-        self._question = question
         self._reader = FootnoteReader(cut=max(200, min(1200, dialect.text_budget * 4 // 5)))
         self._pending: list[SourceBlock] = []
         self._blocks: list[Rendered] = []
@@ -73,7 +72,8 @@ class AnswerFormatter:
         the last is closed: it never changes again until finish()/interrupt()."""
         self._absorb()
         tail = self._reader.tail()
-        open_block = render_source(tail, self._dialect) if tail.strip() else None
+        open_block = (render_source(tail, self._dialect, joiner=self._reader.joiner)
+                      if tail.strip() else None)
         tail_entry = None
         blocks = self._blocks
         if open_block is not None and open_block.text:
@@ -119,7 +119,8 @@ class AnswerFormatter:
     def _absorb(self) -> None:
         pending, self._pending = self._pending, []
         for source in pending:
-            self._add(render_source(source.text, self._dialect, tight=source.tight))
+            self._add(render_source(source.text, self._dialect, tight=source.tight,
+                                    joiner=source.joiner))
 
     def _add(self, block: Rendered) -> None:
         if block.text.strip():
@@ -145,7 +146,7 @@ class AnswerFormatter:
         for citation in reversed(spanned):
             end = min(max((citation.span or (0, 0))[1], 0), len(text))
             text = f"{text[:end]}[^{citation.number}]{text[end:]}"
-        rebuilt = AnswerFormatter(self._dialect, question=self._question)
+        rebuilt = AnswerFormatter(self._dialect)
         rebuilt.feed(text)
         rebuilt._complete()
         self._blocks, self._packer = rebuilt._blocks, rebuilt._packer

@@ -60,15 +60,20 @@ class Rendered:
     footnotes: tuple[Footnote, ...]
     tight: bool = False
     """Follows the block before it on the next line (a list's next item), not a blank one."""
+    joiner: str | None = None
+    """Continues the block before it (the reader cut an over-long one): joined by this."""
 
     @property
     def separator(self) -> str:
+        if self.joiner is not None:
+            return self.joiner
         return "\n" if self.tight else "\n\n"
 
 
-def render_source(source: str, syntax: MarkdownSyntax, *, tight: bool = False) -> Rendered:
+def render_source(source: str, syntax: MarkdownSyntax, *, tight: bool = False,
+                  joiner: str | None = None) -> Rendered:
     rendered = render_blocks(parse_blocks(source), syntax)
-    return Rendered(rendered.text, rendered.splits, rendered.footnotes, tight)
+    return Rendered(rendered.text, rendered.splits, rendered.footnotes, tight, joiner)
 
 
 def render_blocks(blocks: Sequence[Block], syntax: MarkdownSyntax) -> Rendered:

@@ -34,7 +34,7 @@ def problems(dialect: Dialect, payload: Payload) -> list[str]:
 def stream(dialect: Dialect, case: Case, pieces: Sequence[str]) -> tuple[list[tuple[Payload, ...]],
                                                                           RenderedAnswer]:
     """Feed ``pieces`` rendering after each, as a pacer flushing every delta would."""
-    formatter = AnswerFormatter(dialect, question="q")
+    formatter = AnswerFormatter(dialect)
     renders = []
     for piece in pieces:
         formatter.feed(piece)

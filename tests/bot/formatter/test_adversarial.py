@@ -63,3 +63,15 @@ def test_a_discord_card_shows_the_quote_lines_as_the_source_wrote_them() -> None
     description = DiscordDialect().card(card)["description"]
     assert description == ("> Intro\n> \\# Title\n> \\- item\n> 3\\. third\n> \\-# small\n"
                            "> \\> nested")
+
+
+@pytest.mark.parametrize("dialect", dialects(), ids=lambda d: d.name)
+def test_a_long_paragraph_reads_as_one_paragraph(dialect: Dialect) -> None:
+    """The reader cuts over-long blocks to keep streaming linear; the cut must not show."""
+    sentences = [f"Sentence {n:02d} of a long and careful answer." for n in range(40)]
+    text = " ".join(sentences)
+    messages = final(dialect, text, step=7)
+    assert all("\n" not in message for message in messages)
+    assert " ".join(messages) == text  # every word, once, in order
+    for message in messages[:-1]:
+        assert message.endswith(".")  # a message that must end early ends at a sentence
