@@ -131,10 +131,12 @@ class SlackDialect(CommonMarkSyntax):
         return [_section("\n".join(lines))]
 
     def related(self, questions: Sequence[str]) -> list[dict[str, Any]]:
+        # The label is shown (mentions broken); the value only comes back on a click, as the
+        # question to ask, so it keeps the upstream's words.
         buttons = [
-            {"type": "button", "text": {"type": "plain_text", "text": clip(q, 75)},
+            {"type": "button", "text": {"type": "plain_text", "text": clip(kill_mentions(q), 75)},
              "action_id": f"citebot_related_{index}", "value": clip(q, 2000)}
-            for index, q in enumerate(kill_mentions(q.strip()) for q in questions[:5]) if q
+            for index, q in enumerate(q.strip() for q in questions[:5]) if q
         ]
         if not buttons:
             return []

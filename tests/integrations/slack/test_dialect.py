@@ -84,3 +84,12 @@ def test_the_builder_link_holds_the_blocks() -> None:
     url = block_kit_builder_url(blocks)
     assert url.startswith("https://app.slack.com/block-kit-builder/#")
     assert json.loads(unquote(url.split("#", 1)[1])) == {"blocks": blocks}
+
+
+def test_a_related_question_button_shows_no_mention_but_asks_the_words_themselves() -> None:
+    (payload,) = DIALECT.thread([], [], ["Who is <!here> for <@U123>?"])
+    actions = next(b for b in payload["blocks"] if b["type"] == "actions")
+    button = actions["elements"][0]
+    assert button["value"] == "Who is <!here> for <@U123>?"  # asked upstream on a click
+    assert "<!here>" not in button["text"]["text"]
+    assert "<@U123>" not in button["text"]["text"]
