@@ -49,11 +49,13 @@ def _links(targets: list[str], problems: list[str]) -> None:
 
 
 def _strings(value: object) -> Iterator[str]:
+    """Every string a person can see; a button's ``value`` only comes back to the app."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
+        for key, item in value.items():
+            if not (key == "value" and value.get("type") == "button"):
+                yield from _strings(item)
     elif isinstance(value, list):
         for item in value:
             yield from _strings(item)
