@@ -175,7 +175,8 @@ async def answer_question(
         if not done.text.strip():
             await writer.write((notice(dialect, wording.empty()),), final=True)
             return outcome("failed")
-        rendered = formatter.finish(done)
+        cut_short = wording.cut_short() if done.finish_reason == "length" else None
+        rendered = formatter.finish(done, note=cut_short)
         await writer.write(rendered.answer, final=True)
         if rendered.thread:
             await sink.post_thread(rendered.thread)

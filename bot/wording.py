@@ -79,6 +79,10 @@ class Wording:
         return self._("The answer was interrupted before it finished; what you see above is "
                       "what arrived. Please ask again for the rest.")
 
+    def cut_short(self) -> str:
+        return self._("The answer reached the length limit of the answer service and stops "
+                      "here. Ask a follow-up question for the rest.")
+
     def filtered(self) -> str:
         return self._("I can't help with that question. Please ask about something else.")
 

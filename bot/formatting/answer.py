@@ -93,11 +93,14 @@ class AnswerFormatter:
             shown.append(self._streaming_payload(blocks, messages[-1], numbering))
         return tuple(shown)
 
-    def finish(self, done: AnswerDone) -> RenderedAnswer:
-        """Final render: footnotes resolved and linked, cards, related questions, feedback."""
+    def finish(self, done: AnswerDone, *, note: str | None = None) -> RenderedAnswer:
+        """Final render: footnotes resolved and linked, cards, related questions, feedback;
+        ``note`` (e.g. the answer hit the length limit) closes the answer in italics."""
         if done.text.startswith(self.text) and len(done.text) > len(self.text):
             self.feed(done.text[len(self.text):])
         self._complete()
+        if note:
+            self._add_note(note)
         if done.citations and not self._uses():
             self._insert_spans(done.citations)
         resolution = resolve(self._uses(), done.citations)
@@ -110,11 +113,13 @@ class AnswerFormatter:
     def interrupt(self, note: str) -> tuple[Payload, ...]:
         """Final messages for the text so far plus ``note``; footnotes (not resolvable) dropped."""
         self._complete()
-        noted = render_blocks((Paragraph((Span("emph", (Text(note),)),)),), self._dialect)
-        self._add(noted)
+        self._add_note(note)
         if self._uses():
             log.info("interrupted answer: removed %d footnote markers", len(self._uses()))
         return self._final(_NO_CITATIONS, feedback=False)
+
+    def _add_note(self, note: str) -> None:
+        self._add(render_blocks((Paragraph((Span("emph", (Text(note),)),)),), self._dialect))
 
     def _absorb(self) -> None:
         pending, self._pending = self._pending, []

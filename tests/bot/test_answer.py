@@ -147,3 +147,14 @@ async def test_cancelling_an_answer_closes_it_with_a_note(
     assert sink.shows[-1][2] is True
     assert sink.final.startswith("Half of the answer")
     assert "interrupted" in sink.final
+
+
+async def test_an_answer_cut_at_the_length_limit_says_so(
+        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream.queue(answer(["A long answer that"], finish_reason="length"))
+    sink = RecordingSink()
+    outcome = await ask(answer_client, sink)
+    assert outcome.status == "answered"
+    assert sink.final.startswith("A long answer that")
+    assert sink.final.endswith("\n\n*The answer reached the length limit of the answer service "
+                               "and stops here. Ask a follow-up question for the rest.*")
