@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, replace
 
 from bot.admission import Admission, AdmissionClosed
@@ -24,12 +24,13 @@ from bot.events import Turn
 from bot.formatter import notice
 from bot.metrics import Metrics
 from bot.pacing import Pacer
-from bot.state import State
+from bot.state import State, open_state
 from bot.wording import WORDING, Wording
+from config import Settings
 
 log = logging.getLogger("citebot.answers")
 
-__all__ = ["AnswerService", "Limits"]
+__all__ = ["AnswerService", "Limits", "answer_service"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,6 +39,13 @@ class Limits:
     questions_per_minute: int = 10
     history_turns: int = 6
     memory_ttl: float = 7 * 24 * 3600.0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Limits:
+        return cls(max_question_length=settings.max_question_length,
+                   questions_per_minute=settings.rate_limit_per_minute,
+                   history_turns=settings.history_turns,
+                   memory_ttl=float(settings.memory_ttl_seconds))
 
 
 class AnswerService:
@@ -182,6 +190,20 @@ class AnswerService:
             await asyncio.wait(late, timeout=5)
         log.info("drained %d answers (%d interrupted) in %.1f s", len(pending), len(late),
                  time.monotonic() - started)
+
+
+@contextlib.asynccontextmanager
+async def answer_service(settings: Settings, client: AnswerClient, *,
+                         metrics: Metrics | None = None) -> AsyncIterator[AnswerService]:
+    """The service a worker runs, on the state ``STATE_URL`` names; drained and closed on exit."""
+    async with open_state(settings.state_url) as state:
+        service = AnswerService(client=client, state=state, metrics=metrics,
+                                admission=Admission(max_in_flight=settings.max_in_flight),
+                                limits=Limits.from_settings(settings))
+        try:
+            yield service
+        finally:
+            await service.drain(settings.shutdown_grace_seconds)
 
 
 def _rounded(value: float | None) -> float | None:

@@ -14,12 +14,10 @@ import sys
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
-from bot.admission import Admission
 from bot.health import health_server
 from bot.logs import configure_json_logging
 from bot.metrics import Metrics
-from bot.service import AnswerService, Limits
-from bot.state import open_state
+from bot.service import AnswerService, answer_service
 from bot.upstream import open_upstream
 from config import Settings
 
@@ -60,16 +58,9 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     metrics = Metrics()
-    async with open_state(settings.state_url) as state, open_upstream(
-            settings, demo=settings.uses_demo,
-            on_retry=metrics.upstream_retries.inc) as client:
-        service = AnswerService(
-            client=client, state=state, metrics=metrics,
-            admission=Admission(max_in_flight=settings.max_in_flight),
-            limits=Limits(max_question_length=settings.max_question_length,
-                          questions_per_minute=settings.rate_limit_per_minute,
-                          history_turns=settings.history_turns,
-                          memory_ttl=settings.memory_ttl_seconds))
+    async with open_upstream(settings, demo=settings.uses_demo,
+                             on_retry=metrics.upstream_retries.inc) as client, answer_service(
+            settings, client, metrics=metrics) as service:
         ready = {name: asyncio.Event() for name in platforms}
         runners = {asyncio.create_task(runner(settings, service, ready[name]), name=name)
                    for name, runner in platforms.items()}
@@ -82,7 +73,7 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
             crashed = await _until_stopped(runners, stopping)
         log.info("shutting down: draining answers in flight")
         await service.drain(settings.shutdown_grace_seconds)
-        await _close(runners)
+        await _close(runners)  # the platforms close after the drain: its notes still post
     log.info("stopped")
     return 1 if crashed else 0
 

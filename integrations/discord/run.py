@@ -9,19 +9,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.http import Route
 
-from bot.admission import Admission
 from bot.client import AnswerClient
 from bot.dialect import Dialect
 from bot.pacing import ChannelBudget, Pacer
-from bot.service import AnswerService, Limits
-from bot.state import open_state
+from bot.service import AnswerService, answer_service
 from config import Settings
 from integrations.discord.bot import CitebotDiscord
 from integrations.discord.commands import add_ask_command
@@ -57,17 +55,6 @@ def _discord_dialect() -> Dialect:
     return DiscordDialect()
 
 
-@contextlib.asynccontextmanager
-async def _service(settings: Settings, client: AnswerClient) -> AsyncIterator[AnswerService]:
-    async with open_state(settings.state_url) as state:
-        yield AnswerService(
-            client=client, state=state, admission=Admission(max_in_flight=settings.max_in_flight),
-            limits=Limits(max_question_length=settings.max_question_length,
-                          questions_per_minute=settings.rate_limit_per_minute,
-                          history_turns=settings.history_turns,
-                          memory_ttl=float(settings.memory_ttl_seconds)))
-
-
 async def run_discord(settings: Settings, service: AnswerService | None = None,
                       ready: asyncio.Event | None = None, *, client: AnswerClient | None = None,
                       stop: asyncio.Event | None = None, dialect: Dialect | None = None,
@@ -84,7 +71,7 @@ async def run_discord(settings: Settings, service: AnswerService | None = None,
             if service is None:
                 if client is None:
                     raise ValueError("run_discord needs an AnswerService or an AnswerClient")
-                service = await stack.enter_async_context(_service(settings, client))
+                service = await stack.enter_async_context(answer_service(settings, client))
             bot = CitebotDiscord(settings=settings, service=service,
                                  dialect=dialect or _discord_dialect(), pacer=pacer,
                                  ready=ready, **options)

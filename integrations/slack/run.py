@@ -5,17 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
 
 import aiohttp
 from aiohttp import web
 
-from bot.admission import Admission
 from bot.client import AnswerClient
 from bot.dialect import Dialect
 from bot.pacing import ChannelBudget, Pacer
-from bot.service import AnswerService, Limits
-from bot.state import open_state
+from bot.service import AnswerService, answer_service
 from config.settings import Settings
 from integrations.slack.app import SlackBot
 from integrations.slack.web import make_web_client
@@ -26,22 +23,6 @@ log = logging.getLogger(__name__)
 
 SLACK_PACER = Pacer(min_interval=1.0, budget=ChannelBudget(writes=5, per_seconds=5.0))
 """Appends and edits about once a second per answer; postMessage is ~1/s per channel."""
-
-
-@contextlib.asynccontextmanager
-async def _own_service(settings: Settings, client: AnswerClient) -> AsyncIterator[AnswerService]:
-    async with open_state(settings.state_url) as state:
-        service = AnswerService(
-            client=client, state=state,
-            admission=Admission(max_in_flight=settings.max_in_flight),
-            limits=Limits(max_question_length=settings.max_question_length,
-                          questions_per_minute=settings.rate_limit_per_minute,
-                          history_turns=settings.history_turns,
-                          memory_ttl=float(settings.memory_ttl_seconds)))
-        try:
-            yield service
-        finally:
-            await service.drain(settings.shutdown_grace_seconds)
 
 
 def _slack_dialect() -> Dialect:
@@ -69,7 +50,7 @@ async def run_slack(settings: Settings, service: AnswerService | None = None,
         if service is None:
             if client is None:
                 raise ValueError("run_slack needs an AnswerService or an AnswerClient")
-            service = await stack.enter_async_context(_own_service(settings, client))
+            service = await stack.enter_async_context(answer_service(settings, client))
         web_client = make_web_client(token=settings.slack_bot_token.get_secret_value(),
                                      base_url=settings.slack_api_base_url, session=session,
                                      on_429=service.metrics.platform_429s.labels("slack").inc)
