@@ -59,7 +59,10 @@ class Outcome:
     text: str
     rendered: RenderedAnswer | None = None
     error: UpstreamError | None = None
+    first_token_seconds: float | None = None
+    """From the question to the upstream's first text (the upstream's own latency)."""
     first_text_seconds: float | None = None
+    """From the question to the first text shown on the platform."""
     total_seconds: float = 0.0
     writes: int = 0
 
@@ -159,13 +162,17 @@ async def answer_question(
     def outcome(status: Status, *, rendered: RenderedAnswer | None = None,
                 error: UpstreamError | None = None) -> Outcome:
         return Outcome(status=status, text=formatter.text, rendered=rendered, error=error,
+                       first_token_seconds=first_token_seconds,
                        first_text_seconds=writer.first_text_seconds,
                        total_seconds=time.monotonic() - started, writes=writer.writes)
 
+    first_token_seconds: float | None = None
     try:
         done: AnswerDone | None = None
         async for event in client.stream(question.text, history=question.history):
             if isinstance(event, TextDelta):
+                if first_token_seconds is None:
+                    first_token_seconds = time.monotonic() - started
                 formatter.feed(event.text)
                 streamer.poke()
             else:

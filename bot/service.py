@@ -164,6 +164,7 @@ class AnswerService:
             "channel": question.channel_id,
             "thread": question.thread_id,
             "outcome": outcome.status,
+            "first_token_seconds": _rounded(outcome.first_token_seconds),
             "first_text_seconds": _rounded(outcome.first_text_seconds),
             "done_seconds": _rounded(outcome.total_seconds),
             "characters": len(outcome.text),

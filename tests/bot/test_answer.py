@@ -83,7 +83,9 @@ async def test_the_first_text_is_shown_at_once_then_writes_are_spaced(
     assert all(gap >= 0.24 for gap in gaps)
     assert len(sink.shows) < len(pieces) / 2  # deltas coalesce: the latest text wins
     assert sink.shows[0][1][0]["content"].startswith("Word0")
+    assert outcome.first_token_seconds is not None
     assert outcome.first_text_seconds is not None
+    assert outcome.first_text_seconds >= outcome.first_token_seconds
     assert outcome.writes == len(sink.shows)
 
 

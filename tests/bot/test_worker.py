@@ -118,7 +118,14 @@ async def test_an_event_delivered_to_two_workers_and_redelivered_is_answered_onc
     answers = [m for m in sim.bot_replies("C1", delivery.ts) if m.streamed]
     assert [m.shown for m in answers] == [
         r"Hope is a theological virtue[\[1\]](https://example.org/doc/1)."]
-    assert sum(len(answer_lines(log)) for _, _, log in logs) == 1
+    (line,) = [line for _, _, log in logs for line in answer_lines(log)]
+    assert line["platform"] == "slack"
+    assert line["outcome"] == "answered"
+    assert line["citations"] == 1
+    assert line["characters"] == len("Hope is a theological virtue[^1].")
+    assert line["first_token_seconds"] is not None
+    assert line["done_seconds"] >= line["first_text_seconds"]  # type: ignore[operator]
+    assert not any("sk-test" in log or sim.bot_token in log for _, _, log in logs)
 
 
 async def test_the_per_user_limit_is_shared_across_workers(
