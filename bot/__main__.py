@@ -100,7 +100,9 @@ def _print_json(platform: str, answer: Sequence[Any], thread: Sequence[Any], out
         "platform": platform,
         "answer": list(answer),
         "thread": list(thread),
-        "citations": [c.to_json() for c in rendered.citations] if rendered else [],
+        # footnote order, then the sources the answer consulted but never cited
+        "citations": [c.to_json() for c in (*rendered.citations, *rendered.also_consulted)]
+        if rendered else [],
     }
     print(json.dumps(document, ensure_ascii=False, indent=2))
     if builder and platform == "slack":

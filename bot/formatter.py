@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.dialect import CitationCard, Dialect, Payload
-from bot.formatting.answer import AnswerFormatter, RenderedAnswer, notice, preview
+from bot.formatting.answer import AnswerFormatter, RenderedAnswer, notice
 
 __all__ = [
     "AnswerFormatter",
@@ -12,5 +12,4 @@ __all__ = [
     "Payload",
     "RenderedAnswer",
     "notice",
-    "preview",
 ]

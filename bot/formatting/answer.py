@@ -10,20 +10,19 @@ does not fit stays a plain number, still matching its card).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.citations import Citation
 from bot.dialect import CitationCard, Dialect, Payload
-from bot.events import AnswerDone, AnswerEvent, TextDelta
+from bot.events import AnswerDone
 from bot.footnotes import SENTINEL, FootnoteReader, Resolution, SourceBlock, resolve
 from bot.formatting.text import ELLIPSIS
 from bot.formatting.writer import Rendered, render_blocks, render_source
 from bot.markdown import Footnote, Paragraph, Span, Text
 from bot.splitting import Message, Packer, join
 
-__all__ = ["AnswerFormatter", "RenderedAnswer", "notice", "preview"]
+__all__ = ["AnswerFormatter", "RenderedAnswer", "notice"]
 
 log = logging.getLogger(__name__)
 
@@ -228,23 +227,3 @@ def _fill(text: str, shown: Sequence[str], separator: str) -> str:
 def notice(dialect: Dialect, text: str) -> Payload:
     """A standalone message in the dialect (errors, 'queued, you are number 2', rate limited)."""
     return dialect.notice(text)
-
-
-def preview(dialect: Dialect, events: Iterable[AnswerEvent]) -> dict[str, Any]:
-    """The ``--json`` object of CONTRACT.md for a finished stream of events."""
-    formatter = AnswerFormatter(dialect)
-    done: AnswerDone | None = None
-    for event in events:
-        if isinstance(event, TextDelta):
-            formatter.feed(event.text)
-        else:
-            done = event
-    if done is None:
-        done = AnswerDone(text=formatter.text, finish_reason="stop")
-    rendered = formatter.finish(done)
-    return {
-        "platform": dialect.name,
-        "answer": list(rendered.answer),
-        "thread": list(rendered.thread),
-        "citations": [c.to_json() for c in (*rendered.citations, *rendered.also_consulted)],
-    }

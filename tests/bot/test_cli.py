@@ -49,6 +49,7 @@ def test_ask_json_for_discord_previews_the_payloads() -> None:
     result = citebot("ask", "How do I deploy citebot?", "--platform", "discord", "--json")
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
+    assert set(document) == {"platform", "answer", "thread", "citations"}
     assert document["platform"] == "discord"
     assert document["answer"]
     assert all(p["allowed_mentions"] == {"parse": []} for p in document["answer"])

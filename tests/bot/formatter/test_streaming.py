@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import itertools
-import json
 
 from bot.citations import Citation
-from bot.events import AnswerDone, TextDelta
-from bot.formatter import AnswerFormatter, notice, preview
+from bot.events import AnswerDone
+from bot.formatter import AnswerFormatter, notice
 from integrations.discord.dialect import DiscordDialect
 from integrations.discord.limits import validate_discord_payload
 from integrations.slack.dialect import SlackDialect
@@ -141,16 +140,6 @@ def test_notices_are_plain_and_safe() -> None:
     slack = notice(SlackDialect(), "Busy <!channel> & co")
     assert slack["text"] == "Busy &lt;!channel&gt; &amp; co"
     assert validate_slack_payload(slack) == []
-
-
-def test_preview_is_the_contract_json_object() -> None:
-    case = CASES["markdown_heavy"]
-    events = [TextDelta(case.text[i:i + 5]) for i in range(0, len(case.text), 5)]
-    document = preview(SlackDialect(), [*events, case.done()])
-    assert set(document) == {"platform", "answer", "thread", "citations"}
-    assert document["platform"] == "slack"
-    assert [c["number"] for c in document["citations"]] == [1, 2]
-    json.dumps(document)
 
 
 def test_the_same_source_twice_is_one_footnote_number() -> None:
