@@ -1,12 +1,14 @@
-"""Every sentence citebot says to a person, in one place so it can be translated.
+"""Every sentence and label citebot says to a person, in one place so it can be translated.
 
-Sentences go through gettext (domain ``citebot``); a deployment that ships catalogues under
-``bot/locale/<lang>/LC_MESSAGES/citebot.mo`` and sets ``LANGUAGE`` speaks its users' language.
-Without catalogues the English below is used.
+Sentences go through gettext (domain ``citebot``); the catalogues ship compiled under
+``bot/locale/<lang>/LC_MESSAGES/citebot.mo`` (sources next to them, ``bot/locale/citebot.pot``
+the template). A :class:`Wording` speaks one language: a Discord user's own locale, else the
+worker's ``LANGUAGE``. English is the msgids themselves.
 """
 
 from __future__ import annotations
 
+import functools
 import gettext
 import math
 from dataclasses import dataclass
@@ -23,29 +25,81 @@ from bot.errors import (
     UpstreamError,
 )
 
-__all__ = ["WORDING", "Wording"]
+__all__ = ["ENGLISH_LABELS", "LANGUAGES", "WORDING", "Labels", "Wording", "catalogue_language"]
 
-_LOCALE_DIR = Path(__file__).with_name("locale")
+LOCALE_DIR = Path(__file__).with_name("locale")
+DOMAIN = "citebot"
+LANGUAGES: tuple[str, ...] = tuple(sorted(
+    {"en"} | {mo.parents[1].name for mo in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo")}))
+"""The languages citebot speaks: English and every shipped catalogue."""
 
 
-def _seconds(seconds: float) -> str:
-    whole = max(1, math.ceil(seconds))
-    if whole < 90:
-        return f"{whole} seconds" if whole != 1 else "1 second"
-    return f"{math.ceil(whole / 60)} minutes"
+def catalogue_language(tag: str | None) -> str | None:
+    """The shipped language for a locale tag (``pt-BR``, ``nl``, ``en_US``, gettext's
+    ``de_DE:en``: the first that ships wins), or None when none does."""
+    for candidate in (tag or "").split(":"):
+        primary = candidate.strip().replace("_", "-").split("-")[0].split(".")[0].lower()
+        if primary in LANGUAGES:
+            return primary
+    return None
+
+
+@functools.cache
+def _translations(language: str | None) -> gettext.NullTranslations:
+    if not language or language == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Labels:
+    """The words a dialect writes around an answer: on its cards, headings and buttons."""
+
+    sources: str
+    """Heading of the citation cards (Slack's notification text)."""
+    source: str
+    """The title of a source that has neither title nor reference."""
+    supports: str
+    """Before the sentences of the answer a source supports."""
+    also_consulted: str
+    related: str
+    good_answer: str
+    bad_answer: str
+    """Feedback buttons' names (for screen readers, where the buttons show only 👍/👎)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Wording:
-    """The user-facing sentences; ``language`` picks a gettext catalogue when one is shipped."""
+    """The user-facing sentences in ``language`` (a shipped catalogue; else English)."""
 
     language: str | None = None
 
     def _(self, text: str) -> str:
-        languages = [self.language] if self.language else None
-        translation = gettext.translation("citebot", _LOCALE_DIR, languages=languages,
-                                          fallback=True)
-        return translation.gettext(text)
+        return _translations(self.language).gettext(text)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The form of a sentence for the number ``n`` (the sentence formats ``{n}`` itself)."""
+        return _translations(self.language).ngettext(singular, plural, n)
+
+    @property
+    def labels(self) -> Labels:
+        return Labels(
+            sources=self._("Sources"),
+            source=self._("Source"),
+            supports=self._("Supports"),
+            also_consulted=self._("Also consulted"),
+            related=self._("Related questions"),
+            good_answer=self._("Good answer"),
+            bad_answer=self._("Bad answer"),
+        )
+
+    def duration(self, seconds: float) -> str:
+        """A wait as a person says it: ``5 seconds``, ``2 minutes``."""
+        whole = max(1, math.ceil(seconds))
+        if whole < 90:
+            return self.ngettext("{n} second", "{n} seconds", whole).format(n=whole)
+        minutes = math.ceil(whole / 60)
+        return self.ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)
 
     def explain(self, error: UpstreamError) -> str:
         """One friendly paragraph for a failed answer: what happened and what to do."""
@@ -73,7 +127,7 @@ class Wording:
         if retry_after is None:
             return self._("The answer service is busy right now. Please try again in a minute.")
         return self._("The answer service is busy right now. Please try again in {wait}."
-                      ).format(wait=_seconds(retry_after))
+                      ).format(wait=self.duration(retry_after))
 
     def interrupted(self) -> str:
         return self._("The answer was interrupted before it finished; what you see above is "
@@ -109,11 +163,13 @@ class Wording:
 
     def user_rate_limited(self, retry_after: float) -> str:
         return self._("You have asked a lot of questions in a short time. Please wait "
-                      "{wait} and ask again.").format(wait=_seconds(retry_after))
+                      "{wait} and ask again.").format(wait=self.duration(retry_after))
 
     def question_too_long(self, limit: int) -> str:
-        return self._("That question is too long: please keep it under {limit} characters."
-                      ).format(limit=limit)
+        return self.ngettext(
+            "That question is too long: please keep it under {limit} character.",
+            "That question is too long: please keep it under {limit} characters.",
+            limit).format(limit=limit)
 
     def empty_question(self) -> str:
         return self._("Please include a question, for example: “What does paragraph 34 of "
@@ -128,3 +184,4 @@ class Wording:
 
 
 WORDING = Wording()
+ENGLISH_LABELS = WORDING.labels
