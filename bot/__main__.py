@@ -78,7 +78,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     async with open_upstream(settings, demo=wants_demo(settings)) as client, sink.live(question):
         outcome = await answer_question(
             Question(text=question, platform=args.platform, user_id="terminal",
-                     channel_id="terminal"),
+                     channel_id="terminal", language=settings.language),
             client=client, dialect=_dialect(args.platform), sink=sink,
             pacer=Pacer(min_interval=0.0 if preview else 0.05))
     if preview:
@@ -87,9 +87,9 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     if outcome.status == "answered":
         return 0
     if preview and outcome.error is not None:  # the terminal sink has already said it
-        from bot.wording import WORDING
+        from bot.wording import Wording
 
-        print(WORDING.explain(outcome.error), file=sys.stderr)
+        print(Wording(language=settings.language).explain(outcome.error), file=sys.stderr)
     return EXIT_FAILED
 
 

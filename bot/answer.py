@@ -22,7 +22,7 @@ from bot.errors import ContentFiltered, UpstreamError
 from bot.events import AnswerDone, TextDelta, Turn
 from bot.formatter import AnswerFormatter, Payload, RenderedAnswer, notice
 from bot.pacing import Pacer
-from bot.wording import WORDING, Wording
+from bot.wording import Wording
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,9 @@ class Question:
     user_id: str
     channel_id: str
     thread_id: str | None = None
+    language: str | None = None
+    """The language citebot's own words take (a shipped catalogue, e.g. ``"nl"``); None: the
+    worker's default."""
 
 
 class AnswerSink(Protocol):
@@ -151,11 +154,13 @@ async def answer_question(
     dialect: Dialect,
     sink: AnswerSink,
     pacer: Pacer,
-    wording: Wording = WORDING,
+    wording: Wording | None = None,
 ) -> Outcome:
-    """Answer one question into ``sink``; never raises an upstream failure, only words it."""
+    """Answer one question into ``sink``; never raises an upstream failure, only words it
+    (in ``wording``, by default the question's language)."""
     started = time.monotonic()
-    formatter = AnswerFormatter(dialect)
+    wording = wording or Wording(language=question.language)
+    formatter = AnswerFormatter(dialect, wording=wording)
     writer = _Writer(sink=sink, pacer=pacer, channel=question.channel_id, started=started)
     streamer = _Streamer(formatter, writer)
 

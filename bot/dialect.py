@@ -2,8 +2,9 @@
 
 A dialect knows how its platform spells bold, a link, a code fence or a footnote, what it must
 escape, which sequences would ping people, what its message limits are, and how a citation
-card looks. The formatter (``bot.formatting``) owns everything else: footnotes, splitting,
-streaming stability. Implementations live in ``integrations/<platform>/dialect.py``.
+card looks, labelled in the answer's language (:class:`bot.wording.Labels`). The formatter
+(``bot.formatting``) owns everything else: footnotes, splitting, streaming stability.
+Implementations live in ``integrations/<platform>/dialect.py``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.citations import Citation
+from bot.wording import ENGLISH_LABELS, Labels
 
 __all__ = ["CitationCard", "Dialect", "MarkdownSyntax", "Payload"]
 
@@ -101,9 +103,11 @@ class Dialect(MarkdownSyntax, Protocol):
         cards: Sequence[CitationCard],
         also_consulted: Sequence[Citation],
         related: Sequence[str],
+        *,
+        labels: Labels = ENGLISH_LABELS,
     ) -> tuple[Payload, ...]:
         """The threaded replies: citation cards batched within limits, then related questions
-        (and, where the platform puts them there, feedback buttons)."""
+        (and, where the platform puts them there, feedback buttons), labelled in ``labels``."""
         ...
 
     def notice(self, text: str) -> Payload:

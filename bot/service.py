@@ -83,6 +83,10 @@ class AnswerService:
             return ()
         return await self.state.recent(key, self.limits.history_turns * 2)
 
+    def wording_for(self, language: str | None) -> Wording:
+        """The words for a person who speaks ``language``; None: this worker's default."""
+        return Wording(language=language) if language else self.wording
+
     async def refuse(self, sink: AnswerSink, dialect: Dialect, words: str) -> None:
         """Answer with one short message instead of an answer."""
         await sink.show((notice(dialect, words),), final=True)
@@ -94,7 +98,8 @@ class AnswerService:
         ``question.history`` is used when the adapter found one (e.g. Slack's thread replies);
         otherwise the remembered turns of the thread are sent.
         """
-        refusal = await self._gate(question)
+        wording = self.wording_for(question.language)
+        refusal = await self._gate(question, wording)
         if refusal is not None:
             await self.refuse(sink, dialect, refusal)
             return None
@@ -102,10 +107,10 @@ class AnswerService:
             key = self.conversation_key(question)
 
             async def queued(position: int) -> None:
-                await self.refuse(sink, dialect, self.wording.queued(position))
+                await self.refuse(sink, dialect, wording.queued(position))
 
             async def thread_busy(position: int) -> None:
-                await self.refuse(sink, dialect, self.wording.after_thread_turn(position))
+                await self.refuse(sink, dialect, wording.after_thread_turn(position))
 
             started = time.monotonic()
             try:
@@ -116,9 +121,9 @@ class AnswerService:
                         question = replace(question, history=await self.history(question))
                     outcome = await answer_question(question, client=self.client,
                                                     dialect=dialect, sink=sink, pacer=pacer,
-                                                    wording=self.wording)
+                                                    wording=wording)
             except AdmissionClosed:
-                await self.refuse(sink, dialect, self.wording.restarting())
+                await self.refuse(sink, dialect, wording.restarting())
                 return None
             except asyncio.CancelledError:  # shutdown: the flow closed the answer with a note
                 self._log(question, Outcome(status="interrupted", text="",
@@ -131,18 +136,18 @@ class AnswerService:
             self._log(question, outcome)
             return outcome
 
-    async def _gate(self, question: Question) -> str | None:
+    async def _gate(self, question: Question, wording: Wording) -> str | None:
         if not self._accepting:
-            return self.wording.restarting()
+            return wording.restarting()
         if not question.text.strip():
-            return self.wording.empty_question()
+            return wording.empty_question()
         if len(question.text) > self.limits.max_question_length:
-            return self.wording.question_too_long(self.limits.max_question_length)
+            return wording.question_too_long(self.limits.max_question_length)
         decision = await self.state.hit(f"rate:{question.platform}:{question.user_id}",
                                         limit=self.limits.questions_per_minute, per_seconds=60)
         if not decision.allowed:
             self.metrics.rate_limited_users.labels(question.platform).inc()
-            return self.wording.user_rate_limited(decision.retry_after)
+            return wording.user_rate_limited(decision.retry_after)
         return None
 
     @contextlib.contextmanager
@@ -200,7 +205,8 @@ async def answer_service(settings: Settings, client: AnswerClient, *,
     async with open_state(settings.state_url) as state:
         service = AnswerService(client=client, state=state, metrics=metrics,
                                 admission=Admission(max_in_flight=settings.max_in_flight),
-                                limits=Limits.from_settings(settings))
+                                limits=Limits.from_settings(settings),
+                                wording=Wording(language=settings.language))
         try:
             yield service
         finally:

@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.wording import LANGUAGES, catalogue_language
+
 __all__ = ["DEMO", "Settings", "SettingsError", "load_settings"]
 
 DEMO = "demo"
@@ -95,6 +97,7 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO", validation_alias="LOG_LEVEL"
     )
+    language: str = Field(default="en", validation_alias="LANGUAGE")
 
     @field_validator("upstream_base_url")
     @classmethod
@@ -103,6 +106,14 @@ class Settings(BaseSettings):
         if value.lower() == DEMO:
             return DEMO
         return _http_url(value).rstrip("/")
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, value: str) -> str:
+        language = catalogue_language(value)
+        if language is None:
+            raise ValueError(f"must be one of {', '.join(LANGUAGES)}, got {value!r}")
+        return language
 
     @field_validator("discord_api_base_url")
     @classmethod

@@ -21,6 +21,7 @@ from bot.formatting.text import ELLIPSIS
 from bot.formatting.writer import Rendered, render_blocks, render_source
 from bot.markdown import Footnote, Paragraph, Span, Text
 from bot.splitting import Message, Packer, join
+from bot.wording import WORDING, Wording
 
 __all__ = ["AnswerFormatter", "RenderedAnswer", "notice"]
 
@@ -45,8 +46,11 @@ class RenderedAnswer:
 
 
 class AnswerFormatter:
-    def __init__(self, dialect: Dialect) -> None:
+    """One answer for one dialect; its cards and buttons are labelled in ``wording``'s language."""
+
+    def __init__(self, dialect: Dialect, *, wording: Wording = WORDING) -> None:
         self._dialect = dialect
+        self._wording = wording
         self._reader = FootnoteReader(cut=max(200, min(1200, dialect.text_budget * 4 // 5)))
         self._pending: list[SourceBlock] = []
         self._blocks: list[Rendered] = []
@@ -105,7 +109,7 @@ class AnswerFormatter:
         resolution = resolve(self._uses(), done.citations)
         answer = self._final(resolution, feedback=True)
         thread = self._dialect.thread(resolution.cards, resolution.also_consulted,
-                                      done.related_questions)
+                                      done.related_questions, labels=self._wording.labels)
         return RenderedAnswer(answer=answer, thread=thread, citations=resolution.citations,
                               also_consulted=resolution.also_consulted, cards=resolution.cards)
 
@@ -150,7 +154,7 @@ class AnswerFormatter:
         for citation in reversed(spanned):
             end = min(max((citation.span or (0, 0))[1], 0), len(text))
             text = f"{text[:end]}[^{citation.number}]{text[end:]}"
-        rebuilt = AnswerFormatter(self._dialect)
+        rebuilt = AnswerFormatter(self._dialect, wording=self._wording)
         rebuilt.feed(text)
         rebuilt._complete()
         self._blocks, self._packer = rebuilt._blocks, rebuilt._packer

@@ -22,6 +22,7 @@ from bot.answer import Question
 from bot.dialect import Dialect
 from bot.pacing import Pacer
 from bot.service import AnswerService
+from bot.wording import catalogue_language
 from config import Settings
 from integrations.discord.commands import add_ask_command, sync_if_changed
 from integrations.discord.sink import DiscordAnswerSink, InteractionToken, thread_name
@@ -38,6 +39,11 @@ PLATFORM = "discord"
 
 def _mention_free(text: str, bot_id: int) -> str:
     return re.sub(rf"<@!?{bot_id}>", " ", text).strip()
+
+
+def _language(interaction: discord.Interaction) -> str | None:
+    """The catalogue for the user's Discord language (``pt-BR`` -> ``pt``); None: the default."""
+    return catalogue_language(interaction.locale.value)
 
 
 class CitebotDiscord(discord.AutoShardedClient):
@@ -94,8 +100,8 @@ class CitebotDiscord(discord.AutoShardedClient):
     async def _ask(self, interaction: discord.Interaction, question: str,
                    private: bool) -> None:
         if not self._allowed(interaction.guild_id, interaction.channel_id):
-            await interaction.response.send_message(self.service.wording.not_allowed_here(),
-                                                    ephemeral=True)
+            wording = self.service.wording_for(_language(interaction))
+            await interaction.response.send_message(wording.not_allowed_here(), ephemeral=True)
             return
         await self._answer_interaction(interaction, question, private=private)
 
@@ -121,6 +127,7 @@ class CitebotDiscord(discord.AutoShardedClient):
             text=question, platform=PLATFORM, user_id=str(interaction.user.id),
             channel_id=str(conversation[0]),
             thread_id=None if private or conversation[1] is None else str(conversation[1]),
+            language=_language(interaction),
         ), dialect=self.dialect, sink=sink, pacer=self.pacer)
 
     async def on_message(self, message: discord.Message) -> None:
@@ -150,8 +157,8 @@ class CitebotDiscord(discord.AutoShardedClient):
     async def _feedback(self, interaction: discord.Interaction, value: str) -> None:
         """Thank first: the 3 s to acknowledge must not wait on the state store."""
         assert interaction.message is not None
-        await interaction.response.send_message(self.service.wording.feedback_thanks(),
-                                                ephemeral=True)
+        wording = self.service.wording_for(_language(interaction))
+        await interaction.response.send_message(wording.feedback_thanks(), ephemeral=True)
         key = f"{PLATFORM}:{interaction.message.id}"
         changed = await self.service.state.record_feedback(key, str(interaction.user.id), value)
         log.info("feedback", extra={"feedback": {"platform": PLATFORM, "answer": key,

@@ -15,6 +15,7 @@ from bot.citations import Citation
 from bot.dialect import CitationCard, Payload
 from bot.formatting.commonmark import ZWSP, CommonMarkSyntax
 from bot.formatting.text import clip, superscript
+from bot.wording import ENGLISH_LABELS, Labels
 
 __all__ = ["DiscordDialect"]
 
@@ -42,9 +43,6 @@ class DiscordDialect(CommonMarkSyntax):
     footnote_width = 4
     footnote_separator = "·"
     max_heading = 3
-    supports_label = "Supports"
-    also_consulted_label = "Also consulted"
-    related_label = "Related questions"
 
     def kill_mentions(self, text: str) -> str:
         return kill_mentions(text)
@@ -70,10 +68,11 @@ class DiscordDialect(CommonMarkSyntax):
                 "allowed_mentions": NO_MENTIONS, "flags": SUPPRESS_EMBEDS}
 
     def thread(self, cards: Sequence[CitationCard], also_consulted: Sequence[Citation],
-               related: Sequence[str]) -> tuple[Payload, ...]:
-        embeds = [self.card(card) for card in cards]
+               related: Sequence[str], *, labels: Labels = ENGLISH_LABELS
+               ) -> tuple[Payload, ...]:
+        embeds = [self.card(card, labels) for card in cards]
         if also_consulted:
-            embeds.append(self.also_consulted(also_consulted))
+            embeds.append(self.also_consulted(also_consulted, labels))
         payloads: list[Payload] = [
             {"embeds": batch, "allowed_mentions": NO_MENTIONS} for batch in _batches(embeds)
         ]
@@ -84,19 +83,19 @@ class DiscordDialect(CommonMarkSyntax):
                 for index, question in enumerate(related[:5]) if question.strip()
             ]
             if buttons:
-                payloads.append({"content": f"**{self.related_label}**",
+                payloads.append({"content": f"**{self.escape(labels.related, line_start=False)}**",
                                  "components": [_row(button) for button in buttons],
                                  "allowed_mentions": NO_MENTIONS, "flags": SUPPRESS_EMBEDS})
         return tuple(payloads)
 
-    def card(self, card: CitationCard) -> dict[str, Any]:
+    def card(self, card: CitationCard, labels: Labels = ENGLISH_LABELS) -> dict[str, Any]:
         """One citation as an embed; title, author and footer are plain text on Discord.
 
         The footnote number leads the author line, just above the title, so ``¹`` in the
         answer finds ``[1]`` here while the title stays the document's own."""
         c = card.citation
         embed: dict[str, Any] = {
-            "title": clip(kill_mentions(c.title or c.reference or "Source"),
+            "title": clip(kill_mentions(c.title or c.reference or labels.source),
                           EMBED_LIMITS["title"]),
             "author": {"name": clip(kill_mentions(" · ".join(
                 part for part in (f"[{card.number}]", c.author) if part)),
@@ -115,7 +114,7 @@ class DiscordDialect(CommonMarkSyntax):
             embed["description"] = "\n".join(description)
         if card.supports:
             said = self.escape(clip(" … ".join(card.supports), 450), line_start=False)
-            embed["fields"] = [{"name": self.supports_label, "value": f"“{said}”",
+            embed["fields"] = [{"name": labels.supports, "value": f"“{said}”",
                                 "inline": False}]
         footer = " · ".join(part for part in (c.reference, c.year) if part)
         if footer:
@@ -126,11 +125,13 @@ class DiscordDialect(CommonMarkSyntax):
         text = line.lstrip(" ")
         return line[:len(line) - len(text)] + self.escape(text, line_start=True)
 
-    def also_consulted(self, citations: Sequence[Citation]) -> dict[str, Any]:
+    def also_consulted(self, citations: Sequence[Citation],
+                       labels: Labels = ENGLISH_LABELS) -> dict[str, Any]:
         lines: list[str] = []
         size = 0
         for index, c in enumerate(citations):
-            label = self.escape(clip(c.title or c.reference or "Source", 150), line_start=False)
+            label = self.escape(clip(c.title or c.reference or labels.source, 150),
+                                line_start=False)
             if c.source_url:
                 label = self.link(label, c.source_url)
             extra = ", ".join(part for part in (c.author, c.year) if part)
@@ -141,7 +142,7 @@ class DiscordDialect(CommonMarkSyntax):
                 break
             lines.append(line)
             size += len(line) + 1
-        return {"title": self.also_consulted_label, "description": "\n".join(lines)}
+        return {"title": labels.also_consulted, "description": "\n".join(lines)}
 
 
 def embed_size(embed: dict[str, Any]) -> int:

@@ -17,6 +17,7 @@ from bot.citations import Citation
 from bot.dialect import CitationCard, Payload
 from bot.formatting.commonmark import ZWSP, CommonMarkSyntax
 from bot.formatting.text import clip
+from bot.wording import ENGLISH_LABELS, Labels
 
 __all__ = ["SlackDialect", "mrkdwn"]
 
@@ -49,10 +50,6 @@ class SlackDialect(CommonMarkSyntax):
     message_limit = 12000
     footnote_width = 7
     footnote_separator = ""
-    supports_label = "Supports"
-    also_consulted_label = "Also consulted"
-    related_label = "Related questions"
-    sources_label = "Sources"
 
     def kill_mentions(self, text: str) -> str:
         return kill_mentions(text)
@@ -77,22 +74,24 @@ class SlackDialect(CommonMarkSyntax):
         return {"text": clip(mrkdwn(text), 4000), **UNFURL_OFF}
 
     def thread(self, cards: Sequence[CitationCard], also_consulted: Sequence[Citation],
-               related: Sequence[str]) -> tuple[Payload, ...]:
-        groups = [self.card(card) for card in cards]
+               related: Sequence[str], *, labels: Labels = ENGLISH_LABELS
+               ) -> tuple[Payload, ...]:
+        groups = [self.card(card, labels) for card in cards]
         if also_consulted:
-            groups.append(self.also_consulted(also_consulted))
+            groups.append(self.also_consulted(also_consulted, labels))
         if related:
-            groups.append(self.related(related))
-        groups.append([_feedback()])
+            groups.append(self.related(related, labels))
+        groups.append([_feedback(labels)])
         payloads = []
         for batch in _batches(groups):
             blocks = [block for group in batch for block in group]
-            payloads.append({"text": self._fallback(blocks), "blocks": blocks, **UNFURL_OFF})
+            payloads.append({"text": self._fallback(blocks, labels), "blocks": blocks,
+                             **UNFURL_OFF})
         return tuple(payloads)
 
-    def card(self, card: CitationCard) -> list[dict[str, Any]]:
+    def card(self, card: CitationCard, labels: Labels = ENGLISH_LABELS) -> list[dict[str, Any]]:
         c = card.citation
-        title = mrkdwn(clip(c.title or c.reference or "Source", 200))
+        title = mrkdwn(clip(c.title or c.reference or labels.source, 200))
         if c.source_url:
             title = f"<{link_url(c.source_url)}|{title}>"
         blocks: list[dict[str, Any]] = [_section(f"*{card.number}.* *{title}*")]
@@ -110,15 +109,16 @@ class SlackDialect(CommonMarkSyntax):
             blocks.append(_context(mrkdwn(clip(about, 500))))
         if card.supports:
             said = mrkdwn(clip(" … ".join(card.supports), 1500))
-            blocks.append(_context(f"_{self.supports_label}:_ “{said}”"))
+            blocks.append(_context(f"_{mrkdwn(labels.supports)}:_ “{said}”"))
         blocks.append({"type": "divider"})
         return blocks
 
-    def also_consulted(self, citations: Sequence[Citation]) -> list[dict[str, Any]]:
-        lines = [f"*{self.also_consulted_label}*"]
+    def also_consulted(self, citations: Sequence[Citation],
+                       labels: Labels = ENGLISH_LABELS) -> list[dict[str, Any]]:
+        lines = [f"*{mrkdwn(labels.also_consulted)}*"]
         size = len(lines[0])
         for index, c in enumerate(citations):
-            label = mrkdwn(clip(c.title or c.reference or "Source", 150))
+            label = mrkdwn(clip(c.title or c.reference or labels.source, 150))
             if c.source_url:
                 label = f"<{link_url(c.source_url)}|{label}>"
             extra = ", ".join(part for part in (c.author, c.year) if part)
@@ -130,7 +130,8 @@ class SlackDialect(CommonMarkSyntax):
             size += len(line) + 1
         return [_section("\n".join(lines))]
 
-    def related(self, questions: Sequence[str]) -> list[dict[str, Any]]:
+    def related(self, questions: Sequence[str],
+                labels: Labels = ENGLISH_LABELS) -> list[dict[str, Any]]:
         # The label is shown (mentions broken); the value only comes back on a click, as the
         # question to ask, so it keeps the upstream's words.
         buttons = [
@@ -140,13 +141,14 @@ class SlackDialect(CommonMarkSyntax):
         ]
         if not buttons:
             return []
-        return [_section(f"*{self.related_label}*"), {"type": "actions", "elements": buttons}]
+        return [_section(f"*{mrkdwn(labels.related)}*"),
+                {"type": "actions", "elements": buttons}]
 
-    def _fallback(self, blocks: Sequence[dict[str, Any]]) -> str:
+    def _fallback(self, blocks: Sequence[dict[str, Any]], labels: Labels) -> str:
         titles = [b["text"]["text"] for b in blocks
                   if b["type"] == "section" and b["text"]["text"][1:2].isdigit()]
-        return clip(f"{self.sources_label}: " + " · ".join(titles) if titles else
-                    self.sources_label, 3900)
+        sources = mrkdwn(labels.sources)
+        return clip(f"{sources}: " + " · ".join(titles) if titles else sources, 3900)
 
 
 def _section(text: str) -> dict[str, Any]:
@@ -157,15 +159,15 @@ def _context(text: str) -> dict[str, Any]:
     return {"type": "context", "elements": [{"type": "mrkdwn", "text": clip(text, 3000)}]}
 
 
-def _feedback() -> dict[str, Any]:
+def _feedback(labels: Labels) -> dict[str, Any]:
     def button(emoji: str, label: str, value: str) -> dict[str, Any]:
         return {"text": {"type": "plain_text", "text": emoji}, "accessibility_label": label,
                 "value": value}
 
     return {"type": "context_actions", "elements": [{
         "type": "feedback_buttons", "action_id": "citebot_feedback",
-        "positive_button": button("👍", "Good answer", "up"),
-        "negative_button": button("👎", "Bad answer", "down"),
+        "positive_button": button("👍", labels.good_answer, "up"),
+        "negative_button": button("👎", labels.bad_answer, "down"),
     }]}
 
 

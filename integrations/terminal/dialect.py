@@ -13,6 +13,7 @@ from rich.markup import escape as rich_escape
 from bot.citations import Citation
 from bot.dialect import CitationCard, Payload
 from bot.formatting.text import clip, superscript
+from bot.wording import ENGLISH_LABELS, Labels
 
 __all__ = ["TerminalDialect"]
 
@@ -30,9 +31,6 @@ class TerminalDialect:
     footnote_width = 4
     footnote_separator = "·"
     quote_prefix = "│ "
-    supports_label = "Supports"
-    also_consulted_label = "Also consulted"
-    related_label = "Related questions"
 
     def escape(self, text: str, *, line_start: bool) -> str:
         return rich_escape(text)
@@ -76,22 +74,23 @@ class TerminalDialect:
         return {"notice": text}
 
     def thread(self, cards: Sequence[CitationCard], also_consulted: Sequence[Citation],
-               related: Sequence[str]) -> tuple[Payload, ...]:
-        payloads: list[Payload] = [{"markup": self.card(card)} for card in cards]
+               related: Sequence[str], *, labels: Labels = ENGLISH_LABELS
+               ) -> tuple[Payload, ...]:
+        payloads: list[Payload] = [{"markup": self.card(card, labels)} for card in cards]
         if also_consulted:
-            lines = [f"[bold]{self.also_consulted_label}[/bold]"]
-            lines += ["• " + self._title(c) + self._about(c, with_reference=False)
+            lines = [f"[bold]{rich_escape(labels.also_consulted)}[/bold]"]
+            lines += ["• " + self._title(c, labels) + self._about(c, with_reference=False)
                       for c in also_consulted]
             payloads.append({"markup": "\n".join(lines)})
         if related:
-            lines = [f"[bold]{self.related_label}[/bold]"]
+            lines = [f"[bold]{rich_escape(labels.related)}[/bold]"]
             lines += [f"{index + 1}. {rich_escape(q)}" for index, q in enumerate(related)]
             payloads.append({"markup": "\n".join(lines)})
         return tuple(payloads)
 
-    def card(self, card: CitationCard) -> str:
+    def card(self, card: CitationCard, labels: Labels = ENGLISH_LABELS) -> str:
         c = card.citation
-        lines = [f"[bold]{superscript(card.number)} {self._title(c)}[/bold]"
+        lines = [f"[bold]{superscript(card.number)} {self._title(c, labels)}[/bold]"
                  + self._about(c, with_reference=True)]
         if c.source_url:
             lines.append(f"[dim]{rich_escape(c.source_url)}[/dim]")
@@ -102,11 +101,11 @@ class TerminalDialect:
             lines.append("[italic]│ " + quote.replace("\n", "\n│ ") + "[/italic]")
         if card.supports:
             said = rich_escape(" … ".join(card.supports))
-            lines.append(f"[dim]{self.supports_label}: “{said}”[/dim]")
+            lines.append(f"[dim]{rich_escape(labels.supports)}: “{said}”[/dim]")
         return "\n".join(lines)
 
-    def _title(self, c: Citation) -> str:
-        title = rich_escape(c.title or c.reference or "Source")
+    def _title(self, c: Citation, labels: Labels) -> str:
+        title = rich_escape(c.title or c.reference or labels.source)
         return _link(title, c.source_url) if c.source_url else title
 
     def _about(self, c: Citation, *, with_reference: bool) -> str:

@@ -83,6 +83,17 @@ def test_ask_with_an_unreachable_upstream_says_so_in_one_paragraph() -> None:
     assert "sk-hidden-value" not in result.stderr + result.stdout
 
 
+def test_ask_speaks_the_configured_language_when_the_upstream_is_unreachable() -> None:
+    result = citebot("ask", "Que dit le Catéchisme ?", env={
+        "LANGUAGE": "fr", "UPSTREAM_BASE_URL": "http://127.0.0.1:9/v1",
+        "UPSTREAM_API_KEY": "sk-test", "UPSTREAM_MAX_RETRIES": "0",
+        "UPSTREAM_CONNECT_TIMEOUT": "1"})
+    assert result.returncode == 1
+    assert ("Je n’ai pas pu joindre le service de réponses pour le moment. "
+            "Veuillez réessayer dans une minute.") in result.stderr
+    assert "could not reach" not in result.stderr
+
+
 def test_a_bad_setting_is_one_line_naming_the_variable() -> None:
     result = citebot("ask", "Why?", env={"STATE_URL": "mongodb://nope"})
     assert result.returncode == 2

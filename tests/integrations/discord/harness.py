@@ -67,11 +67,12 @@ class Harness:
         return self.service.outcomes
 
     async def ask(self, question: str, *, private: bool = False,
-                  channel_id: int | None = None) -> SimMessage:
+                  channel_id: int | None = None, locale: str = "en-US") -> SimMessage:
         """A person runs /ask and waits for the whole answer; returns the answer message."""
         done = len(self.service.outcomes)
         interaction = await self.sim.slash_command(
-            "ask", {"question": question, "private": private}, channel_id=channel_id)
+            "ask", {"question": question, "private": private}, channel_id=channel_id,
+            locale=locale)
         await self.answers(done + 1)
         assert interaction.original is not None
         return interaction.original

@@ -183,7 +183,8 @@ class DiscordSim:
         return self.users[user_id] if user_id is not None else self.user
 
     def _interaction(self, type_: int, channel: SimChannel, user: SimUser,
-                     data: dict[str, Any], message: SimMessage | None = None) -> dict[str, Any]:
+                     data: dict[str, Any], message: SimMessage | None = None, *,
+                     locale: str = "en-US") -> dict[str, Any]:
         interaction = SimInteraction(
             id=self.ids(), token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(48)}", type=type_,
             user=user, channel=channel, created=time.monotonic(), message=message)
@@ -192,7 +193,7 @@ class DiscordSim:
             "id": str(interaction.id), "application_id": str(self.application_id),
             "type": type_, "token": interaction.token, "version": 1, "data": data,
             "channel_id": str(channel.id), "channel": channel.payload(),
-            "app_permissions": str(EVERYONE_PERMISSIONS), "locale": "en-US",
+            "app_permissions": str(EVERYONE_PERMISSIONS), "locale": locale,
             "entitlements": [], "attachment_size_limit": 10485760,
             "context": 1 if channel.type == ChannelType.DM else 0,
         }
@@ -209,9 +210,10 @@ class DiscordSim:
         return payload
 
     async def slash_command(self, name: str, options: dict[str, Any], *,
-                            channel_id: int | None = None,
-                            user_id: int | None = None) -> SimInteraction:
-        """A person runs ``/name`` (INTERACTION_CREATE type 2); returns the interaction."""
+                            channel_id: int | None = None, user_id: int | None = None,
+                            locale: str = "en-US") -> SimInteraction:
+        """A person runs ``/name`` (INTERACTION_CREATE type 2) with their Discord client set to
+        ``locale``; returns the interaction."""
         channel = self.channels[channel_id or self.text.id]
         command = self.commands.get(name, {"id": str(self.ids())})
         kinds = {bool: 5, int: 4, float: 10, str: 3}
@@ -220,19 +222,20 @@ class DiscordSim:
             for key, value in options.items()]}
         if channel.guild_id is not None:
             data["guild_id"] = str(channel.guild_id)
-        payload = self._interaction(2, channel, self._who(user_id), data)
+        payload = self._interaction(2, channel, self._who(user_id), data, locale=locale)
         await self.dispatch("INTERACTION_CREATE", payload, guild_id=channel.guild_id)
         return self.interactions[payload["token"]]
 
     async def click_button(self, message_id: int, custom_id: str, *,
-                           user_id: int | None = None) -> SimInteraction:
+                           user_id: int | None = None, locale: str = "en-US") -> SimInteraction:
         """A person clicks a button under a message (INTERACTION_CREATE type 3)."""
         message = self.messages[message_id]
         if custom_id not in {b.get("custom_id") for b in message.buttons()}:
             raise AssertionError(f"no button {custom_id!r} under message {message_id}")
         channel = self.channels[message.channel_id]
         payload = self._interaction(3, channel, self._who(user_id),
-                                    {"custom_id": custom_id, "component_type": 2}, message)
+                                    {"custom_id": custom_id, "component_type": 2}, message,
+                                    locale=locale)
         await self.dispatch("INTERACTION_CREATE", payload, guild_id=channel.guild_id)
         return self.interactions[payload["token"]]
 
