@@ -3,7 +3,7 @@
 Sentences go through gettext (domain ``citebot``); the catalogues ship compiled under
 ``bot/locale/<lang>/LC_MESSAGES/citebot.mo`` (sources next to them, ``bot/locale/citebot.pot``
 the template). A :class:`Wording` speaks one language: a Discord user's own locale, else the
-worker's ``LANGUAGE``. English is the msgids themselves.
+worker's ``CITEBOT_LANGUAGE``. English is the msgids themselves.
 """
 
 from __future__ import annotations

@@ -97,7 +97,7 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO", validation_alias="LOG_LEVEL"
     )
-    language: str = Field(default="en", validation_alias="LANGUAGE")
+    language: str = Field(default="en", validation_alias="CITEBOT_LANGUAGE")
 
     @field_validator("upstream_base_url")
     @classmethod

@@ -23,7 +23,8 @@ def citebot(*args: str, env: dict[str, str] | None = None,
             timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """Run the CLI with a clean environment (no keys or tokens leak in from the machine)."""
     base = {key: value for key, value in os.environ.items()
-            if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "DEMO_"))}
+            if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "DEMO_",
+                                   "CITEBOT_"))}
     base.update({"DEMO_TOKENS_PER_SECOND": "2000", "PYTHONWARNINGS": "error"})
     base.update(env or {})
     return subprocess.run([sys.executable, "-m", "bot", *args], capture_output=True, text=True,
@@ -85,7 +86,7 @@ def test_ask_with_an_unreachable_upstream_says_so_in_one_paragraph() -> None:
 
 def test_ask_speaks_the_configured_language_when_the_upstream_is_unreachable() -> None:
     result = citebot("ask", "Que dit le Catéchisme ?", env={
-        "LANGUAGE": "fr", "UPSTREAM_BASE_URL": "http://127.0.0.1:9/v1",
+        "CITEBOT_LANGUAGE": "fr", "UPSTREAM_BASE_URL": "http://127.0.0.1:9/v1",
         "UPSTREAM_API_KEY": "sk-test", "UPSTREAM_MAX_RETRIES": "0",
         "UPSTREAM_CONNECT_TIMEOUT": "1"})
     assert result.returncode == 1

@@ -55,16 +55,16 @@ def test_a_malformed_variable_is_one_line_naming_it(env: dict[str, str], line: s
 
 def test_an_unknown_language_is_one_line_listing_those_citebot_speaks() -> None:
     with pytest.raises(SettingsError) as caught:
-        load_settings({"LANGUAGE": "klingon"})
+        load_settings({"CITEBOT_LANGUAGE": "klingon"})
     assert str(caught.value) == (
-        "LANGUAGE: must be one of de, en, es, fr, it, nl, pl, pt, got 'klingon'")
+        "CITEBOT_LANGUAGE: must be one of de, en, es, fr, it, nl, pl, pt, got 'klingon'")
 
 
 @pytest.mark.parametrize(("value", "language"), [
     ("nl", "nl"), ("pt-BR", "pt"), ("pt_BR.UTF-8", "pt"), ("EN", "en"), ("xx:de_DE:en", "de"),
 ])
 def test_a_language_is_read_as_the_catalogue_it_names(value: str, language: str) -> None:
-    assert load_settings({"LANGUAGE": value}).language == language
+    assert load_settings({"CITEBOT_LANGUAGE": value}).language == language
     assert load_settings({}).language == "en"
 
 

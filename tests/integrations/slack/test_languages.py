@@ -1,4 +1,4 @@
-"""A Slack workspace with ``LANGUAGE=pt`` reads citebot's own words in Portuguese (Slack's
+"""A Slack workspace with ``CITEBOT_LANGUAGE=pt`` reads citebot's own words in Portuguese (Slack's
 events carry no locale, so the worker's language is everyone's)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ CHANNEL = "C0GENERAL"
 @pytest.fixture
 async def portuguese() -> AsyncIterator[World]:
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
-        settings = slack_settings(sim, upstream, LANGUAGE="pt", MAX_QUESTION_LENGTH="60")
+        settings = slack_settings(sim, upstream, CITEBOT_LANGUAGE="pt", MAX_QUESTION_LENGTH="60")
         async with AnswerClient(base_url=upstream.base_url, api_key=SecretStr("sk-test"),
                                 model="magisterium-1", retry=RetryPolicy(max_retries=0)
                                 ) as client, running_slack(settings, client):
