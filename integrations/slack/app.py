@@ -150,18 +150,25 @@ class SlackBot:
         if not direct and self.channel_allowlist and channel not in self.channel_allowlist:
             await self.service.refuse(sink, self.dialect, self.service.wording.not_allowed_here())
             return
-        await self._thinking(channel, thread_ts)
+        await self._status(channel, thread_ts, self.service.wording.thinking())
         question = Question(text=text, platform="slack", user_id=user, channel_id=channel,
                             thread_id=thread_ts)
-        if follow_up_before is not None:
-            question = replace(question, history=await self._history(question, follow_up_before))
-        await self.service.ask(question, dialect=self.dialect, sink=sink, pacer=self.pacer)
+        try:
+            if follow_up_before is not None:
+                question = replace(question,
+                                   history=await self._history(question, follow_up_before))
+            await self.service.ask(question, dialect=self.dialect, sink=sink, pacer=self.pacer)
+        except BaseException:
+            # Slack clears the status when the bot replies; a failure before any reply must not
+            # leave "is thinking…" up until Slack's own timeout.
+            if not sink.message_ts:
+                await asyncio.shield(self._status(channel, thread_ts, ""))
+            raise
 
-    async def _thinking(self, channel: str, thread_ts: str) -> None:
+    async def _status(self, channel: str, thread_ts: str, status: str) -> None:
         try:
             await self.web.assistant_threads_setStatus(
-                channel_id=channel, thread_ts=thread_ts,
-                status=self.service.wording.thinking())
+                channel_id=channel, thread_ts=thread_ts, status=status)
         except SlackApiError as error:  # not every workspace or channel offers a status
             log.debug("no thinking status: %s", error.response.get("error"))
 

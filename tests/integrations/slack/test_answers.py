@@ -178,3 +178,12 @@ async def test_a_cut_stream_keeps_the_text_shown_and_says_so(world: World) -> No
     assert shown.shown.startswith("The answer began well")
     assert "interrupted" in shown.shown
     assert not shown.streaming
+
+
+async def test_when_nothing_can_be_posted_the_thinking_status_is_cleared(world: World) -> None:
+    for method in ("chat.startStream", "chat.postMessage"):
+        world.sim.fail_next(method, "not_in_channel", status=200, retry_after=None, times=5)
+    asked = await world.sim.mention(CHANNEL, "Can you hear me?")
+    await world.sim.wait_for(lambda: world.sim.statuses(CHANNEL, asked.ts)[-1:] == [""])
+    assert world.sim.statuses(CHANNEL, asked.ts) == ["is thinking…", ""]
+    assert world.sim.bot_replies(CHANNEL, asked.ts) == []
