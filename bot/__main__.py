@@ -65,6 +65,7 @@ def _dialect(platform: str) -> Any:
 async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     from bot.answer import Question, answer_question
     from bot.pacing import Pacer
+    from bot.wording import Wording
     from integrations.terminal.sink import CollectingSink, TerminalSink
 
     question = " ".join(args.question).strip()
@@ -72,9 +73,10 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
         print('citebot: please give a question, e.g. citebot ask "How do I deploy citebot?"',
               file=sys.stderr)
         return EXIT_SETTINGS
+    wording = Wording(language=settings.language)
     preview = args.json or args.platform != "terminal"
     collected = CollectingSink()
-    sink = collected if preview else TerminalSink()
+    sink = collected if preview else TerminalSink(sources=wording.labels.sources)
     async with open_upstream(settings, demo=wants_demo(settings)) as client, sink.live(question):
         outcome = await answer_question(
             Question(text=question, platform=args.platform, user_id="terminal",
@@ -87,9 +89,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     if outcome.status == "answered":
         return 0
     if preview and outcome.error is not None:  # the terminal sink has already said it
-        from bot.wording import Wording
-
-        print(Wording(language=settings.language).explain(outcome.error), file=sys.stderr)
+        print(wording.explain(outcome.error), file=sys.stderr)
     return EXIT_FAILED
 
 

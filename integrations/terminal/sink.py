@@ -47,8 +47,9 @@ def _renderable(messages: Sequence[Payload]) -> Group:
 class TerminalSink:
     """Streams the answer under a status spinner; the final text and the cards stay printed."""
 
-    def __init__(self, *, console: Console | None = None,
+    def __init__(self, *, sources: str = "Sources", console: Console | None = None,
                  errors: Console | None = None) -> None:
+        self._sources = sources
         self._console = console or Console(highlight=False, soft_wrap=True)
         self._errors = errors or Console(file=sys.stderr, highlight=False, soft_wrap=True)
         self._live: Live | None = None
@@ -80,7 +81,7 @@ class TerminalSink:
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         self._console.print()
-        self._console.rule("Sources", style="dim")
+        self._console.rule(self._sources, style="dim")
         for payload in payloads:
             if "markup" in payload:
                 self._console.print(Text.from_markup(payload["markup"]))
