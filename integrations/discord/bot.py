@@ -41,6 +41,14 @@ def _mention_free(text: str, bot_id: int) -> str:
     return re.sub(rf"<@!?{bot_id}>", " ", text).strip()
 
 
+def _may_thread(interaction: discord.Interaction) -> bool:
+    """Whether a thread may be made under the answer: asking where Discord will refuse (403
+    50013) counts toward its invalid-request limit, and interactions say what the bot may do."""
+    allowed = interaction.app_permissions
+    return (type(interaction.channel) is discord.TextChannel and allowed.create_public_threads
+            and allowed.send_messages_in_threads)
+
+
 def _language(interaction: discord.Interaction) -> str | None:
     """The catalogue for the user's Discord language (``pt-BR`` -> ``pt``); None: the default."""
     return catalogue_language(interaction.locale.value)
@@ -122,7 +130,7 @@ class CitebotDiscord(discord.AutoShardedClient):
             interaction=InteractionToken(application_id=interaction.application_id,
                                          token=interaction.token, issued_at=issued,
                                          original_id=original),
-            can_thread=type(channel) is discord.TextChannel, thread_name=thread_name(question))
+            can_thread=_may_thread(interaction), thread_name=thread_name(question))
         await self.service.ask(Question(
             text=question, platform=PLATFORM, user_id=str(interaction.user.id),
             channel_id=str(conversation[0]),

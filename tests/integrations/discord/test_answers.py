@@ -8,6 +8,8 @@ import itertools
 from tests.integrations.discord.harness import Harness
 from tests.sim.upstream import Cut, Json, Stream, answer, chunk, magisterium_citation
 
+THREADS = "POST /channels/{channel_id}/messages/{message_id}/threads"
+
 CITED = answer(
     ["Grace is a gift", " of God[^1], freely given[^2]."],
     [magisterium_citation(0, "Grace is favor, the free and undeserved help.",
@@ -63,10 +65,12 @@ async def test_private_answer_has_no_thread_and_cards_follow_privately(harness: 
     assert seen[0] is message
     assert len(seen) >= 2
     assert all(m.ephemeral for m in seen)
-    assert not harness.sim.requests_to("POST /channels/{channel_id}/messages/{message_id}/threads")
+    assert not harness.sim.requests_to(THREADS)
 
 
-async def test_where_no_thread_can_be_made_the_cards_follow(harness: Harness) -> None:
+async def test_where_no_thread_can_be_made_the_cards_follow_unasked(harness: Harness) -> None:
+    """No thread call where the interaction says the bot lacks CREATE_PUBLIC_THREADS: Discord
+    would refuse it, and refusals count toward its invalid-request limit."""
     sim = harness.sim
     for channel in (sim.dm, sim.no_threads, sim.forum_post):
         harness.upstream.queue(CITED)
@@ -75,9 +79,26 @@ async def test_where_no_thread_can_be_made_the_cards_follow(harness: Harness) ->
         assert shown[0] is message
         assert sim.thread_of(message.id) is None
         assert [e for m in shown[1:] for e in m.embeds], channel.name
-    refused = [r.status for r in sim.requests_to(
-        "POST /channels/{channel_id}/messages/{message_id}/threads")]
-    assert refused == [403]
+    assert not sim.requests_to(THREADS)
+
+    harness.upstream.queue(CITED)
+    message = await harness.ask("What is grace?", channel_id=sim.text.id)
+    assert [e for m in sim.thread_messages(message.id) for e in m.embeds]
+    assert [r.status for r in sim.requests_to(THREADS)] == [201]
+
+
+async def test_a_thread_refused_after_all_still_lets_the_cards_follow(harness: Harness) -> None:
+    """The permission can be taken away between the interaction and the thread call."""
+    sim = harness.sim
+    harness.upstream.queue(CITED)
+    sim.refuse_next(THREADS, 403, 50013, "Missing Permissions")
+    message = await harness.ask("What is grace?", channel_id=sim.text.id)
+
+    assert sim.thread_of(message.id) is None
+    shown = sim.channel_messages(sim.text.id)
+    assert shown[0] is message
+    assert [e for m in shown[1:] for e in m.embeds]
+    assert [r.status for r in sim.requests_to(THREADS)] == [403]
 
 
 async def test_upstream_mentions_never_ping(harness: Harness) -> None:

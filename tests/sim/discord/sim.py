@@ -36,8 +36,10 @@ GUILD_MESSAGES = 1 << 9
 DM_MESSAGES = 1 << 12
 MESSAGE_CONTENT = 1 << 15
 CREATE_PUBLIC_THREADS = 1 << 35
-EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 38) | (
-    CREATE_PUBLIC_THREADS)
+SEND_MESSAGES_IN_THREADS = 1 << 38
+# VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, READ_MESSAGE_HISTORY and the two thread permissions.
+EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (
+    SEND_MESSAGES_IN_THREADS) | CREATE_PUBLIC_THREADS
 
 
 class DiscordSim:
@@ -144,7 +146,7 @@ class DiscordSim:
             if channel.guild_id is None:
                 continue
             data = channel.payload()
-            if channel is self.no_threads:
+            if not channel.can_create_threads:
                 data["permission_overwrites"] = deny
             (threads if channel.is_thread else channels).append(data)
         member = self.bot.member()
@@ -167,6 +169,13 @@ class DiscordSim:
             "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
             "application_id": None, "max_members": 500000, "max_video_channel_users": 25,
         }
+
+    def app_permissions(self, channel: SimChannel) -> int:
+        """The bot's permissions in ``channel``, as interactions carry them: @everyone's, less
+        CREATE_PUBLIC_THREADS where the channel's overwrite denies it."""
+        if channel.can_create_threads:
+            return EVERYONE_PERMISSIONS
+        return EVERYONE_PERMISSIONS & ~CREATE_PUBLIC_THREADS
 
     async def dispatch(self, event: str, data: dict[str, Any], *,
                        guild_id: int | None = None, intent: int | None = None) -> None:
@@ -193,7 +202,7 @@ class DiscordSim:
             "id": str(interaction.id), "application_id": str(self.application_id),
             "type": type_, "token": interaction.token, "version": 1, "data": data,
             "channel_id": str(channel.id), "channel": channel.payload(),
-            "app_permissions": str(EVERYONE_PERMISSIONS), "locale": locale,
+            "app_permissions": str(self.app_permissions(channel)), "locale": locale,
             "entitlements": [], "attachment_size_limit": 10485760,
             "context": 1 if channel.type == ChannelType.DM else 0,
         }
