@@ -34,11 +34,12 @@ def _slack_dialect() -> Dialect:
 async def run_slack(settings: Settings, service: AnswerService | None = None,
                     ready: asyncio.Event | None = None, *, client: AnswerClient | None = None,
                     stop: asyncio.Event | None = None, dialect: Dialect | None = None,
-                    pacer: Pacer = SLACK_PACER) -> None:
+                    pacer: Pacer = SLACK_PACER, ping_interval: float = 10.0) -> None:
     """Answer Slack until ``stop`` is set or the task is cancelled, then drain and close.
 
     The worker passes its shared ``service`` (and drains it itself); without one, a service is
     made from ``settings`` around ``client``. ``ready`` is set once events can arrive.
+    ``ping_interval`` (Socket Mode) bounds how long a dropped connection goes unnoticed.
     """
     mode = settings.slack_mode
     if mode is None or settings.slack_bot_token is None:
@@ -59,7 +60,7 @@ async def run_slack(settings: Settings, service: AnswerService | None = None,
         await bot.start()
         stack.push_async_callback(bot.drain, settings.shutdown_grace_seconds)
         if mode == "socket":
-            await _socket_mode(bot, settings, stack)
+            await _socket_mode(bot, settings, stack, ping_interval)
         else:
             await _http_mode(bot, settings, stack)
         log.info("Slack is listening (%s mode) as %s", mode, bot.bot_user_id)
@@ -68,12 +69,13 @@ async def run_slack(settings: Settings, service: AnswerService | None = None,
         await (stop.wait() if stop is not None else asyncio.Event().wait())
 
 
-async def _socket_mode(bot: SlackBot, settings: Settings, stack: contextlib.AsyncExitStack) -> None:
+async def _socket_mode(bot: SlackBot, settings: Settings, stack: contextlib.AsyncExitStack,
+                       ping_interval: float) -> None:
     from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
     assert settings.slack_app_token is not None
     handler = AsyncSocketModeHandler(bot.app(), settings.slack_app_token.get_secret_value(),
-                                     web_client=bot.web)
+                                     web_client=bot.web, ping_interval=ping_interval)
     # Closed first on the way out, so Slack sends new events to the workers that stay.
     stack.push_async_callback(handler.close_async)
     await handler.connect_async()  # type: ignore[no-untyped-call]

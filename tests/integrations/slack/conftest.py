@@ -73,12 +73,19 @@ async def running_slack(settings: Settings, client: AnswerClient,
         await task
 
 
-@pytest.fixture
-async def world() -> AsyncIterator[World]:
+@contextlib.asynccontextmanager
+async def slack_world(**options: Any) -> AsyncIterator[World]:
+    """A connected worker; ``options`` go to :func:`run_slack`."""
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
         settings = slack_settings(sim, upstream)
         async with AnswerClient(base_url=upstream.base_url, api_key=SecretStr("sk-test"),
                                 model="magisterium-1", retry=RetryPolicy(max_retries=0)
-                                ) as client, running_slack(settings, client):
+                                ) as client, running_slack(settings, client, **options):
             await sim.wait_connections(1)
             yield World(sim=sim, upstream=upstream, settings=settings, client=client)
+
+
+@pytest.fixture
+async def world() -> AsyncIterator[World]:
+    async with slack_world() as running:
+        yield running

@@ -50,6 +50,7 @@ class SlackSim:
         self._failures: dict[str, deque[tuple[str, int, float | None]]] = defaultdict(deque)
         self._tickets: set[str] = set()
         self._sockets: dict[int, web.WebSocketResponse] = {}
+        self._transports: dict[int, asyncio.BaseTransport] = {}
         self._socket_count = 0
         self._turn = 0
         self._events: dict[str, tuple[dict[str, Any], int]] = {}
@@ -138,6 +139,28 @@ class SlackSim:
         for _ in range(times):
             self._failures[method].append((error, code, retry_after))
 
+    async def disconnect(self, reason: str = "refresh_requested", grace: float = 5.0) -> int:
+        """Slack retires every live connection: a ``disconnect`` message, a moment for the app
+        to open a new one and leave, then the close. Returns how many the sim had to close."""
+        live = dict(self._sockets)
+        for ws in live.values():
+            await ws.send_json({"type": "disconnect", "reason": reason,
+                                "debug_info": {"host": "sim"}})
+        with contextlib.suppress(TimeoutError):
+            await self.wait_for(lambda: not live.keys() & self._sockets.keys(), grace)
+        stayed = live.keys() & self._sockets.keys()
+        for index in stayed:
+            await live[index].close()
+        await self.wait_for(lambda: not live.keys() & self._sockets.keys())
+        return len(stayed)
+
+    async def drop(self) -> None:
+        """Every live connection dies without a close frame (a network cut)."""
+        live = dict(self._transports)
+        for transport in live.values():
+            transport.abort()
+        await self.wait_for(lambda: not live.keys() & self._sockets.keys())
+
     def expire_streams(self) -> None:
         """Slack drops every live stream: appends then get message_not_in_streaming_state."""
         for messages in self.workspace.messages.values():
@@ -214,6 +237,8 @@ class SlackSim:
         await ws.prepare(request)
         index, self._socket_count = self._socket_count, self._socket_count + 1
         self._sockets[index] = ws
+        assert request.transport is not None
+        self._transports[index] = request.transport
         await ws.send_json({"type": "hello", "num_connections": len(self._sockets),
                             "debug_info": {"host": "sim", "approximate_connection_time": 18060},
                             "connection_info": {"app_id": self.me.app_id}})
@@ -229,6 +254,7 @@ class SlackSim:
                         self._touch()
         finally:
             self._sockets.pop(index, None)
+            self._transports.pop(index, None)
             self._touch()
         return ws
 
