@@ -110,6 +110,14 @@ class FootnoteReader:
             text += self._head
         return text if self._fence is not None else _UNFINISHED_MARKER.sub("", text)
 
+    def open_floor(self) -> int:
+        """The least source length the open block's first finished piece will have, however
+        the answer goes on (the packer shows a streaming block early on it)."""
+        text = "".join(self._open)  # the undecided line start may yet begin another block
+        if self._fence is not None:
+            return len(text)  # code is cut only at a line end past the limit
+        return cut_floor(text, self._cut)
+
     @property
     def joiner(self) -> str | None:
         """The open block's ``joiner`` (see :class:`SourceBlock`)."""
@@ -290,6 +298,33 @@ def _quote_of_line(text: str, at: int) -> re.Match[str] | None:
 def _cut_point(text: str, limit: int) -> int:
     """Where to cut an over-long block: a line, else a sentence, else a word, never inside a
     code span or a link, and never so the rest would start like block syntax."""
+    best = _breaks(text, limit)
+    for rank in (3, 2, 1):
+        if best.get(rank, 0) >= limit // 2:
+            return best[rank]
+    if best:
+        return max(best.values())
+    return safe_cut(text, limit)
+
+
+_LOOKAHEAD = 11
+"""How far past a break its validity looks (``_BLOCK_SYNTAX``: up to nine digits and a dot)."""
+
+
+def cut_floor(text: str, limit: int) -> int:
+    """The least length the first piece cut from a block starting with ``text`` can have.
+
+    A break found in ``text`` stays a break however the block goes on, and :func:`_cut_point`
+    never cuts before the last break it knows of, nor before ``limit // 2`` once one lies past
+    it; breaks too near the end of ``text`` to be sure of are not counted.
+    """
+    best = _breaks(text, min(limit, len(text) - _LOOKAHEAD))
+    last = max(best.values(), default=0)
+    return limit // 2 if last >= limit // 2 else last
+
+
+def _breaks(text: str, limit: int) -> dict[int, int]:
+    """The last good break of each rank in ``text[:limit]`` (3 line, 2 sentence, 1 word)."""
     best: dict[int, int] = {}
     i, code, depth, paren = 0, 0, 0, 0
     while i < limit:
@@ -318,12 +353,7 @@ def _cut_point(text: str, limit: int) -> int:
             rank = 3 if ch == "\n" else (2 if ch != " " or _ends_sentence(text, i) else 1)
             best[rank] = i + 1
         i += 1
-    for rank in (3, 2, 1):
-        if best.get(rank, 0) >= limit // 2:
-            return best[rank]
-    if best:
-        return max(best.values())
-    return safe_cut(text, limit)
+    return best
 
 
 def _ends_sentence(text: str, at: int) -> bool:

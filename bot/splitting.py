@@ -46,9 +46,15 @@ class Packer:
     def room(self, block: Rendered) -> int:
         return self.budget - (self.used + len(block.separator) if self.current else 0)
 
+    def size(self, block: Rendered) -> int:
+        """What a block needs to join a message: its cost, or its source length if that is
+        more. The source only grows while the block streams, so an open block whose source
+        already overflows will surely start the next message, and can be shown there at once."""
+        return max(self.cost(block, 0, len(block.text)), block.source_len)
+
     def add(self, index: int, block: Rendered) -> None:
         whole = self.cost(block, 0, len(block.text))
-        if whole <= self.room(block):
+        if self.size(block) <= self.room(block):
             self._put(Piece(index, 0, len(block.text)), whole, block.separator)
             return
         self._close()
@@ -64,17 +70,27 @@ class Packer:
         self._put(Piece(index, start, len(block.text), prefix),
                   self.cost(block, start, len(block.text), len(prefix)), "")
 
-    def messages(self, tail: tuple[int, Rendered] | None = None) -> list[Message]:
-        """Every message as it shows now; ``tail`` is the open block, shown when it fits."""
+    def messages(self, tail: tuple[int, Rendered] | None = None,
+                 floor: int = 0) -> list[Message]:
+        """Every message as it shows now; ``tail`` is the open block.
+
+        The open block joins the last message while it fits. Once it does not, it starts the
+        next message at once if its first finished piece is sure to be longer than the room
+        (``floor``, the least source length that piece will have); otherwise it waits,
+        hidden, until it is finished.
+        """
         shown = list(self.closed)
         last = list(self.current)
         if tail is not None:
             index, block = tail
             whole = self.cost(block, 0, len(block.text))
-            if whole <= self.room(block):
+            if self.size(block) <= self.room(block):
                 last.append(Piece(index, 0, len(block.text)))
-            elif not last:
-                last.append(self._cut(index, block, 0, "")[0])
+            elif floor > self.room(block) or not last:
+                if last:
+                    shown.append(tuple(last))
+                last = [Piece(index, 0, len(block.text)) if whole <= self.budget
+                        else self._cut(index, block, 0, "")[0]]
         if last:
             shown.append(tuple(last))
         return shown

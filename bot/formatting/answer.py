@@ -82,7 +82,7 @@ class AnswerFormatter:
         if open_block is not None and open_block.text:
             tail_entry = (len(self._blocks), open_block)
             blocks = [*self._blocks, open_block]
-        messages = self._packer.messages(tail_entry)
+        messages = self._packer.messages(tail_entry, floor=self._reader.open_floor())
         while len(self._streamed) < len(messages) - 1:
             index = len(self._streamed)
             self._streamed.append(self._streaming_payload(blocks, messages[index],

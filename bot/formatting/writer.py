@@ -62,6 +62,9 @@ class Rendered:
     """Follows the block before it on the next line (a list's next item), not a blank one."""
     joiner: str | None = None
     """Continues the block before it (the reader cut an over-long one): joined by this."""
+    source_len: int = 0
+    """The length of the Markdown it was written from: unlike the written text, it only grows
+    while the block streams, so it can decide early where a block will go."""
 
     @property
     def separator(self) -> str:
@@ -73,7 +76,8 @@ class Rendered:
 def render_source(source: str, syntax: MarkdownSyntax, *, tight: bool = False,
                   joiner: str | None = None) -> Rendered:
     rendered = render_blocks(parse_blocks(source), syntax)
-    return Rendered(rendered.text, rendered.splits, rendered.footnotes, tight, joiner)
+    return Rendered(rendered.text, rendered.splits, rendered.footnotes, tight, joiner,
+                    len(source))
 
 
 def render_blocks(blocks: Sequence[Block], syntax: MarkdownSyntax) -> Rendered:

@@ -64,6 +64,22 @@ def test_a_long_answer_fills_messages_that_then_never_change() -> None:
     assert all(validate_discord_payload(p) == [] for p in final)
 
 
+def test_a_paragraph_that_outgrows_the_message_moves_on_at_once_and_never_vanishes() -> None:
+    first = " ".join(f"First paragraph sentence {n:02d} is here." for n in range(36))
+    second = " ".join(f"Second paragraph words {n:02d} go on." for n in range(16))
+    text = f"{first}\n\n{second}\n\nThird."
+    formatter = AnswerFormatter(DiscordDialect())
+    shown: list[int] = []
+    for start in range(0, len(text), 20):
+        formatter.feed(text[start:start + 20])
+        shown.append(sum(len(answer_text(m)) for m in formatter.render()))
+    # The second paragraph outgrows the first message: it goes to the next one as it streams,
+    # instead of disappearing until it is finished.
+    assert all(later >= earlier - 5 for earlier, later in itertools.pairwise(shown))
+    final = formatter.finish(AnswerDone(text=text, finish_reason="stop")).answer
+    assert [answer_text(m).split("\n\n")[0][:6] for m in final] == ["First ", "Second"]
+
+
 def test_links_that_do_not_fit_stay_plain_numbers_matching_their_cards() -> None:
     url = "https://www.vatican.va/" + "x" * 400
     text = " ".join(f"Claim {n}.[^{n}]" for n in range(1, 9)) * 20
