@@ -235,11 +235,17 @@ def invalid_response(kind: Any) -> web.Response:
                                            "message": f"Value must be one of ... (got {kind})"}]}})
 
 
-def _webhook_message(request: web.Request) -> tuple[SimInteraction, SimMessage] | web.Response:
+def _webhook(request: web.Request) -> SimInteraction | web.Response:
+    """The interaction an interaction webhook URL (application id + token) names, if live."""
     sim = _sim(request)
     if request.match_info["application_id"] != str(sim.application_id):
         return discord_error(404, 10015, "Unknown Webhook")
-    live = _live(sim, request.match_info["token"])
+    return _live(sim, request.match_info["token"])
+
+
+def _webhook_message(request: web.Request) -> tuple[SimInteraction, SimMessage] | web.Response:
+    sim = _sim(request)
+    live = _webhook(request)
     if isinstance(live, web.Response):
         return live
     wanted = request.match_info["message_id"]
@@ -276,9 +282,7 @@ async def edit_webhook_message(request: web.Request) -> web.Response:
 
 async def followup(request: web.Request) -> web.Response:
     sim = _sim(request)
-    if request.match_info["application_id"] != str(sim.application_id):
-        return discord_error(404, 10015, "Unknown Webhook")
-    live = _live(sim, request.match_info["token"])
+    live = _webhook(request)
     if isinstance(live, web.Response):
         return live
     if live.response_type is None:
