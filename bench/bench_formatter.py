@@ -4,7 +4,7 @@ A 20,000-character answer is fed in 1-character deltas with ``render()`` every 2
 (as the pacer flushes) and ``finish()`` at the end, then fed whole and finished. Both are timed
 in this process (best of several runs); the ratio should stay at or below 3.
 
-Run: ``python -m bench.bench_formatter``
+Run: ``python -m bench.bench_formatter`` (``measure()`` gives one Result per dialect).
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from rich.console import Console
-from rich.table import Table
-
+from bench.report import Result
+from bench.table import print_table, verdict
 from bot.citations import Citation
 from bot.dialect import Dialect
 from bot.events import AnswerDone
@@ -26,6 +25,7 @@ from integrations.terminal.dialect import TerminalDialect
 LENGTH = 20_000
 FLUSH_EVERY = 250
 REPEATS = 5
+TARGET = 3.0
 
 _PARAGRAPHS = [
     "The Church teaches that **faith and reason** are like two wings on which the human "
@@ -80,24 +80,32 @@ def best(run: Callable[[], None]) -> float:
     return min(times)
 
 
-def main() -> None:
+def measure() -> list[Result]:
+    """Per dialect: streamed formatting time against the one-piece baseline (target ≤ 3x)."""
     text = answer_text()
     done = AnswerDone(text=text, finish_reason="stop", citations=citations())
-    table = Table(title=f"Formatting a {len(text):,}-character answer (best of {REPEATS})")
-    for column in ("dialect", "1-char deltas, render every 250", "one piece", "ratio",
-                   "messages"):
-        table.add_column(column, justify="right" if column != "dialect" else "left")
+    results = []
     for dialect in (DiscordDialect(), SlackDialect(), TerminalDialect()):
         stream_time = best(lambda d=dialect: streamed(d, text, done))
         whole_time = best(lambda d=dialect: whole(d, text, done))
         formatter = AnswerFormatter(dialect)
         formatter.feed(text)
-        messages = len(formatter.finish(done).answer)
-        ratio = stream_time / whole_time
-        style = "green" if ratio <= 3 else "red"
-        table.add_row(dialect.name, f"{stream_time * 1000:.1f} ms", f"{whole_time * 1000:.1f} ms",
-                      f"[{style}]{ratio:.2f}x[/{style}]", str(messages))
-    Console().print(table)
+        results.append(Result(
+            metric="formatting cost", subject=dialect.name, value=stream_time * 1000, unit="ms",
+            target=f"≤ {TARGET:g}x", met=stream_time <= TARGET * whole_time,
+            baseline=whole_time * 1000, baseline_name="the same answer in one piece",
+            detail={"characters": len(text), "flush_every": FLUSH_EVERY, "best_of": REPEATS,
+                    "messages": len(formatter.finish(done).answer)}))
+    return results
+
+
+def main() -> None:
+    results = measure()
+    print_table(
+        f"Formatting a {LENGTH:,}-character answer (best of {REPEATS})",
+        ("dialect", "1-char deltas, render every 250", "one piece", "ratio", "messages"),
+        [(r.subject, f"{r.value:.1f} ms", f"{r.baseline or 0:.1f} ms",
+          verdict(f"{r.ratio or 0:.2f}x", r.met), str(r.detail["messages"])) for r in results])
 
 
 if __name__ == "__main__":
