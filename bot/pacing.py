@@ -1,9 +1,10 @@
 """How often an answer may write to a platform.
 
-Platforms throttle per message and per channel (Discord: about 5 writes per 5 s per channel,
-edits included), so an answer writes at most every ``min_interval`` seconds and all answers in
-a channel share one :class:`ChannelBudget`. Waiting writes are never queued: the flow coalesces
-and shows the latest text when its turn comes.
+An answer writes at most every ``min_interval`` seconds (the flow coalesces: the latest text
+wins when its turn comes). Platforms also throttle whole channels or workspaces: Discord about 5
+writes per 5 s per channel, Slack so many calls a minute per method per workspace. A
+:class:`RateBudget` models one such limit as a sliding window per key, shared by every answer
+of the process; the adapters key it by what the platform counts (a channel, a method).
 """
 
 from __future__ import annotations
@@ -11,40 +12,77 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["ChannelBudget", "Pacer"]
+__all__ = ["ChannelBudget", "Pacer", "RateBudget"]
 
 
-class ChannelBudget:
-    """At most ``writes`` writes per ``per_seconds`` in each channel, shared across answers.
+class RateBudget:
+    """At most ``calls`` calls in any ``per_seconds`` window, for each key.
 
     A caller reserves its slot at once (first come, first served) and sleeps until it; no lock
-    is held, so one budget serves every event loop that uses it.
+    is held, so one budget serves every event loop that uses it. ``margin`` widens the window
+    the budget keeps to, so that calls reserved exactly a window apart still arrive a window
+    apart at a server whose clock reads them a little later or earlier.
     """
 
-    def __init__(self, *, writes: int, per_seconds: float) -> None:
-        if writes < 1 or per_seconds <= 0:
-            raise ValueError("a budget needs at least one write per positive period")
-        self.writes = writes
+    def __init__(self, *, calls: int, per_seconds: float, margin: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if calls < 1 or per_seconds <= 0 or margin < 0:
+            raise ValueError("a budget needs at least one call per positive period")
+        self.calls = calls
         self.per_seconds = per_seconds
+        self.window = per_seconds + margin
+        self._clock = clock
         self._slots: defaultdict[str, deque[float]] = defaultdict(deque)
 
-    async def acquire(self, key: str) -> None:
-        """Wait for a write slot in channel ``key`` and take it."""
+    def _live(self, key: str, now: float) -> deque[float]:
         slots = self._slots[key]
-        now = time.monotonic()
-        while slots and now - slots[0] >= self.per_seconds:
+        while slots and now - slots[0] >= self.window:
             slots.popleft()
-        at = now if len(slots) < self.writes else slots[-self.writes] + self.per_seconds
-        slots.append(max(at, slots[-1]) if slots else at)
-        if slots[-1] > now:
-            await asyncio.sleep(slots[-1] - now)
+        return slots
+
+    def _next(self, slots: deque[float] | list[float], now: float) -> float:
+        at = now if len(slots) < self.calls else slots[-self.calls] + self.window
+        return max(at, slots[-1]) if slots else at
+
+    def delay(self, key: str, *, after: int = 0) -> float:
+        """Seconds until a slot is free in ``key`` once ``after`` more have been taken
+        (0 when one is free now); takes nothing."""
+        now = self._clock()
+        slots = list(self._live(key, now))
+        for _ in range(after):
+            slots.append(self._next(slots, now))
+        return max(self._next(slots, now) - now, 0.0)
+
+    def reserve(self, key: str) -> float:
+        """Take the next slot in ``key``; returns how many seconds from now it is."""
+        now = self._clock()
+        slots = self._live(key, now)
+        slots.append(self._next(slots, now))
+        return max(slots[-1] - now, 0.0)
+
+    async def acquire(self, key: str) -> None:
+        """Wait for a slot in ``key`` and take it."""
+        wait = self.reserve(key)
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+
+class ChannelBudget(RateBudget):
+    """At most ``writes`` writes per ``per_seconds`` in each channel, shared across answers."""
+
+    def __init__(self, *, writes: int, per_seconds: float, margin: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(calls=writes, per_seconds=per_seconds, margin=margin, clock=clock)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pacer:
-    """The pacing of one platform: per-answer spacing plus the shared per-channel budget."""
+    """The pacing of one platform: per-answer spacing, plus a per-channel budget where the
+    platform counts writes per channel whatever route they take (adapters whose limits depend
+    on the route keep their own budgets and leave this None)."""
 
     min_interval: float = 1.0
-    budget: ChannelBudget | None = None
+    budget: RateBudget | None = None

@@ -1,4 +1,4 @@
-"""The shared per-channel write budget."""
+"""The shared write budgets: a sliding window per key (a channel, a method)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.pacing import ChannelBudget
+from bot.pacing import ChannelBudget, RateBudget
 
 
 async def test_a_channel_gets_its_budget_then_waits_for_the_window() -> None:
@@ -39,7 +39,7 @@ async def test_waiters_are_served_in_arrival_order() -> None:
 
 
 def test_a_budget_needs_a_positive_rate() -> None:
-    with pytest.raises(ValueError, match="at least one write"):
+    with pytest.raises(ValueError, match="at least one call"):
         ChannelBudget(writes=0, per_seconds=1)
 
 
@@ -52,3 +52,47 @@ def test_one_budget_serves_successive_event_loops() -> None:
 
     asyncio.run(contend())
     asyncio.run(contend())
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_sliding_window_frees_each_slot_one_window_after_it_was_taken() -> None:
+    clock = FakeClock()
+    budget = RateBudget(calls=3, per_seconds=60, clock=clock)
+    assert [budget.reserve("T1") for _ in range(3)] == [0, 0, 0]  # a burst up to the quota
+    clock.now += 10
+    assert budget.reserve("T1") == 50  # the fourth waits for the first to leave the window
+    assert budget.reserve("T1") == 50
+    assert budget.reserve("T1") == 50
+    assert budget.reserve("T1") == 110  # then the window of the fourth
+    assert budget.reserve("T2") == 0  # another key counts apart
+
+
+def test_delay_looks_ahead_without_taking_anything() -> None:
+    clock = FakeClock()
+    budget = RateBudget(calls=2, per_seconds=10, clock=clock)
+    assert budget.delay("m") == 0
+    assert budget.delay("m", after=1) == 0
+    assert budget.delay("m", after=2) == 10  # a third call would wait for the first slot
+    budget.reserve("m")
+    clock.now += 4
+    assert budget.delay("m") == 0
+    assert budget.delay("m", after=1) == 6
+    assert budget.reserve("m") == 0
+    assert budget.delay("m") == 6
+    clock.now += 6
+    assert budget.delay("m") == 0
+
+
+def test_a_margin_widens_the_window_kept_to() -> None:
+    clock = FakeClock()
+    budget = RateBudget(calls=1, per_seconds=1, margin=0.25, clock=clock)
+    budget.reserve("c")
+    assert budget.reserve("c") == 1.25
+    assert budget.reserve("c") == 2.5
