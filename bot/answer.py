@@ -21,6 +21,7 @@ from bot.dialect import Dialect
 from bot.errors import ContentFiltered, UpstreamError
 from bot.events import AnswerDone, TextDelta, Turn
 from bot.formatter import AnswerFormatter, Payload, RenderedAnswer, notice
+from bot.instructions import language_instruction
 from bot.pacing import Pacer
 from bot.wording import Wording
 
@@ -174,7 +175,8 @@ async def answer_question(
     first_token_seconds: float | None = None
     try:
         done: AnswerDone | None = None
-        async for event in client.stream(question.text, history=question.history):
+        history = (*language_instruction(question.language), *question.history)
+        async for event in client.stream(question.text, history=history):
             if isinstance(event, TextDelta):
                 if first_token_seconds is None:
                     first_token_seconds = time.monotonic() - started
