@@ -1,9 +1,10 @@
 """Every sentence and label citebot says to a person, in one place so it can be translated.
 
-Sentences go through gettext (domain ``citebot``); the catalogues ship compiled under
-``bot/locale/<lang>/LC_MESSAGES/citebot.mo`` (sources next to them, ``bot/locale/citebot.pot``
-the template). A :class:`Wording` speaks one language: a Discord user's own locale, else the
-worker's ``CITEBOT_LANGUAGE``. English is the msgids themselves.
+Sentences go through gettext (domain ``citebot``). The sources are ``bot/locale/citebot.pot``
+(the template, extracted from this module) and ``bot/locale/<language>/LC_MESSAGES/citebot.po``;
+the build compiles them to ``citebot.mo`` with Babel (``setup.py``), so no ``.mo`` is committed.
+A :class:`Wording` speaks one language, numbers included (Babel's locale data): the asker's own
+where the platform tells it, else the worker's ``CITEBOT_LANGUAGE``. English is the msgids.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ import gettext
 import math
 from dataclasses import dataclass
 from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+from babel.numbers import format_decimal
 
 from bot.errors import (
     BadKey,
@@ -30,25 +34,52 @@ __all__ = ["ENGLISH_LABELS", "LANGUAGES", "WORDING", "Labels", "Wording", "catal
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "citebot"
 LANGUAGES: tuple[str, ...] = tuple(sorted(
-    {"en"} | {mo.parents[1].name for mo in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo")}))
-"""The languages citebot speaks: English and every shipped catalogue."""
+    {"en"} | {po.parents[1].name for po in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")}))
+"""The languages citebot speaks, as catalogue identifiers: ``en`` and every shipped catalogue
+(``pt_BR``, ``zh_Hans``, ``de``, ...)."""
 
 
+def _locale(tag: str) -> Locale | None:
+    """Babel's locale for a platform or POSIX tag (``pt-BR``, ``zh_CN.UTF-8``, ``es-419``); a
+    region Babel does not know (Slack's ``es-LA``) falls back to the language alone."""
+    tag = tag.strip().split(".")[0].split("@")[0].replace("-", "_")
+    for identifier in dict.fromkeys((tag, tag.split("_")[0])):
+        try:
+            return Locale.parse(identifier)
+        except (ValueError, UnknownLocaleError):
+            continue
+    return None
+
+
+_CATALOGUES = {language: Locale.parse(language) for language in LANGUAGES}
+
+
+@functools.cache
 def catalogue_language(tag: str | None) -> str | None:
-    """The shipped language for a locale tag (``pt-BR``, ``nl``, ``en_US``, gettext's
-    ``de_DE:en``: the first that ships wins), or None when none does."""
+    """The shipped catalogue for a locale tag, or None when none fits. A tag matches a catalogue
+    of its language unless it names another script: ``pt-PT`` reads the Brazilian catalogue,
+    ``zh-CN``/``zh-SG``/``zh`` the Simplified one, but ``zh-TW``/``zh-HK``/``zh-Hant`` get None
+    (the caller's default) rather than a script their readers did not choose. gettext-style
+    lists (``de_DE:en``): the first that ships wins."""
     for candidate in (tag or "").split(":"):
-        primary = candidate.strip().replace("_", "-").split("-")[0].split(".")[0].lower()
-        if primary in LANGUAGES:
-            return primary
+        asked = _locale(candidate)
+        for language, catalogue in _CATALOGUES.items():
+            if (asked is not None and asked.language == catalogue.language
+                    and asked.script in (None, catalogue.script)):
+                return language
     return None
 
 
 @functools.cache
-def _translations(language: str | None) -> gettext.NullTranslations:
-    if not language or language == "en":
+def _translations(language: str) -> gettext.NullTranslations:
+    if language == "en":
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
+    try:
+        return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+    except FileNotFoundError as missing:
+        raise FileNotFoundError(
+            f"no compiled {language} catalogue under {LOCALE_DIR}: install citebot "
+            "(pip install -e .) or run `pybabel compile`") from missing
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,16 +101,31 @@ class Labels:
 
 @dataclass(frozen=True, slots=True)
 class Wording:
-    """The user-facing sentences in ``language`` (a shipped catalogue; else English)."""
+    """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
+    (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
+    when none fits."""
 
     language: str | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "language", catalogue_language(self.language) or "en")
+
+    @property
+    def locale(self) -> Locale:
+        """Babel's locale for this language (number formats, plural rules, names)."""
+        return _CATALOGUES[self.language or "en"]
+
+    def number(self, n: float) -> str:
+        """``n`` written as this language writes it: ``1,000``, ``1.000``, ``1 000``."""
+        return format_decimal(n, locale=self.locale)
+
     def _(self, text: str) -> str:
-        return _translations(self.language).gettext(text)
+        return _translations(self.language or "en").gettext(text)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        """The form of a sentence for the number ``n`` (the sentence formats ``{n}`` itself)."""
-        return _translations(self.language).ngettext(singular, plural, n)
+        """The form of a sentence for the number ``n`` (the caller formats ``{n}`` itself, with
+        :meth:`number`)."""
+        return _translations(self.language or "en").ngettext(singular, plural, n)
 
     @property
     def labels(self) -> Labels:
@@ -97,9 +143,10 @@ class Wording:
         """A wait as a person says it: ``5 seconds``, ``2 minutes``."""
         whole = max(1, math.ceil(seconds))
         if whole < 90:
-            return self.ngettext("{n} second", "{n} seconds", whole).format(n=whole)
+            return self.ngettext("{n} second", "{n} seconds", whole).format(n=self.number(whole))
         minutes = math.ceil(whole / 60)
-        return self.ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)
+        return self.ngettext("{n} minute", "{n} minutes", minutes).format(
+            n=self.number(minutes))
 
     def explain(self, error: UpstreamError) -> str:
         """One friendly paragraph for a failed answer: what happened and what to do."""
@@ -152,14 +199,14 @@ class Wording:
 
     def queued(self, position: int) -> str:
         return self._("Many questions are being answered right now; yours is number {n} in "
-                      "line and will start shortly.").format(n=position)
+                      "line and will start shortly.").format(n=self.number(position))
 
     def after_thread_turn(self, position: int) -> str:
         if position == 1:
             return self._("I will answer this as soon as I finish the question before it in "
                           "this thread.")
         return self._("I will answer this after the {n} questions before it in this thread."
-                      ).format(n=position)
+                      ).format(n=self.number(position))
 
     def user_rate_limited(self, retry_after: float) -> str:
         return self._("You have asked a lot of questions in a short time. Please wait "
@@ -169,7 +216,7 @@ class Wording:
         return self.ngettext(
             "That question is too long: please keep it under {limit} character.",
             "That question is too long: please keep it under {limit} characters.",
-            limit).format(limit=limit)
+            limit).format(limit=self.number(limit))
 
     def empty_question(self) -> str:
         return self._("Please include a question, for example: “What does paragraph 34 of "
