@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
@@ -37,6 +38,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="print one JSON object: answer and thread payloads, citations")
     ask.add_argument("--builder-url", action="store_true",
                      help="with --platform slack: also print a Block Kit Builder link")
+    ask.add_argument("--locale", metavar="TAG",
+                     help="the language of citebot's own words, e.g. pt-BR (default: "
+                          "CITEBOT_LANGUAGE, else LC_ALL, LC_MESSAGES or LANG, else English)")
 
     commands.add_parser("run", help="the long-running worker: every configured platform")
 
@@ -66,6 +70,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     from bot.answer import Question, answer_question
     from bot.pacing import Pacer
     from bot.wording import Wording
+    from integrations.terminal.language import terminal_language
     from integrations.terminal.sink import CollectingSink, TerminalSink
 
     question = " ".join(args.question).strip()
@@ -73,15 +78,18 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
         print('citebot: please give a question, e.g. citebot ask "How do I deploy citebot?"',
               file=sys.stderr)
         return EXIT_SETTINGS
-    wording = Wording(language=settings.language)
+    configured = settings.language if "language" in settings.model_fields_set else None
+    language = terminal_language(args.locale, configured=configured, environ=os.environ)
+    wording = Wording(language=language)
     preview = args.json or args.platform != "terminal"
     collected = CollectingSink()
-    sink = collected if preview else TerminalSink(sources=wording.labels.sources)
+    sink = collected if preview else TerminalSink(sources=wording.labels.sources,
+                                                  status=f"citebot {wording.thinking()}")
     async with open_upstream(settings, demo=wants_demo(settings)) as client, sink.live(question):
         outcome = await answer_question(
             Question(text=question, platform=args.platform, user_id="terminal",
-                     channel_id="terminal", language=settings.language),
-            client=client, dialect=_dialect(args.platform), sink=sink,
+                     channel_id="terminal", language=language),
+            client=client, dialect=_dialect(args.platform), sink=sink, wording=wording,
             pacer=Pacer(min_interval=0.0 if preview else 0.05))
     if preview:
         _print_json(args.platform, collected.answer, collected.thread, outcome,

@@ -15,20 +15,30 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "bot" / "demo" / "corpus"
+
+
+def clean_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The machine's environment without keys, tokens or a language (the CLI speaks the
+    environment's locale), plus ``env``."""
+    base = {key: value for key, value in os.environ.items()
+            if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "DEMO_",
+                                   "CITEBOT_", "LC_", "LANG"))}
+    base.update({"DEMO_TOKENS_PER_SECOND": "2000", "PYTHONWARNINGS": "error",
+                 "LC_CTYPE": "C.UTF-8"})
+    base.update(env or {})
+    return base
 
 
 def citebot(*args: str, env: dict[str, str] | None = None,
             timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """Run the CLI with a clean environment (no keys or tokens leak in from the machine)."""
-    base = {key: value for key, value in os.environ.items()
-            if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "DEMO_",
-                                   "CITEBOT_"))}
-    base.update({"DEMO_TOKENS_PER_SECOND": "2000", "PYTHONWARNINGS": "error"})
-    base.update(env or {})
     return subprocess.run([sys.executable, "-m", "bot", *args], capture_output=True, text=True,
-                          env=base, timeout=timeout, cwd=tempfile.gettempdir(), check=False)
+                          env=clean_env(env), timeout=timeout, cwd=tempfile.gettempdir(),
+                          check=False)
 
 
 def corpus_text() -> str:
@@ -93,6 +103,51 @@ def test_ask_speaks_the_configured_language_when_the_upstream_is_unreachable() -
     assert ("Je n’ai pas pu joindre le service de réponses pour le moment. "
             "Veuillez réessayer dans une minute.") in result.stderr
     assert "could not reach" not in result.stderr
+
+
+@pytest.mark.parametrize(("args", "env", "heading"), [
+    (("--locale", "pt-BR"), {"LANG": "de_DE.UTF-8"}, "Fontes"),
+    ((), {"LANG": "de_DE.UTF-8", "LC_MESSAGES": "", "LC_ALL": "nl_NL.UTF-8"}, "Bronnen"),
+    ((), {"LANG": "de_DE.UTF-8", "CITEBOT_LANGUAGE": "pl"}, "Źródła"),
+    (("--locale", "zh-CN"), {"CITEBOT_LANGUAGE": "pl"}, "参考来源"),
+], ids=["flag-over-environment", "lc-all-over-lang", "setting-over-environment",
+        "flag-over-setting"])
+def test_ask_speaks_the_askers_language(args: tuple[str, ...], env: dict[str, str],
+                                        heading: str) -> None:
+    result = citebot("ask", "How do I deploy citebot?", *args, env=env)
+    assert result.returncode == 0, result.stderr
+    assert re.search(rf"─ {heading} ─", result.stdout), result.stdout
+    assert "Sources" not in result.stdout
+
+
+async def test_ask_tells_the_upstream_the_askers_language_and_keeps_the_quotes() -> None:
+    quotes = ("Die Liebe Gottes – „caritas“ – ist größer als jede Sünde.",
+              "Deus caritas est: «qui manet in caritate, in Deo manet».")
+    async with UpstreamSim().running() as upstream:
+        upstream.queue(answer(
+            ["Deus é amor[^1]", " e quem permanece no amor permanece em Deus[^2]."],
+            [magisterium_citation(0, quotes[0], title="Katechismus"),
+             magisterium_citation(1, quotes[1], title="Deus caritas est")]))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "ask", "Deus é amor?", "--locale", "pt-BR",
+            "--platform", "slack", "--json", cwd=tempfile.gettempdir(),
+            env=clean_env({"UPSTREAM_BASE_URL": upstream.base_url,
+                           "UPSTREAM_API_KEY": "sk-test"}),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, err.decode()
+    [system, question] = upstream.questions[0]
+    assert system["role"] == "system"
+    assert "answer in Portuguese (Brazil)" in system["content"]
+    assert question == {"role": "user", "content": "Deus é amor?"}
+    document = json.loads(out)
+    assert [c["cited_text"].encode() for c in document["citations"]] == [
+        q.encode() for q in quotes]
+    [cards] = document["thread"]
+    assert cards["text"].startswith("Fontes: ")
+    shown = [element["text"] for block in cards["blocks"] if block["type"] == "rich_text"
+             for quote in block["elements"] for element in quote["elements"]]
+    assert [text.encode() for text in shown] == [q.encode() for q in quotes]
 
 
 def test_a_bad_setting_is_one_line_naming_the_variable() -> None:
