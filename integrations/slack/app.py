@@ -4,7 +4,8 @@ Mentions and DMs become a :class:`bot.answer.Question` for the shared
 :class:`bot.service.AnswerService`; the answer streams into the thread through a
 :class:`SlackSink`. Bolt acknowledges each event before the listener runs, so listeners only
 filter and claim the event (once across workers, through the state store) and hand the answer
-to a task this class tracks, so that shutdown can wait for it.
+to a task this class tracks, so that shutdown can wait for it. Each asker reads citebot's own
+words (status, notices, cards, buttons) in their Slack locale (:class:`UserLocales`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bot.formatter import notice
 from bot.pacing import Pacer
 from bot.service import AnswerService
 from integrations.slack.conversation import question_text, thread_turns
+from integrations.slack.locales import UserLocales
 from integrations.slack.sink import NativeStreams, SlackSink
 
 __all__ = ["SlackBot"]
@@ -47,6 +49,7 @@ class SlackBot:
                  pacer: Pacer, streams: NativeStreams | None = None,
                  channel_allowlist: tuple[str, ...] = (), update_interval: float = 1.0) -> None:
         self.web = web
+        self.locales = UserLocales(web)
         self.service = service
         self.dialect = dialect
         self.pacer = pacer
@@ -125,7 +128,8 @@ class SlackBot:
         channel, user = str(container.get("channel_id")), str(body["user"]["id"])
         await self.service.state.record_feedback(
             f"slack:{channel}:{container.get('message_ts')}", user, str(action.get("value")))
-        thanks = notice(self.dialect, self.service.wording.feedback_thanks())
+        wording = self.service.wording_for(await self.locales.language(user))
+        thanks = notice(self.dialect, wording.feedback_thanks())
         with contextlib.suppress(SlackApiError):
             await self.web.chat_postEphemeral(
                 channel=channel, user=user, thread_ts=container.get("thread_ts"),
@@ -147,12 +151,14 @@ class SlackBot:
         sink = SlackSink(web=self.web, channel=channel, thread_ts=thread_ts, team_id=team,
                          user_id=user, streams=self.streams,
                          update_interval=self.update_interval)
+        language = await self.locales.language(user)
+        wording = self.service.wording_for(language)
         if not direct and self.channel_allowlist and channel not in self.channel_allowlist:
-            await self.service.refuse(sink, self.dialect, self.service.wording.not_allowed_here())
+            await self.service.refuse(sink, self.dialect, wording.not_allowed_here())
             return
-        await self._status(channel, thread_ts, self.service.wording.thinking())
+        await self._status(channel, thread_ts, wording.thinking())
         question = Question(text=text, platform="slack", user_id=user, channel_id=channel,
-                            thread_id=thread_ts)
+                            thread_id=thread_ts, language=language)
         try:
             if follow_up_before is not None:
                 question = replace(question,

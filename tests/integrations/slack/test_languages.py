@@ -1,25 +1,48 @@
-"""A Slack workspace with ``CITEBOT_LANGUAGE=pt`` reads citebot's own words in Portuguese (Slack's
-events carry no locale, so the worker's language is everyone's)."""
+"""Each Slack user reads citebot's own words in the language their Slack is set to.
+
+Slack's events carry no locale: the worker asks ``users.info`` (``include_locale``) once per
+user and falls back to ``CITEBOT_LANGUAGE`` when Slack will not say. The answer and its quotes
+stay in the upstream's and the sources' own words.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from pydantic import SecretStr
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.client import AnswerClient, RetryPolicy
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.slack import SlackSim
+from tests.sim.slack.webapi import BOT_SCOPES, Identity
 from tests.sim.upstream import Json, UpstreamSim, answer, magisterium_citation
 
 CHANNEL = "C0GENERAL"
+ANA, LI = "U0ANA", "U0LI"
+
+QUOTES = ("A vida humana é sagrada — «desde o seu início».",
+          "Gloria Dei vivens homo: “la gloire de Dieu, c'est l'homme vivant”.")
+CITED = answer(
+    ["A vida é sagrada[^1]", " desde a concepção[^2]."],
+    [magisterium_citation(0, QUOTES[0], title="Cherishing Life"),
+     magisterium_citation(1, QUOTES[1], title="Adversus haereses")],
+    related=["Por que a vida é sagrada?"])
 
 
-@pytest.fixture
-async def portuguese() -> AsyncIterator[World]:
-    async with SlackSim() as sim, UpstreamSim().running() as upstream:
-        settings = slack_settings(sim, upstream, CITEBOT_LANGUAGE="pt", MAX_QUESTION_LENGTH="60")
+@contextlib.asynccontextmanager
+async def slack_with(*, scopes: frozenset[str] = BOT_SCOPES,
+                     **env: str) -> AsyncIterator[World]:
+    """A worker whose bot token has ``scopes``, with ANA (``pt-BR``) and LI (``zh-CN``)."""
+    async with SlackSim(me=Identity(scopes=scopes)) as sim, \
+            UpstreamSim().running() as upstream:
+        sim.workspace.add_user(ANA, locale="pt-BR")
+        sim.workspace.add_user(LI, locale="zh-CN")
+        settings = slack_settings(sim, upstream, **env)
         async with AnswerClient(base_url=upstream.base_url, api_key=SecretStr("sk-test"),
                                 model="magisterium-1", retry=RetryPolicy(max_retries=0)
                                 ) as client, running_slack(settings, client):
@@ -27,38 +50,124 @@ async def portuguese() -> AsyncIterator[World]:
             yield World(sim=sim, upstream=upstream, settings=settings, client=client)
 
 
-async def test_cards_status_and_buttons_speak_portuguese(portuguese: World) -> None:
-    world = portuguese
-    world.upstream.queue(answer(
-        ["A vida é sagrada", " desde a concepção[^1]."],
-        [magisterium_citation(0, "A vida humana é sagrada.", title="Cherishing Life"),
-         magisterium_citation(1, "Toda vida tem valor.", title="Evangelium Vitae")],
-        related=["Por que a vida é sagrada?"]))
-    asked = await world.sim.mention(CHANNEL, "A vida é sagrada?")
+@pytest.fixture
+async def world() -> AsyncIterator[World]:
+    async with slack_with(MAX_QUESTION_LENGTH="60") as running:
+        yield running
+
+
+def quotes_of(cards: Any) -> list[str]:
+    return [element["text"] for block in cards.blocks if block["type"] == "rich_text"
+            for quote in block["elements"] for element in quote["elements"]]
+
+
+async def test_a_brazilian_user_reads_portuguese_and_the_quotes_stay_the_sources(
+        world: World) -> None:
+    world.upstream.queue(CITED)
+    asked = await world.sim.mention(CHANNEL, "A vida é sagrada?", user=ANA)
     await world.answered(CHANNEL, asked.ts)
 
     assert world.sim.statuses(CHANNEL, asked.ts)[0] == "está pensando…"
     [cards] = world.cards_of(CHANNEL, asked.ts)
     shown = cards.block_text()
     assert "_Fundamenta:_ “A vida é sagrada desde a concepção.”" in shown
-    assert "*Outras fontes consultadas*" in shown
     assert "*Perguntas relacionadas*" in shown
     assert cards.text.startswith("Fontes: ")
     [feedback] = [e for e in cards.elements() if e["action_id"] == "citebot_feedback"]
     assert feedback["positive_button"]["accessibility_label"] == "Boa resposta"
     assert feedback["negative_button"]["accessibility_label"] == "Resposta ruim"
+    assert [q.encode() for q in quotes_of(cards)] == [q.encode() for q in QUOTES]
+
+    [system, question] = world.upstream.questions[0]
+    assert system["role"] == "system"
+    assert "answer in Portuguese (Brazil)" in system["content"]
+    assert "never translate a quotation" in system["content"]
+    assert question == {"role": "user", "content": "A vida é sagrada?"}
+
+    [call] = world.sim.calls_to("users.info")
+    assert call.args == {"user": ANA, "include_locale": "1"}
+    assert call.response["user"]["locale"] == "pt-BR"
 
 
-async def test_refusals_and_failures_are_worded_in_portuguese(portuguese: World) -> None:
-    world = portuguese
-    long = await world.sim.mention(CHANNEL, "Por que " + "muito " * 20 + "?")
+async def test_a_chinese_user_reads_chinese_in_the_same_channel(world: World) -> None:
+    world.upstream.queue(CITED)
+    asked = await world.sim.mention(CHANNEL, "生命是神圣的吗？", user=LI)
+    await world.answered(CHANNEL, asked.ts)
+
+    assert world.sim.statuses(CHANNEL, asked.ts)[0] == "正在思考…"
+    [cards] = world.cards_of(CHANNEL, asked.ts)
+    assert cards.text.startswith("参考来源")
+    assert "*相关问题*" in cards.block_text()
+    assert quotes_of(cards) == list(QUOTES)
+    assert "answer in Chinese (Simplified)" in world.upstream.questions[0][0]["content"]
+
+    await world.sim.click("citebot_feedback", "positive", channel=CHANNEL,
+                          message_ts=cards.ts, user=LI)
+    await world.sim.wait_for(lambda: world.sim.ephemerals(LI))
+    [thanks] = world.sim.ephemerals(LI)
+    assert thanks.shown == "感谢您的反馈！"
+    assert len(world.sim.calls_to("users.info")) == 1
+
+
+async def test_a_conversation_costs_one_users_info_call(world: World) -> None:
+    world.upstream.queue(CITED, answer(["Sim, sempre."]))
+    asked = await world.sim.mention(CHANNEL, "A vida é sagrada?", user=ANA)
+    await world.answered(CHANNEL, asked.ts)
+    follow = await world.sim.mention(CHANNEL, "Sempre?", user=ANA, thread_ts=asked.ts)
+    await world.answered(CHANNEL, follow.reply_ts, requests=2)
+
+    assert len(world.sim.calls_to("users.info")) == 1
+    assert world.upstream.questions[1][0]["role"] == "system"
+    assert world.sim.statuses(CHANNEL, asked.ts).count("está pensando…") == 2
+
+
+async def test_refusals_and_failures_are_worded_in_the_askers_language(world: World) -> None:
+    long = await world.sim.mention(CHANNEL, "Por que " + "muito " * 20 + "?", user=ANA)
     await world.sim.wait_for(lambda: world.sim.bot_replies(CHANNEL, long.ts))
     [refused] = world.sim.bot_replies(CHANNEL, long.ts)
     assert refused.shown == "Essa pergunta é longa demais: use no máximo 60 caracteres."
 
     world.upstream.queue(Json(500))
-    asked = await world.sim.mention(CHANNEL, "Tem alguém aí?")
+    asked = await world.sim.mention(CHANNEL, "Tem alguém aí?", user=ANA)
     await world.answered(CHANNEL, asked.ts)
     [notice] = world.sim.bot_replies(CHANNEL, asked.ts)
     assert notice.shown == ("Não consegui acessar o serviço de respostas agora. "
                             "Tente novamente daqui a um minuto.")
+
+
+async def test_without_users_read_everyone_reads_citebot_language_and_is_answered(
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, "integrations.slack.locales")
+    async with slack_with(scopes=BOT_SCOPES - {"users:read"}, CITEBOT_LANGUAGE="de") as world:
+        world.upstream.queue(CITED, CITED)
+        first = await world.sim.mention(CHANNEL, "A vida é sagrada?", user=ANA)
+        await world.answered(CHANNEL, first.ts)
+        second = await world.sim.mention(CHANNEL, "生命是神圣的吗？", user=LI)
+        await world.answered(CHANNEL, second.ts, requests=2)
+
+        for asked in (first, second):
+            assert world.sim.statuses(CHANNEL, asked.ts)[0] == "denkt nach…"
+            [answered] = world.answer_of(CHANNEL, asked.ts)
+            assert answered.shown.startswith("A vida é sagrada[")
+            [cards] = world.cards_of(CHANNEL, asked.ts)
+            assert cards.text.startswith("Quellen: ")
+        [call] = world.sim.calls_to("users.info")  # the missing scope stops the asking
+        assert call.response == {"ok": False, "error": "missing_scope", "needed": "users:read",
+                                 "provided": ",".join(sorted(BOT_SCOPES - {"users:read"}))}
+        assert all(m[0]["role"] == "user" for m in world.upstream.questions)
+    [warning] = [r.getMessage() for r in caplog.records]
+    assert "missing_scope" in warning
+    assert "users:read" in warning
+
+
+async def test_the_simulated_users_info_answers_as_slack_does() -> None:
+    async with SlackSim() as sim:
+        sim.workspace.add_user(ANA, locale="pt-BR")
+        web = AsyncWebClient(token=sim.bot_token, base_url=sim.base_url)
+        with_locale = await web.users_info(user=ANA, include_locale=True)
+        assert with_locale["ok"] is True
+        assert with_locale["user"]["id"] == ANA
+        assert with_locale["user"]["locale"] == "pt-BR"
+        assert "locale" not in (await web.users_info(user=ANA))["user"]
+        with pytest.raises(Exception, match="user_not_found"):
+            await web.users_info(user="U0NOBODY", include_locale=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Ack", "Call", "Delivery", "Message", "Workspace"]
+__all__ = ["Ack", "Call", "Delivery", "Message", "User", "Workspace"]
 
 
 @dataclass
@@ -87,6 +87,35 @@ def _strings(node: object) -> list[str]:
     return []
 
 
+@dataclass
+class User:
+    """A member of the workspace, with the language their Slack client is set to."""
+
+    id: str
+    name: str
+    locale: str = "en-US"
+    team_id: str = "T0SIM"
+    tz: str = "America/Los_Angeles"
+
+    def wire(self, *, include_locale: bool) -> dict[str, Any]:
+        """The user object of users.info; ``locale`` only when it was asked for."""
+        profile = {"real_name": self.name.title(), "display_name": self.name,
+                   "real_name_normalized": self.name.title(),
+                   "display_name_normalized": self.name, "status_text": "", "status_emoji": "",
+                   "team": self.team_id}
+        body: dict[str, Any] = {
+            "id": self.id, "team_id": self.team_id, "name": self.name, "deleted": False,
+            "color": "9f69e7", "real_name": self.name.title(), "tz": self.tz,
+            "tz_label": "Pacific Standard Time", "tz_offset": -28800, "profile": profile,
+            "is_admin": False, "is_owner": False, "is_primary_owner": False,
+            "is_restricted": False, "is_ultra_restricted": False, "is_bot": False,
+            "is_app_user": False, "updated": 1_700_000_000, "is_email_confirmed": True,
+            "who_can_share_contact_card": "EVERYONE"}
+        if include_locale:
+            body["locale"] = self.locale
+        return body
+
+
 @dataclass(frozen=True)
 class Call:
     """One Web API call as it crossed the wire (secrets stay out: token is a label)."""
@@ -137,7 +166,15 @@ class Workspace:
         self.channels: dict[str, str] = {}
         self.messages: dict[str, list[Message]] = {}
         self.ephemerals: list[Message] = []
+        self.users: dict[str, User] = {}
         self._ticks = 0
+
+    def add_user(self, user_id: str, *, locale: str = "en-US", name: str | None = None) -> User:
+        """A member with their Slack language. Whoever posts is a member (``en-US`` unless
+        added otherwise); users.info answers ``user_not_found`` for anyone else."""
+        user = self.users[user_id] = User(id=user_id, name=name or user_id.lower(),
+                                          locale=locale)
+        return user
 
     def add_channel(self, channel: str, kind: str) -> None:
         self.channels.setdefault(channel, kind)
@@ -151,6 +188,8 @@ class Workspace:
         return next((m for m in self.messages.get(channel, []) if m.ts == ts), None)
 
     def post(self, message: Message) -> Message:
+        if message.bot_id is None and message.user not in self.users:
+            self.add_user(message.user)
         self.messages[message.channel].append(message)
         return message
 

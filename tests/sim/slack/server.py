@@ -219,7 +219,8 @@ class SlackSim:
         try:
             return 200, {"ok": True, **handler(args)}, {}
         except ApiError as refused:
-            body: dict[str, Any] = {"ok": False, "error": refused.error}
+            body: dict[str, Any] = {"ok": False, "error": refused.error,
+                                    **refused.fields}
             if refused.detail:
                 body["response_metadata"] = {"messages": [f"[ERROR] {refused.detail}"]}
             return 200, body, {}

@@ -18,10 +18,17 @@ __all__ = ["ApiError", "Identity", "WebApi"]
 
 
 class ApiError(Exception):
-    def __init__(self, error: str, detail: str = "") -> None:
+    """``ok: false`` with ``error``; ``fields`` go beside it (``needed``/``provided``)."""
+
+    def __init__(self, error: str, detail: str = "", **fields: str) -> None:
         super().__init__(error)
         self.error = error
         self.detail = detail
+        self.fields = fields
+
+
+BOT_SCOPES = frozenset({"app_mentions:read", "chat:write", "im:history", "channels:history",
+                        "groups:history", "users:read"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -30,6 +37,8 @@ class Identity:
     bot_user_id: str = "U0BOT"
     bot_id: str = "B0BOT"
     app_id: str = "A0SIM"
+    scopes: frozenset[str] = BOT_SCOPES
+    """The bot token's scopes; a method needing another answers ``missing_scope``."""
 
 
 def _refuse(refusal: tuple[str, str] | None) -> None:
@@ -67,6 +76,7 @@ class WebApi:
             "conversations.replies": self.replies,
             "assistant.threads.setStatus": self.set_status,
             "reactions.add": self.reactions_add,
+            "users.info": self.users_info,
         }.get(method)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -75,6 +85,11 @@ class WebApi:
         if not channel or channel not in self.ws.channels:
             raise ApiError("channel_not_found")
         return str(channel)
+
+    def _scope(self, needed: str) -> None:
+        if needed not in self.me.scopes:
+            raise ApiError("missing_scope", needed=needed,
+                           provided=",".join(sorted(self.me.scopes)))
 
     def _own(self, channel: str, ts: object) -> Message:
         message = self.ws.find(channel, str(ts or ""))
@@ -145,7 +160,7 @@ class WebApi:
                     raise ApiError(f"missing_{name}")
         if "text" in args or "blocks" in args:
             raise ApiError("invalid_arguments", "stream methods take markdown_text only")
-        markdown = _stream_text(args)
+        markdown = args.get("markdown_text", "")
         _refuse(check_markdown(markdown))
         thread_ts = self._thread_parent(channel, args["thread_ts"])
         message = self._new(channel, thread_ts, {"markdown_text": markdown})
@@ -172,9 +187,9 @@ class WebApi:
         if self.expire_after_appends is not None and message.appends >= self.expire_after_appends:
             message.streaming = False
             raise ApiError("message_not_in_streaming_state")
-        if not (markdown := _stream_text(args)):
+        if not args.get("markdown_text"):
             raise ApiError("no_text")
-        self._append(message, str(markdown))
+        self._append(message, str(args["markdown_text"]))
         message.appends += 1
         return {"channel": message.channel, "ts": message.ts}
 
@@ -182,8 +197,8 @@ class WebApi:
         message = self._streaming(args)
         if args.get("blocks") is not None:
             _refuse(check_blocks(args["blocks"]))
-        if markdown := _stream_text(args):
-            self._append(message, str(markdown))
+        if args.get("markdown_text"):
+            self._append(message, str(args["markdown_text"]))
         if args.get("blocks") is not None:
             message.blocks = list(args["blocks"])
         message.streaming = False
@@ -207,6 +222,14 @@ class WebApi:
             str(args["status"]))
         return {}
 
+    def users_info(self, args: dict[str, Any]) -> dict[str, Any]:
+        self._scope("users:read")
+        user = self.ws.users.get(str(args.get("user", "")))
+        if user is None:
+            raise ApiError("user_not_found")
+        include_locale = str(args.get("include_locale", "")).lower() in ("1", "true")
+        return {"user": user.wire(include_locale=include_locale)}
+
     def reactions_add(self, args: dict[str, Any]) -> dict[str, Any]:
         channel = self._channel(args)
         message = self.ws.find(channel, str(args.get("timestamp", "")))
@@ -217,15 +240,6 @@ class WebApi:
             raise ApiError("already_reacted")
         message.reactions.append(name)
         return {}
-
-
-def _stream_text(args: Mapping[str, Any]) -> Any:
-    """A stream call's text: ``markdown_text`` and any ``markdown_text`` chunks (slack_sdk's
-    ``chat_stream`` sends its buffer as chunks)."""
-    text = args.get("markdown_text", "")
-    chunks = [str(c.get("text", "")) for c in args.get("chunks") or []
-              if isinstance(c, dict) and c.get("type") == "markdown_text"]
-    return (text or "") + "".join(chunks) if chunks and isinstance(text, str | None) else text
 
 
 def _apply(message: Message, args: Mapping[str, Any]) -> None:
