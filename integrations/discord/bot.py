@@ -50,7 +50,9 @@ def _may_thread(interaction: discord.Interaction) -> bool:
 
 
 def _language(interaction: discord.Interaction) -> str | None:
-    """The catalogue for the user's Discord language (``pt-BR`` -> ``pt``); None: the default."""
+    """The catalogue for the user's Discord language (``pt-BR`` -> ``pt_BR``); None: the
+    default. ``locale`` is the user's own client language; ``guild_locale`` is not read: it is
+    ``en-US`` unless a community server changed it, so it would hide ``CITEBOT_LANGUAGE``."""
     return catalogue_language(interaction.locale.value)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.integrations.discord.harness import Harness
 from tests.sim.upstream import Cut, Json, Stream, answer, chunk, magisterium_citation
 
@@ -50,3 +52,36 @@ async def test_a_regional_locale_finds_its_language_and_an_unknown_one_gets_the_
     assert japan.content.startswith("I could not reach the answer service just now.")
     american = await harness.ask("What is grace?", locale="en-US")
     assert american.content == japan.content
+
+
+QUOTES = ("A graça é um dom gratuito de Deus — «favor e socorro».",
+          "Gratia non tollit naturam, sed perficit eam: „la grâce“ achève la nature.")
+
+
+@pytest.mark.parametrize(("locale", "supports", "language"), [
+    ("pt-BR", "Fundamenta", "Portuguese (Brazil)"),
+    ("zh-CN", "佐证", "Chinese (Simplified)"),
+])
+async def test_the_users_locale_not_the_guilds_names_the_language_upstream_and_on_cards(
+        harness: Harness, locale: str, supports: str, language: str) -> None:
+    """The simulated guild's locale is en-US; the interaction's ``locale`` is the user's."""
+    harness.upstream.queue(answer(
+        ["A graça é um dom[^1]", " que aperfeiçoa a natureza[^2]."],
+        [magisterium_citation(0, QUOTES[0], title="Catecismo"),
+         magisterium_citation(1, QUOTES[1], title="Summa")]))
+    message = await harness.ask("O que é a graça?", locale=locale)
+
+    [system, question] = harness.upstream.questions[0]
+    assert system["role"] == "system"
+    assert f"answer in {language}" in system["content"]
+    assert question == {"role": "user", "content": "O que é a graça?"}
+    embeds = [e for m in harness.sim.thread_messages(message.id) for e in m.embeds]
+    assert embeds[0]["fields"][0]["name"] == supports
+    assert [e["description"].encode() for e in embeds[:2]] == [
+        f"> {quote}".encode() for quote in QUOTES]
+
+
+async def test_an_english_user_sends_the_question_alone(harness: Harness) -> None:
+    harness.upstream.queue(CITED)
+    await harness.ask("What is grace?", locale="en-GB")
+    assert harness.upstream.questions[0] == [{"role": "user", "content": "What is grace?"}]
