@@ -4,6 +4,9 @@ The real slack_sdk / slack-bolt clients talk to it over HTTP and a websocket exa
 would to slack.com (``AsyncWebClient(base_url=sim.base_url)``). Every call is recorded, every
 message lands in a channel model a test can read as a person would (``sim.thread(...)``), and
 failures are injected per method (``sim.fail_next``) or per stream (``sim.expire_streams``).
+Slack's rate tiers are enforced (``tests.sim.slack.tiers``; ``enforce_tiers=False`` turns them
+off for capacity benchmarks, ``time_scale`` shrinks their windows for fast tests) and every 429
+sent is counted per method (``sim.ratelimited``).
 """
 
 from __future__ import annotations
@@ -15,16 +18,17 @@ import hmac
 import json
 import time
 import uuid
-from collections import defaultdict, deque
-from collections.abc import Callable
+from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 import aiohttp
 from aiohttp import web
 
-from tests.sim.slack.events import block_actions, event_callback, user_message_event
 from tests.sim.slack.model import Ack, Call, Delivery, Message, Workspace
+from tests.sim.slack.people import People
+from tests.sim.slack.tiers import SLACK_TIERS, Tier, TierLimits, retry_after_header
 from tests.sim.slack.webapi import ApiError, Identity, WebApi
 
 __all__ = ["SlackSim"]
@@ -32,12 +36,19 @@ __all__ = ["SlackSim"]
 _JSON_FIELDS = ("blocks", "attachments", "metadata", "chunks")
 
 
-class SlackSim:
-    """Start with ``async with SlackSim() as sim``; point clients at ``sim.base_url``."""
+class SlackSim(People):
+    """Start with ``async with SlackSim() as sim``; point clients at ``sim.base_url``.
+
+    ``tiers`` replaces Slack's rate table (method -> :class:`Tier`), ``time_scale`` multiplies
+    every window, ``enforce_tiers=False`` admits everything.
+    """
 
     def __init__(self, *, bot_token: str = "xoxb-sim-bot", app_token: str = "xapp-sim-app",
-                 me: Identity | None = None, user: str = "U0ALICE") -> None:
+                 me: Identity | None = None, user: str = "U0ALICE",
+                 tiers: Mapping[str, Tier] = SLACK_TIERS, enforce_tiers: bool = True,
+                 time_scale: float = 1.0) -> None:
         self.bot_token, self.app_token = bot_token, app_token
+        self.limits = TierLimits(tiers=tiers, enabled=enforce_tiers, time_scale=time_scale)
         self.me = me or Identity()
         self.user = user
         self.workspace = Workspace()
@@ -98,6 +109,11 @@ class SlackSim:
     # -- what a test reads ---------------------------------------------------------------------
     def calls_to(self, *methods: str) -> list[Call]:
         return [c for c in self.calls if c.method in methods]
+
+    @property
+    def ratelimited(self) -> Counter[str]:
+        """How many 429s each method was answered (the tiers' and injected ones)."""
+        return Counter(c.method for c in self.calls if c.status == 429)
 
     def thread(self, channel: str, ts: str) -> list[Message]:
         """The thread as a person sees it: the parent, then every reply in order."""
@@ -216,6 +232,11 @@ class SlackSim:
             return 200, {"ok": False, "error": "invalid_auth"}, {}
         if (kind == "app") != (method == "apps.connections.open"):
             return 200, {"ok": False, "error": "not_allowed_token_type"}, {}
+        wait = self.limits.admit(method, team=self.me.team_id,
+                                 channel=args.get("channel") or args.get("channel_id"))
+        if wait is not None:
+            return 429, {"ok": False, "error": "ratelimited"}, {
+                "Retry-After": retry_after_header(wait)}
         try:
             return 200, {"ok": True, **handler(args)}, {}
         except ApiError as refused:
@@ -307,99 +328,3 @@ class SlackSim:
                                      at=asyncio.get_running_loop().time()))
                 self._touch()
         return delivery_id
-
-    # -- people and other apps -----------------------------------------------------------------
-    async def _event(self, event: dict[str, Any], message: Message, *,
-                     to_all: bool = False) -> Delivery:
-        self._event_count += 1
-        event_id = f"Ev{self._event_count:08d}SIM"
-        payload = event_callback(self.me, event, event_id)
-        self._events[event_id] = (payload, 0)
-        ids = await self._send("events_api", payload, to_all=to_all)
-        return Delivery(event_id=event_id, envelope_ids=ids, channel=message.channel,
-                        ts=message.ts, thread_ts=message.thread_ts, payload=payload)
-
-    def _said(self, channel: str, kind: str, text: str, *, user: str,
-              thread_ts: str | None, bot_id: str | None = None) -> Message:
-        self.workspace.add_channel(channel, kind)
-        return self.workspace.post(Message(channel=channel, ts=self.workspace.next_ts(),
-                                           user=user, thread_ts=thread_ts, text=text,
-                                           bot_id=bot_id))
-
-    async def mention(self, channel: str, text: str, *, user: str | None = None,
-                      thread_ts: str | None = None, to_all: bool = False) -> Delivery:
-        """A person posts ``<@BOT> text`` in a channel (or a thread of it): an app_mention."""
-        said = self._said(channel, "channel", f"<@{self.me.bot_user_id}> {text}",
-                          user=user or self.user, thread_ts=thread_ts)
-        event = user_message_event(self.me, said, kind="app_mention", channel_type=None)
-        return await self._event(event, said, to_all=to_all)
-
-    async def dm(self, text: str, *, user: str | None = None, thread_ts: str | None = None,
-                 to_all: bool = False) -> Delivery:
-        """A person writes to the bot in their DM (a ``message`` event, channel_type im)."""
-        user = user or self.user
-        said = self._said(f"D{user}", "im", text, user=user, thread_ts=thread_ts)
-        event = user_message_event(self.me, said, kind="message", channel_type="im")
-        return await self._event(event, said, to_all=to_all)
-
-    async def redeliver(self, first: Delivery | str, *, to_all: bool = False) -> Delivery:
-        """Slack's retry of an event it thinks went unacknowledged: same event_id."""
-        event_id = first if isinstance(first, str) else first.event_id
-        payload, attempts = self._events[event_id]
-        self._events[event_id] = (payload, attempts + 1)
-        ids = await self._send("events_api", payload, to_all=to_all, retry_attempt=attempts + 1)
-        event = payload["event"]
-        return Delivery(event_id=event_id, envelope_ids=ids, channel=event["channel"],
-                        ts=event["ts"], thread_ts=event.get("thread_ts"), payload=payload)
-
-    async def other_bot(self, channel: str, text: str, *, thread_ts: str | None = None) -> Delivery:
-        """Another app posts (subtype bot_message), e.g. in the bot's DM thread."""
-        kind = "im" if channel.startswith("D") else "channel"
-        said = self._said(channel, kind, text, user="U0OTHERBOT", thread_ts=thread_ts,
-                          bot_id="B0OTHER")
-        event = user_message_event(self.me, said, kind="message", channel_type=kind)
-        event["subtype"] = "bot_message"
-        return await self._event(event, said)
-
-    async def echo_own(self, message: Message) -> Delivery:
-        """Slack echoes the bot's own message back as a message event."""
-        kind = "im" if message.channel.startswith("D") else "channel"
-        event = user_message_event(self.me, message, kind="message", channel_type=kind)
-        event["text"] = message.shown
-        return await self._event(event, message)
-
-    async def edit(self, delivery: Delivery, text: str) -> Delivery:
-        """The person edits their message: a message_changed event (never a new question)."""
-        message = self.workspace.find(delivery.channel, delivery.ts)
-        assert message is not None
-        previous = message.wire()
-        message.text, message.edits = text, message.edits + 1
-        event = {"type": "message", "subtype": "message_changed", "hidden": True,
-                 "channel": message.channel, "ts": self.workspace.next_ts(),
-                 "event_ts": message.ts, "message": message.wire(),
-                 "previous_message": previous,
-                 "channel_type": self.workspace.channels[message.channel]}
-        return await self._event(event, message)
-
-    async def click(self, action_id: str, value: str | None = None, *, channel: str,
-                    message_ts: str, user: str | None = None) -> Delivery:
-        """A person clicks a button (for feedback buttons, value "positive"/"negative")."""
-        message = self.workspace.find(channel, message_ts) or next(
-            (m for m in self.workspace.ephemerals if m.ts == message_ts), None)
-        assert message is not None, f"no message {message_ts} in {channel}"
-        element = next((e for e in message.elements() if e.get("action_id") == action_id), None)
-        assert element is not None, f"no {action_id!r} button on that message"
-        action: dict[str, Any] = {"type": element["type"], "action_id": action_id,
-                                  "block_id": element["block_id"]}
-        if element["type"] == "feedback_buttons":
-            side = element[f"{value or 'positive'}_button"]
-            action |= {"value": side["value"], "text": side["text"]}
-        else:
-            action |= {"value": element.get("value", value), "text": element.get("text")}
-        self._event_count += 1
-        payload = block_actions(self.me, user=user or self.user, message=message, action=action,
-                                response_url=f"http://127.0.0.1:{self.port}/respond/"
-                                             f"{self._event_count}")
-        ids = await self._send("interactive", payload, to_all=False)
-        return Delivery(event_id="", envelope_ids=ids, channel=channel, ts=message_ts,
-                        thread_ts=message.thread_ts, payload=payload)
