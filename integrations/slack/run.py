@@ -11,18 +11,19 @@ from aiohttp import web
 
 from bot.client import AnswerClient
 from bot.dialect import Dialect
-from bot.pacing import ChannelBudget, Pacer
+from bot.pacing import Pacer
 from bot.service import AnswerService, answer_service
 from config.settings import Settings
 from integrations.slack.app import SlackBot
-from integrations.slack.web import make_web_client
+from integrations.slack.web import SlackBudget, make_web_client
 
 __all__ = ["SLACK_PACER", "run_slack"]
 
 log = logging.getLogger(__name__)
 
-SLACK_PACER = Pacer(min_interval=1.0, budget=ChannelBudget(writes=5, per_seconds=5.0))
-"""Appends and edits about once a second per answer; postMessage is ~1/s per channel."""
+SLACK_PACER = Pacer(min_interval=1.0)
+"""Appends and edits at most once a second per answer; Slack's own limits are per method per
+workspace, kept by the web client's :class:`SlackBudget`, not per channel."""
 
 
 def _slack_dialect() -> Dialect:
@@ -34,12 +35,14 @@ def _slack_dialect() -> Dialect:
 async def run_slack(settings: Settings, service: AnswerService | None = None,
                     ready: asyncio.Event | None = None, *, client: AnswerClient | None = None,
                     stop: asyncio.Event | None = None, dialect: Dialect | None = None,
-                    pacer: Pacer = SLACK_PACER, ping_interval: float = 10.0) -> None:
+                    pacer: Pacer = SLACK_PACER, ping_interval: float = 10.0,
+                    budget: SlackBudget | None = None) -> None:
     """Answer Slack until ``stop`` is set or the task is cancelled, then drain and close.
 
     The worker passes its shared ``service`` (and drains it itself); without one, a service is
     made from ``settings`` around ``client``. ``ready`` is set once events can arrive.
     ``ping_interval`` (Socket Mode) bounds how long a dropped connection goes unnoticed.
+    ``budget`` is the workspace's rate budget (default: Slack's published tiers).
     """
     mode = settings.slack_mode
     if mode is None or settings.slack_bot_token is None:
@@ -54,7 +57,8 @@ async def run_slack(settings: Settings, service: AnswerService | None = None,
             service = await stack.enter_async_context(answer_service(settings, client))
         web_client = make_web_client(token=settings.slack_bot_token.get_secret_value(),
                                      base_url=settings.slack_api_base_url, session=session,
-                                     on_429=service.metrics.platform_429s.labels("slack").inc)
+                                     on_429=service.metrics.platform_429s.labels("slack").inc,
+                                     budget=budget or SlackBudget())
         bot = SlackBot(web=web_client, service=service, dialect=dialect or _slack_dialect(),
                        pacer=pacer, channel_allowlist=settings.slack_channel_allowlist)
         await bot.start()

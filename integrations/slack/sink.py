@@ -6,6 +6,13 @@ live stream, text that extends what was sent is appended (only the new suffix); 
 through ``chat.update`` with the whole text, at least ``update_interval`` apart per message, so
 no text is lost or repeated across the switch. A message the formatter closed (the answer
 rolled over into a new message) has its stream stopped at once.
+
+With a :class:`SlackBudget` on the client, Slack's per-workspace tiers decide: an answer streams
+natively only while chat.startStream has a slot now and chat.stopStream can still close every
+open stream; otherwise it posts and edits at once (the text reaches the person sooner than a
+stream slot would, up to a minute later). Every open message claims its final calls (stop, edit)
+in the budget; intermediate appends and edits go only when a slot is free beyond those claims,
+and are otherwise skipped, their text carried by the next write (never queued).
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from typing import Any
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+
+from integrations.slack.web import PacedWebClient, SlackBudget
 
 __all__ = ["NativeStreams", "SlackSink"]
 
@@ -53,6 +62,7 @@ class _Shown:
     payload: Payload
     streaming: bool
     updated_at: float = field(default=-float("inf"))
+    claims: list[str] = field(default_factory=list)
 
 
 def _markdown(payload: Payload) -> str | None:
@@ -83,6 +93,7 @@ class SlackSink:
         self._user_id = user_id
         self._streams = streams
         self._update_interval = update_interval
+        self._budget: SlackBudget | None = web.budget if isinstance(web, PacedWebClient) else None
         self._shown: list[_Shown] = []
         self._native = True
         self.fell_back: str | None = None
@@ -93,12 +104,19 @@ class SlackSink:
         return tuple(shown.ts for shown in self._shown)
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
-        for i, payload in enumerate(messages):
-            closed = final or i < len(messages) - 1
-            if i < len(self._shown):
-                await self._change(self._shown[i], payload, closed=closed)
-            else:
-                self._shown.append(await self._create(payload, closed=closed))
+        try:
+            for i, payload in enumerate(messages):
+                closed = final or i < len(messages) - 1
+                if i < len(self._shown):
+                    await self._change(self._shown[i], payload, closed=closed)
+                else:
+                    self._shown.append(await self._create(payload, closed=closed))
+                if closed:
+                    self._release(self._shown[i])
+        finally:
+            if final:
+                for shown in self._shown:
+                    self._release(shown)
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         """Cards follow an answer already shown: one Slack refuses never loses the others."""
@@ -124,18 +142,40 @@ class SlackSink:
                                                     thread_ts=self._thread_ts, **payload)
         return str(response["ts"])
 
+    # -- the workspace budget ------------------------------------------------------------------
+    def _free(self, method: str) -> bool:
+        return self._budget is None or self._budget.free(method, channel=self._channel)
+
+    def _claim(self, shown: _Shown, *methods: str) -> _Shown:
+        if self._budget is not None:
+            self._budget.claims.update(methods)
+            shown.claims.extend(methods)
+        return shown
+
+    def _release(self, shown: _Shown) -> None:
+        if self._budget is not None:
+            self._budget.claims.subtract(shown.claims)
+        shown.claims.clear()
+
+    def _may_stream(self) -> bool:
+        return self._native and self._streams.usable() and self._free("chat.startStream") \
+            and self._free("chat.stopStream")
+
+    # -- one message --------------------------------------------------------------------------
     async def _create(self, payload: Payload, *, closed: bool) -> _Shown:
         text = _markdown(payload)
-        if text and not closed and self._native and self._streams.usable():
+        if text and not closed and self._may_stream():
             try:
                 response = await self._web.chat_startStream(
                     channel=self._channel, thread_ts=self._thread_ts, markdown_text=text,
                     recipient_team_id=self._team_id, recipient_user_id=self._user_id)
-                return _Shown(ts=str(response["ts"]), payload=payload, streaming=True)
+                return self._claim(_Shown(ts=str(response["ts"]), payload=payload,
+                                          streaming=True), "chat.stopStream", "chat.update")
             except SlackApiError as error:
                 self._leave_stream(error)
         ts = await self._post(payload)
-        return _Shown(ts=ts, payload=payload, streaming=False, updated_at=time.monotonic())
+        shown = _Shown(ts=ts, payload=payload, streaming=False, updated_at=time.monotonic())
+        return shown if closed else self._claim(shown, "chat.update")
 
     async def _change(self, shown: _Shown, payload: Payload, *, closed: bool) -> None:
         if shown.streaming:
@@ -148,6 +188,8 @@ class SlackSink:
                                                     markdown_text=suffix or None)
                     shown.streaming = False
                 elif extends and suffix:
+                    if not self._free("chat.appendStream"):
+                        return  # skipped: the next append carries this text too
                     await self._web.chat_appendStream(channel=self._channel, ts=shown.ts,
                                                       markdown_text=suffix)
                 elif not extends:
@@ -162,7 +204,7 @@ class SlackSink:
                 if shown.streaming and error.response.get("error") != _GONE:
                     await self._stop_quietly(shown)
                 shown.streaming = False
-        if _content(payload) != _content(shown.payload):
+        if _content(payload) != _content(shown.payload) and (closed or self._free("chat.update")):
             await self._update(shown, payload)
 
     async def _update(self, shown: _Shown, payload: Payload) -> None:

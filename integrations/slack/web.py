@@ -1,13 +1,19 @@
 """The one place Slack Web API calls leave the process: a configured AsyncWebClient.
 
-Every call (apps.connections.open included) goes to ``SLACK_API_BASE_URL``. A 429 is retried
-after its Retry-After, except on the native stream methods: there a 429 (Tier 2) means "stream
+Every call (apps.connections.open included) goes to ``SLACK_API_BASE_URL``. Slack limits calls
+per method per workspace (chat.postMessage also per channel), so each call first takes a slot
+in the workspace's :class:`SlackBudget` for its method, waiting for one if it must; the sink
+looks at the budget before the calls it can skip. A 429 that still happens is retried after
+its Retry-After, except on the native stream methods: there a 429 (Tier 2) means "stream
 less", and the sink falls back to posting and editing instead of waiting.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from slack_sdk.http_retry.async_handler import AsyncRetryHandler
@@ -19,10 +25,89 @@ from slack_sdk.http_retry.request import HttpRequest
 from slack_sdk.http_retry.response import HttpResponse
 from slack_sdk.http_retry.state import RetryState
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
-__all__ = ["STREAM_METHODS", "make_web_client"]
+from bot.pacing import RateBudget
+
+__all__ = ["SLACK_RATES", "STREAM_METHODS", "PacedWebClient", "Rate", "SlackBudget",
+           "make_web_client"]
 
 STREAM_METHODS = frozenset({"chat.startStream", "chat.appendStream", "chat.stopStream"})
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """``calls`` per ``per_seconds`` for one method in one workspace (or channel)."""
+
+    calls: int
+    per_seconds: float = 60.0
+    per_channel: bool = False
+
+
+SLACK_RATES: Mapping[str, Rate] = {
+    "apps.connections.open": Rate(3),  # Tier 1 and its small burst: a reconnect never waits
+    "auth.test": Rate(100),
+    "users.info": Rate(100),
+    "conversations.replies": Rate(50),
+    "assistant.threads.setStatus": Rate(50),  # "special": treated as Tier 3
+    "reactions.add": Rate(50),
+    "chat.postMessage": Rate(3, 3.0, per_channel=True),  # 1 a second per channel, bursts of 3
+    "chat.postEphemeral": Rate(100),
+    "chat.update": Rate(50),
+    "chat.startStream": Rate(20),
+    "chat.appendStream": Rate(100),
+    "chat.stopStream": Rate(20),
+}
+"""Slack's published floors (docs.slack.dev, "Rate limits" and each method's tier)."""
+
+
+class SlackBudget:
+    """The calls this worker may still make to one workspace, per method (per process).
+
+    ``claims`` counts slots promised to calls that must happen later (an answer's final
+    edit): a call that can be skipped only goes when it leaves those free, so the finals never
+    wait behind the extras. ``time_scale`` shrinks every window (tests); ``margin`` absorbs
+    the difference between when a call is reserved here and when Slack counts it.
+    """
+
+    def __init__(self, *, rates: Mapping[str, Rate] = SLACK_RATES, time_scale: float = 1.0,
+                 margin: float = 0.25, clock: Callable[[], float] = time.monotonic) -> None:
+        self._rates = rates
+        self._budgets = {method: RateBudget(calls=rate.calls,
+                                            per_seconds=rate.per_seconds * time_scale,
+                                            margin=margin, clock=clock)
+                         for method, rate in rates.items()}
+        self.claims: Counter[str] = Counter()
+
+    def _key(self, method: str, channel: object) -> str:
+        return str(channel) if self._rates[method].per_channel else ""
+
+    def free(self, method: str, *, channel: object = None) -> bool:
+        """Whether a call of ``method`` can go now and leave every claimed slot free."""
+        budget = self._budgets.get(method)
+        return budget is None or budget.delay(self._key(method, channel),
+                                              after=self.claims[method]) == 0
+
+    async def acquire(self, method: str, *, channel: object = None) -> None:
+        """Wait for a slot for ``method`` (in ``channel`` where Slack counts per channel)."""
+        budget = self._budgets.get(method)
+        if budget is not None:
+            await budget.acquire(self._key(method, channel))
+
+
+class PacedWebClient(AsyncWebClient):
+    """An AsyncWebClient whose every call takes its slot in ``budget`` first."""
+
+    def __init__(self, *, budget: SlackBudget | None = None, **options: Any) -> None:
+        super().__init__(**options)
+        self.budget = budget
+
+    async def api_call(self, api_method: str, **kwargs: Any) -> AsyncSlackResponse:
+        if self.budget is not None:
+            args = kwargs.get("json") or kwargs.get("data") or kwargs.get("params") or {}
+            channel = args.get("channel") or args.get("channel_id")
+            await self.budget.acquire(api_method, channel=channel)
+        return await super().api_call(api_method, **kwargs)
 
 
 class _RateLimitRetryUnlessStreaming(AsyncRateLimitErrorRetryHandler):
@@ -47,11 +132,13 @@ class _RateLimitRetryUnlessStreaming(AsyncRateLimitErrorRetryHandler):
 
 
 def make_web_client(*, token: str, base_url: str, on_429: Callable[[], None] = lambda: None,
-                    **options: Any) -> AsyncWebClient:
-    """A client for ``base_url`` (keep its trailing slash) that retries 429s and resets;
-    ``on_429`` hears of every 429 (the worker counts them)."""
+                    budget: SlackBudget | None = None, **options: Any) -> PacedWebClient:
+    """A client for ``base_url`` (keep its trailing slash) that keeps to ``budget`` (None:
+    unpaced) and retries 429s and resets; ``on_429`` hears of every 429 (the worker counts
+    them)."""
     handlers: list[AsyncRetryHandler] = [
         AsyncConnectionErrorRetryHandler(max_retry_count=2),
         _RateLimitRetryUnlessStreaming(max_retry_count=3, on_429=on_429),
     ]
-    return AsyncWebClient(token=token, base_url=base_url, retry_handlers=handlers, **options)
+    return PacedWebClient(budget=budget, token=token, base_url=base_url,
+                          retry_handlers=handlers, **options)
