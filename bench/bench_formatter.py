@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 from bench.report import Result
 from bench.table import print_table, verdict
@@ -86,8 +87,8 @@ def measure() -> list[Result]:
     done = AnswerDone(text=text, finish_reason="stop", citations=citations())
     results = []
     for dialect in (DiscordDialect(), SlackDialect(), TerminalDialect()):
-        stream_time = best(lambda d=dialect: streamed(d, text, done))
-        whole_time = best(lambda d=dialect: whole(d, text, done))
+        stream_time = best(partial(streamed, dialect, text, done))
+        whole_time = best(partial(whole, dialect, text, done))
         formatter = AnswerFormatter(dialect)
         formatter.feed(text)
         results.append(Result(
