@@ -118,6 +118,22 @@ async def test_a_stream_shows_its_appends_until_stopped(sim: SlackSim, web: Asyn
     assert stopped.value.response["error"] == "message_not_in_streaming_state"
 
 
+async def test_a_stream_takes_markdown_chunks_as_slack_sdks_chat_stream_sends_them(
+    sim: SlackSim, web: AsyncWebClient
+) -> None:
+    asked = await _said(sim)
+    stream = await web.chat_stream(channel="C0GENERAL", thread_ts=asked,
+                                   recipient_team_id="T0SIM", recipient_user_id="U0ALICE",
+                                   buffer_size=4)
+    await stream.append(markdown_text="Hello")
+    await stream.append(markdown_text=", world")
+    await stream.stop(markdown_text="!")
+    [answer] = sim.bot_replies("C0GENERAL", asked)
+    assert answer.shown == "Hello, world!"
+    streamed = [c for c in sim.calls if c.method.endswith("Stream")]
+    assert any("chunks" in c.args and "markdown_text" not in c.args for c in streamed)
+
+
 async def test_streams_need_recipients_in_channels_and_expire(
     sim: SlackSim, web: AsyncWebClient
 ) -> None:
