@@ -160,7 +160,7 @@ class WebApi:
                     raise ApiError(f"missing_{name}")
         if "text" in args or "blocks" in args:
             raise ApiError("invalid_arguments", "stream methods take markdown_text only")
-        markdown = args.get("markdown_text", "")
+        markdown = _stream_text(args)
         _refuse(check_markdown(markdown))
         thread_ts = self._thread_parent(channel, args["thread_ts"])
         message = self._new(channel, thread_ts, {"markdown_text": markdown})
@@ -187,9 +187,9 @@ class WebApi:
         if self.expire_after_appends is not None and message.appends >= self.expire_after_appends:
             message.streaming = False
             raise ApiError("message_not_in_streaming_state")
-        if not args.get("markdown_text"):
+        if not (markdown := _stream_text(args)):
             raise ApiError("no_text")
-        self._append(message, str(args["markdown_text"]))
+        self._append(message, str(markdown))
         message.appends += 1
         return {"channel": message.channel, "ts": message.ts}
 
@@ -197,8 +197,8 @@ class WebApi:
         message = self._streaming(args)
         if args.get("blocks") is not None:
             _refuse(check_blocks(args["blocks"]))
-        if args.get("markdown_text"):
-            self._append(message, str(args["markdown_text"]))
+        if markdown := _stream_text(args):
+            self._append(message, str(markdown))
         if args.get("blocks") is not None:
             message.blocks = list(args["blocks"])
         message.streaming = False
@@ -240,6 +240,15 @@ class WebApi:
             raise ApiError("already_reacted")
         message.reactions.append(name)
         return {}
+
+
+def _stream_text(args: Mapping[str, Any]) -> Any:
+    """A stream call's text: ``markdown_text`` and any ``markdown_text`` chunks (slack_sdk's
+    ``chat_stream`` sends its buffer as chunks)."""
+    text = args.get("markdown_text", "")
+    chunks = [str(c.get("text", "")) for c in args.get("chunks") or []
+              if isinstance(c, dict) and c.get("type") == "markdown_text"]
+    return (text or "") + "".join(chunks) if chunks and isinstance(text, str | None) else text
 
 
 def _apply(message: Message, args: Mapping[str, Any]) -> None:
