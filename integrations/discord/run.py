@@ -18,7 +18,7 @@ from discord.http import Route
 
 from bot.client import AnswerClient
 from bot.dialect import Dialect
-from bot.pacing import ChannelBudget, Pacer
+from bot.pacing import Pacer
 from bot.service import AnswerService, answer_service
 from config import Settings
 from integrations.discord.bot import CitebotDiscord
@@ -28,8 +28,9 @@ log = logging.getLogger(__name__)
 
 __all__ = ["DISCORD_PACER", "run_discord", "sync_commands"]
 
-DISCORD_PACER = Pacer(min_interval=1.0, budget=ChannelBudget(writes=4, per_seconds=5.0))
-"""One edit a second per message; 4 writes per 5 s per channel, under Discord's ~5."""
+DISCORD_PACER = Pacer(min_interval=1.0)
+"""One edit a second per message; the sink keeps each write under the bucket Discord counts it
+in (per interaction token, per channel), so fifty answers in a channel do not share one."""
 
 
 @contextlib.contextmanager

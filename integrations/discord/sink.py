@@ -4,6 +4,11 @@ An answer's first message is the deferred interaction response; later messages a
 After the interaction token's 15 minutes (or its 401/50027) edits and new messages go through
 the bot token on the channel instead. Intermediate edits that meet a 429 are dropped, and
 nothing is written again until the bucket resets; the final write waits for it and lands.
+
+Each write keeps to the bucket Discord counts it in (:class:`RouteBudgets`): an interaction's
+webhook per token, bot-token messages per channel, thread creates per parent channel. An
+intermediate write whose bucket is full is skipped (the next carries its text); a final one
+waits for its slot.
 """
 
 from __future__ import annotations
@@ -12,12 +17,14 @@ import asyncio
 import logging
 import re
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.pacing import RateBudget
 from integrations.discord.wire import (
     DiscordWire,
     RateLimitedWrite,
@@ -27,7 +34,7 @@ from integrations.discord.wire import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DiscordAnswerSink", "InteractionToken", "thread_name"]
+__all__ = ["DiscordAnswerSink", "InteractionToken", "RouteBudgets", "thread_name"]
 
 TOKEN_TTL = 15 * 60.0
 TOKEN_MARGIN = 30.0
@@ -58,15 +65,47 @@ class _Dropped(Exception):
     pass
 
 
+class RouteBudgets:
+    """Discord's buckets as one bot process keeps to them, each a write under its limit."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.webhook = RateBudget(calls=4, per_seconds=5.0, clock=clock)
+        """Per interaction token, so per answer (Discord: 5 per 2 s): its followups and edits,
+        kept to the pace of a channel's messages, at which an edit a second reads smoothly."""
+        self.channel = RateBudget(calls=4, per_seconds=5.0, clock=clock)
+        """Per channel (Discord: 5 per 5 s): bot-token messages and edits."""
+        self.threads = RateBudget(calls=9, per_seconds=10.0, clock=clock)
+        """Per parent channel (Discord: 10 per 10 s): threads started on messages."""
+
+
+_BUDGETS: weakref.WeakKeyDictionary[DiscordWire, RouteBudgets] = weakref.WeakKeyDictionary()
+
+
+def _budgets_of(wire: DiscordWire) -> RouteBudgets:
+    """One set of budgets per bot (its wire), shared by all of that bot's answers."""
+    budgets = _BUDGETS.get(wire)
+    if budgets is None:
+        budgets = _BUDGETS[wire] = RouteBudgets()
+    return budgets
+
+
+async def _pace(budget: RateBudget, key: object, *, final: bool) -> None:
+    """Take a slot in ``key``'s bucket; an intermediate write does not wait for one."""
+    if not final and budget.delay(str(key)) > 0:
+        raise _Dropped
+    await budget.acquire(str(key))
+
+
 class DiscordAnswerSink:
     """An :class:`bot.answer.AnswerSink` for one answer in one channel."""
 
     def __init__(self, *, wire: DiscordWire, channel_id: int,
                  interaction: InteractionToken | None = None, ephemeral: bool = False,
                  can_thread: bool = False, thread_name: str = "Sources",
-                 reply_to: int | None = None,
+                 reply_to: int | None = None, budgets: RouteBudgets | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._wire = wire
+        self._budgets = budgets or _budgets_of(wire)
         self._channel_id = channel_id
         self._interaction = interaction
         self._ephemeral = ephemeral
@@ -96,9 +135,9 @@ class DiscordAnswerSink:
                 body = message_body(payload, ephemeral=self._ephemeral)
                 if index < len(self._shown):
                     if body != self._shown[index]:
-                        await self._write(self._edit(index, body), final=final)
+                        await self._write(self._edit(index, body, final=final), final=final)
                 else:
-                    data = await self._write(self._create(body), final=final)
+                    data = await self._write(self._create(body, final=final), final=final)
                     if data is None:
                         return
                     self.message_ids.append(int(data["id"]))
@@ -111,6 +150,7 @@ class DiscordAnswerSink:
         anchor = self.message_ids[0] if self.message_ids else None
         if self._can_thread and anchor is not None:
             try:
+                await _pace(self._budgets.threads, self._channel_id, final=True)
                 self.thread_id = await self._wire.start_thread(self._channel_id, anchor,
                                                                self._thread_name)
             except discord.HTTPException as error:
@@ -120,9 +160,11 @@ class DiscordAnswerSink:
             data: dict[str, Any] | None
             try:
                 if self.thread_id is not None:
+                    await _pace(self._budgets.channel, self.thread_id, final=True)
                     data = await self._wire.create_message(self.thread_id, message_body(payload))
                 else:
-                    data = await self._create(message_body(payload, ephemeral=self._ephemeral))
+                    data = await self._create(message_body(payload, ephemeral=self._ephemeral),
+                                              final=True)
             except discord.HTTPException as error:  # the answer is shown; keep the other cards
                 log.warning("Discord refused a card message (%s %s)", error.status, error.code)
                 continue
@@ -149,12 +191,13 @@ class DiscordAnswerSink:
             self._token_expired = True
         return not self._token_expired
 
-    async def _via_token(self, call: Callable[[InteractionToken], Awaitable[Payload]]
-                         ) -> Payload | None:
+    async def _via_token(self, call: Callable[[InteractionToken], Awaitable[Payload]], *,
+                         final: bool) -> Payload | None:
         """Try the interaction webhook; None when its token has expired (use the bot token)."""
         if not self._token_alive():
             return None
         assert self._interaction is not None
+        await _pace(self._budgets.webhook, self._interaction.token, final=final)
         try:
             return await call(self._interaction)
         except discord.HTTPException as error:
@@ -164,20 +207,21 @@ class DiscordAnswerSink:
             self._token_expired = True
             return None
 
-    async def _edit(self, index: int, body: Payload) -> Payload | None:
+    async def _edit(self, index: int, body: Payload, *, final: bool) -> Payload | None:
         message_id = self.message_ids[index]
         data = await self._via_token(lambda t: self._wire.edit_interaction_message(
-            t.application_id, t.token, message_id, body))
+            t.application_id, t.token, message_id, body), final=final)
         if data is not None:
             return data
         if self._ephemeral or message_id is None:
             log.info("cannot edit an ephemeral answer after its token expired")
             return None
+        await _pace(self._budgets.channel, self._channel_id, final=final)
         return await self._wire.edit_message(self._channel_id, message_id, body)
 
-    async def _create(self, body: Payload) -> Payload | None:
+    async def _create(self, body: Payload, *, final: bool) -> Payload | None:
         data = await self._via_token(lambda t: self._wire.followup(t.application_id, t.token,
-                                                                   body))
+                                                                   body), final=final)
         if data is not None:
             return data
         if self._ephemeral:
@@ -186,4 +230,5 @@ class DiscordAnswerSink:
         if self._reply_to is not None and not self.message_ids:
             body = {**body, "message_reference": {"message_id": str(self._reply_to),
                                                   "fail_if_not_exists": False}}
+        await _pace(self._budgets.channel, self._channel_id, final=final)
         return await self._wire.create_message(self._channel_id, body)
