@@ -46,6 +46,20 @@ Step = dict[str, Any] | str | Comment | Pause | Cut | Gate
 
 
 @dataclass(frozen=True)
+class Numbered:
+    """A long answer of numbered words (``w0000 w0001 …``, a paragraph every 40) at
+    ``per_second`` words, for capacity benches.
+
+    Every numbered stream is fed by one shared timer tick with pre-encoded chunks, so the
+    simulator stays cheap with hundreds of streams; the time each word was sent is kept in
+    :attr:`UpstreamSim.numbered` to measure how far behind a platform write is.
+    """
+
+    words: int
+    per_second: float = 50.0
+
+
+@dataclass(frozen=True)
 class Stream:
     steps: tuple[Step, ...]
     done: bool = True
@@ -60,7 +74,70 @@ class Json:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-Reply = Stream | Json
+Reply = Stream | Json | Numbered
+
+
+def numbered_word(n: int) -> str:
+    return f"w{n:04d}" + (".\n\n" if n % 40 == 39 else " ")
+
+
+@dataclass
+class NumberedStream:
+    """One numbered answer being played: its question and when each word left (monotonic)."""
+
+    question: str
+    words: int
+    response: web.StreamResponse
+    sent: list[float] = field(default_factory=list)
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def _encoded(piece: str) -> bytes:
+    return f"data: {json.dumps(chunk(piece))}\n\n".encode()
+
+
+class _Ticker:
+    """One timer for every numbered stream of one rate: each tick writes the next word to all.
+
+    Ticks are scheduled on absolute times; a late tick is recorded at its real send time.
+    """
+
+    def __init__(self, per_second: float) -> None:
+        self.period = 1 / per_second
+        self.streams: list[NumberedStream] = []
+        self.task: asyncio.Task[None] | None = None
+        self._words: list[bytes] = []
+
+    def word(self, n: int) -> bytes:
+        while len(self._words) <= n:
+            self._words.append(_encoded(numbered_word(len(self._words))))
+        return self._words[n]
+
+    def add(self, stream: NumberedStream) -> None:
+        self.streams.append(stream)
+        if self.task is None:
+            self.task = asyncio.create_task(self._run())
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_at = loop.time()
+        while self.streams:
+            next_at += self.period
+            await asyncio.sleep(max(0.0, next_at - loop.time()))
+            for stream in list(self.streams):
+                if stream.finished.is_set():
+                    self.streams.remove(stream)
+                    continue
+                n = len(stream.sent)
+                try:
+                    await stream.response.write(self.word(n))
+                except (ConnectionResetError, RuntimeError):
+                    stream.finished.set()
+                    continue
+                stream.sent.append(time.monotonic())
+                if n + 1 >= stream.words:
+                    stream.finished.set()
+        self.task = None
 
 
 def chunk(content: str | None = None, *, finish_reason: str | None = None,
@@ -131,6 +208,9 @@ class UpstreamSim:
         self.requests: list[Request] = []
         self.first_text_at: list[float] = []
         """When each stream's first piece of answer text was written (for latency benches)."""
+        self.numbered: list[NumberedStream] = []
+        """Every :class:`Numbered` answer served, in order of arrival."""
+        self._tickers: dict[float, _Ticker] = {}
         self.base_url = ""
         self._gates: dict[str, asyncio.Event] = {}
 
@@ -159,8 +239,27 @@ class UpstreamSim:
                                                "Cache-Control": "no-cache"})
         await response.prepare(request)
         with contextlib.suppress(ConnectionResetError):  # the client hung up
-            await self._play(reply, request, response)
+            if isinstance(reply, Numbered):
+                await self._play_numbered(reply, body, response)
+            else:
+                await self._play(reply, request, response)
         return response
+
+    async def _play_numbered(self, reply: Numbered, body: dict[str, Any],
+                             response: web.StreamResponse) -> None:
+        messages = body.get("messages") or [{}]
+        stream = NumberedStream(question=str(messages[-1].get("content", "")),
+                                words=reply.words, response=response)
+        self.numbered.append(stream)
+        ticker = self._tickers.setdefault(reply.per_second, _Ticker(reply.per_second))
+        await response.write(_encoded(""))  # the role chunk
+        ticker.add(stream)
+        await stream.finished.wait()
+        final = chunk(finish_reason="stop", citations=[],
+                      usage={"prompt_tokens": 12, "completion_tokens": len(stream.sent),
+                             "total_tokens": 12 + len(stream.sent)})
+        await response.write(f"data: {json.dumps(final)}\n\ndata: [DONE]\n\n".encode())
+        await response.write_eof()
 
     async def _play(self, reply: Stream, request: web.Request,
                     response: web.StreamResponse) -> None:
@@ -202,4 +301,9 @@ class UpstreamSim:
         finally:
             for gate in self._gates.values():
                 gate.set()
+            for stream in self.numbered:
+                stream.finished.set()
+            for ticker in self._tickers.values():
+                if ticker.task is not None:
+                    ticker.task.cancel()
             await runner.cleanup()

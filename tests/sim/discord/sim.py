@@ -137,6 +137,11 @@ class DiscordSim:
         self.channels[channel.id] = channel
         return channel
 
+    def add_text_channel(self, name: str) -> SimChannel:
+        """Another text channel in the guild; add it before the bot connects so its guild has it
+        (benches ask one question per channel to stay inside the per-channel budget)."""
+        return self._channel(ChannelType.TEXT, name, guild=True)
+
     def guild_payload(self) -> dict[str, Any]:
         deny = [{"id": str(self.guild_id), "type": 0, "allow": "0",
                  "deny": str(CREATE_PUBLIC_THREADS)}]
