@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -90,20 +90,23 @@ class _Writer:
         self.writes = 0
         self.first_text_seconds: float | None = None
 
-    async def write(self, messages: Sequence[Payload], *, final: bool) -> None:
+    async def write(self, messages: Sequence[Payload] | Callable[[], Sequence[Payload]], *,
+                    final: bool) -> None:
+        """Show ``messages``; a callable renders them once the pacing lets the write go, so a
+        paced write carries the newest text, not the text of when it began to wait."""
         async with self._lock:
             if self._in_flight is not None:
                 with contextlib.suppress(Exception):
                     await self._in_flight
-            messages = tuple(messages)
-            if not final and messages == self._shown:
-                return
             wait = self._last_write + self._pacer.min_interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             if self._pacer.budget is not None:
                 await self._pacer.budget.acquire(self._channel)
-            self._in_flight = asyncio.ensure_future(self._show(messages, final=final))
+            shown = tuple(messages() if callable(messages) else messages)
+            if not final and shown == self._shown:
+                return
+            self._in_flight = asyncio.ensure_future(self._show(shown, final=final))
             await asyncio.shield(self._in_flight)
 
     async def _show(self, messages: tuple[Payload, ...], *, final: bool) -> None:
@@ -134,7 +137,7 @@ class _Streamer:
             await self._dirty.wait()
             self._dirty.clear()
             try:
-                await self._writer.write(self._formatter.render(), final=False)
+                await self._writer.write(self._formatter.render, final=False)
             except Exception:  # an intermediate edit is worth dropping, never the answer
                 log.warning("dropped an intermediate write", exc_info=True)
 
@@ -178,10 +181,13 @@ async def answer_question(
         history = (*language_instruction(question.language), *question.history)
         async for event in client.stream(question.text, history=history):
             if isinstance(event, TextDelta):
-                if first_token_seconds is None:
+                first = first_token_seconds is None
+                if first:
                     first_token_seconds = time.monotonic() - started
                 formatter.feed(event.text)
                 streamer.poke()
+                if first:  # the first text goes out now, even if the rest came in the same read
+                    await asyncio.sleep(0)
             else:
                 done = event
         await streamer.stop()
