@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+import httpx
 import pytest
 
 from bot.client import AnswerClient, RetryPolicy, Timeouts
@@ -223,3 +224,27 @@ async def test_the_non_streaming_call_returns_the_whole_answer(
     assert upstream.requests[-1].body["stream"] is False
     assert done.text == "Whole[^1]."
     assert done.citations[0].cited_text == "Q"
+
+
+@pytest.mark.parametrize("transport", ["default (aiohttp)", "httpx"])
+async def test_either_transport_reads_every_chunk_shape_and_keeps_the_text_of_a_cut(
+        upstream: UpstreamSim, transport: str) -> None:
+    """The default transport was chosen by a benchmark; httpx's own must read the same wire."""
+    annotated = {**chunk(" too"), "choices": [{"index": 0, "finish_reason": None, "delta": {
+        "content": " too", "annotations": [{"type": "url_citation", "url_citation": {
+            "url": "https://example.org/a", "title": "A", "start_index": 0,
+            "end_index": 3}}]}}]}
+    related = {**chunk(" and"), "related_questions": ["Why not?"]}
+    upstream.queue(Stream((chunk("Plain"), annotated, related, chunk(" more."),
+                           chunk(finish_reason="stop"))),
+                   Stream((chunk("Cut "), chunk("here"), Cut())))
+    own = httpx.AsyncHTTPTransport() if transport == "httpx" else None
+    async with AnswerClient(base_url=upstream.base_url, api_key=None, model="m",
+                            retry=RetryPolicy(max_retries=0), transport=own) as client:
+        deltas, done = await collect(client)
+        with pytest.raises(StreamCut) as caught:
+            await collect(client)
+    assert deltas == ["Plain", " too", " and", " more."]
+    assert done.related_questions == ("Why not?",)
+    assert [c.source_url for c in done.citations] == ["https://example.org/a"]
+    assert caught.value.partial_text == "Cut here"
