@@ -94,5 +94,5 @@ async def test_thirty_answers_at_once_in_one_channel_meet_no_429_and_lose_nothin
             assert not shown.streaming
             cards = "\n".join(m.block_text() for m in world.cards_of(CHANNEL, question.ts))
             assert f"Passage cited by answer {n}." in cards
-        assert len(sim.calls_to("chat.startStream")) <= 20
-        assert sim.calls_to("chat.postMessage")  # the others were posted and edited
+        posted = [q for q in asked if not world.answer_of(CHANNEL, q.ts)[0].streamed]
+        assert posted  # past chat.startStream's quota, answers were posted and edited
