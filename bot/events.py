@@ -12,9 +12,9 @@ __all__ = ["AnswerDone", "AnswerEvent", "TextDelta", "Turn", "Usage"]
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One earlier message of a conversation, sent upstream as context."""
+    """One message sent upstream before the question: an instruction or an earlier turn."""
 
-    role: Literal["user", "assistant"]
+    role: Literal["system", "user", "assistant"]
     content: str
 
 

@@ -34,7 +34,7 @@ def language_instruction(language: str | None) -> tuple[Turn, ...]:
     if not language or language.split("_")[0].split("-")[0].lower() == "en":
         return ()
     name = _english_name(language)
-    return (Turn("system",  # type: ignore[arg-type]  # Turn.role predates system turns
+    return (Turn("system",
                  f"The person asking speaks {name}. When the language of their question is "
                  f"ambiguous, answer in {name}. Quote sources exactly as they are written, in "
                  "their own language: never translate a quotation."),)
