@@ -78,10 +78,9 @@ class _Writer:
     shielded, and the next write waits for it, so writes never overlap or reorder.
     """
 
-    def __init__(self, *, sink: AnswerSink, pacer: Pacer, channel: str, started: float) -> None:
+    def __init__(self, *, sink: AnswerSink, pacer: Pacer, started: float) -> None:
         self._sink = sink
         self._pacer = pacer
-        self._channel = channel
         self._started = started
         self._shown: tuple[Payload, ...] = ()
         self._last_write = -float("inf")
@@ -101,8 +100,6 @@ class _Writer:
             wait = self._last_write + self._pacer.min_interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            if self._pacer.budget is not None:
-                await self._pacer.budget.acquire(self._channel)
             shown = tuple(messages() if callable(messages) else messages)
             if not final and shown == self._shown:
                 return
@@ -165,7 +162,7 @@ async def answer_question(
     started = time.monotonic()
     wording = wording or Wording(language=question.language)
     formatter = AnswerFormatter(dialect, wording=wording)
-    writer = _Writer(sink=sink, pacer=pacer, channel=question.channel_id, started=started)
+    writer = _Writer(sink=sink, pacer=pacer, started=started)
     streamer = _Streamer(formatter, writer)
 
     def outcome(status: Status, *, rendered: RenderedAnswer | None = None,

@@ -15,7 +15,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["ChannelBudget", "Pacer", "RateBudget"]
+__all__ = ["Pacer", "RateBudget"]
 
 
 class RateBudget:
@@ -70,19 +70,10 @@ class RateBudget:
             await asyncio.sleep(wait)
 
 
-class ChannelBudget(RateBudget):
-    """At most ``writes`` writes per ``per_seconds`` in each channel, shared across answers."""
-
-    def __init__(self, *, writes: int, per_seconds: float, margin: float = 0.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(calls=writes, per_seconds=per_seconds, margin=margin, clock=clock)
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pacer:
-    """The pacing of one platform: per-answer spacing, plus a per-channel budget where the
-    platform counts writes per channel whatever route they take (adapters whose limits depend
-    on the route keep their own budgets and leave this None)."""
+    """The pacing of one answer: writes at least ``min_interval`` seconds apart. The shared
+    limits (a channel's, a method's) depend on the route a write takes, so the adapters keep
+    those in :class:`RateBudget` s of their own."""
 
     min_interval: float = 1.0
-    budget: RateBudget | None = None

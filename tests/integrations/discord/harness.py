@@ -11,7 +11,7 @@ from typing import Any
 from bot.admission import Admission
 from bot.answer import Outcome, Question
 from bot.client import AnswerClient, RetryPolicy
-from bot.pacing import ChannelBudget, Pacer
+from bot.pacing import Pacer
 from bot.service import AnswerService
 from bot.state.memory import MemoryState
 from bot.state.ports import RECORD_TTL
@@ -94,7 +94,7 @@ class Harness:
                 and (r.path.rsplit("/", 1)[-1] in ids)]
 
 
-FAST = Pacer(min_interval=0.2, budget=ChannelBudget(writes=4, per_seconds=5.0))
+FAST = Pacer(min_interval=0.2)
 
 
 @asynccontextmanager
