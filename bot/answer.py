@@ -45,6 +45,9 @@ class Question:
     language: str | None = None
     """The language citebot's own words take (a shipped catalogue, e.g. ``"nl"``); None: the
     worker's default."""
+    locale: str | None = None
+    """The asker's own locale as their platform reports it (``ja-JP``), catalogue or not: the
+    upstream is asked to answer in it. None: ``language``, if any, is the asker's."""
 
 
 class AnswerSink(Protocol):
@@ -175,7 +178,8 @@ async def answer_question(
     first_token_seconds: float | None = None
     try:
         done: AnswerDone | None = None
-        history = (*language_instruction(question.language), *question.history)
+        history = (*language_instruction(question.locale or question.language),
+                   *question.history)
         async for event in client.stream(question.text, history=history):
             if isinstance(event, TextDelta):
                 first = first_token_seconds is None

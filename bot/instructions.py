@@ -19,21 +19,28 @@ __all__ = ["language_instruction"]
 
 
 @functools.cache
-def _english_name(language: str) -> str:
-    """``pt_BR`` -> ``Portuguese (Brazil)``; a tag Babel does not know stays as it is."""
-    try:
-        return Locale.parse(language.replace("-", "_")).english_name or language
-    except (ValueError, UnknownLocaleError):
-        return language
+def _english_name(locale: str) -> str | None:
+    """``pt_BR`` / ``ja-JP`` -> ``Portuguese (Brazil)`` / ``Japanese (Japan)``; a region Babel
+    does not know (Slack's ``es-LA``) falls back to the language; None for a language it does
+    not know (telling the model "speaks xx-YY" would help nobody)."""
+    tag = locale.replace("-", "_")
+    for candidate in (tag, tag.split("_")[0]):
+        try:
+            return Locale.parse(candidate).english_name
+        except (ValueError, UnknownLocaleError):
+            continue
+    return None
 
 
-def language_instruction(language: str | None) -> tuple[Turn, ...]:
-    """The system turn that goes before the conversation for an asker of ``language`` (a
-    shipped catalogue's identifier, as ``Question.language`` holds it); none for English or
-    an unknown language."""
-    if not language or language.split("_")[0].split("-")[0].lower() == "en":
+def language_instruction(locale: str | None) -> tuple[Turn, ...]:
+    """The system turn that goes before the conversation for an asker of ``locale`` (a platform
+    tag such as ``ja-JP`` or a catalogue identifier such as ``pt_BR``); none for English or a
+    locale Babel does not know."""
+    if not locale or locale.split("_")[0].split("-")[0].lower() == "en":
         return ()
-    name = _english_name(language)
+    name = _english_name(locale)
+    if name is None:
+        return ()
     return (Turn("system",
                  f"The person asking speaks {name}. When the language of their question is "
                  f"ambiguous, answer in {name}. Quote sources exactly as they are written, in "

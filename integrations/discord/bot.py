@@ -137,7 +137,7 @@ class CitebotDiscord(discord.AutoShardedClient):
             text=question, platform=PLATFORM, user_id=str(interaction.user.id),
             channel_id=str(conversation[0]),
             thread_id=None if private or conversation[1] is None else str(conversation[1]),
-            language=_language(interaction),
+            language=_language(interaction), locale=interaction.locale.value,
         ), dialect=self.dialect, sink=sink, pacer=self.pacer)
 
     async def on_message(self, message: discord.Message) -> None:

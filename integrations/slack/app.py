@@ -28,6 +28,7 @@ from bot.events import Turn
 from bot.formatter import notice
 from bot.pacing import Pacer
 from bot.service import AnswerService
+from bot.wording import catalogue_language
 from integrations.slack.conversation import question_text, thread_turns
 from integrations.slack.locales import UserLocales
 from integrations.slack.sink import NativeStreams, SlackSink
@@ -128,7 +129,7 @@ class SlackBot:
         channel, user = str(container.get("channel_id")), str(body["user"]["id"])
         await self.service.state.record_feedback(
             f"slack:{channel}:{container.get('message_ts')}", user, str(action.get("value")))
-        wording = self.service.wording_for(await self.locales.language(user))
+        wording = self.service.wording_for(catalogue_language(await self.locales.locale(user)))
         thanks = notice(self.dialect, wording.feedback_thanks())
         with contextlib.suppress(SlackApiError):
             await self.web.chat_postEphemeral(
@@ -151,14 +152,15 @@ class SlackBot:
         sink = SlackSink(web=self.web, channel=channel, thread_ts=thread_ts, team_id=team,
                          user_id=user, streams=self.streams,
                          update_interval=self.update_interval)
-        language = await self.locales.language(user)
+        locale = await self.locales.locale(user)
+        language = catalogue_language(locale)
         wording = self.service.wording_for(language)
         if not direct and self.channel_allowlist and channel not in self.channel_allowlist:
             await self.service.refuse(sink, self.dialect, wording.not_allowed_here())
             return
         await self._status(channel, thread_ts, wording.thinking())
         question = Question(text=text, platform="slack", user_id=user, channel_id=channel,
-                            thread_id=thread_ts, language=language)
+                            thread_id=thread_ts, language=language, locale=locale)
         try:
             if follow_up_before is not None:
                 question = replace(question,

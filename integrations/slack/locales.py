@@ -1,4 +1,4 @@
-"""Which language each Slack user reads: their Slack locale, asked once an hour.
+"""Each Slack user's locale (``pt-BR``), asked once an hour: the language they read.
 
 Slack's events carry no locale, so the asker's comes from ``users.info`` with
 ``include_locale=true`` (bot scope ``users:read``; Tier 4). The answer for a user is kept in a
@@ -20,8 +20,6 @@ from collections.abc import Callable
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.wording import catalogue_language
-
 __all__ = ["UserLocales"]
 
 log = logging.getLogger(__name__)
@@ -32,7 +30,7 @@ WORKSPACE_FAILURES = frozenset({"missing_scope", "not_allowed_token_type", "no_p
 
 
 class UserLocales:
-    """``await locales.language(user)``: a shipped catalogue for the user, or None."""
+    """``await locales.locale(user)``: the user's Slack locale tag, or None."""
 
     def __init__(self, web: AsyncWebClient, *, size: int = 5000, ttl: float = 3600.0,
                  failure_ttl: float = 300.0, timeout: float = 3.0,
@@ -48,9 +46,9 @@ class UserLocales:
         self._paused_until = -float("inf")
         self._reported: set[str] = set()
 
-    async def language(self, user: str) -> str | None:
-        """The catalogue for ``user``'s Slack locale (``pt-BR`` -> Portuguese); None when it
-        has none or Slack would not say. Concurrent questions of one user share one call."""
+    async def locale(self, user: str) -> str | None:
+        """``user``'s Slack locale as Slack writes it (``pt-BR``, ``ja-JP``); None when Slack
+        would not say. Concurrent questions of one user share one call."""
         now = self._clock()
         cached = self._known.get(user)
         if cached is not None and cached[0] > now:
@@ -81,12 +79,12 @@ class UserLocales:
             self._report(type(error).__name__, None, error)
             return None
         locale = (reply.get("user") or {}).get("locale")
-        language = catalogue_language(str(locale)) if locale else None
-        self._remember(user, language, self._ttl)
-        return language
+        tag = str(locale) if locale else None
+        self._remember(user, tag, self._ttl)
+        return tag
 
-    def _remember(self, user: str, language: str | None, ttl: float) -> None:
-        self._known[user] = (self._clock() + ttl, language)
+    def _remember(self, user: str, tag: str | None, ttl: float) -> None:
+        self._known[user] = (self._clock() + ttl, tag)
         self._known.move_to_end(user)
         while len(self._known) > self._size:
             self._known.popitem(last=False)

@@ -60,7 +60,7 @@ QUOTES = ("A graça é um dom gratuito de Deus — «favor e socorro».",
 
 @pytest.mark.parametrize(("locale", "supports", "language"), [
     ("pt-BR", "Fundamenta", "Portuguese (Brazil)"),
-    ("zh-CN", "佐证", "Chinese (Simplified)"),
+    ("zh-CN", "佐证", "Chinese (Simplified, China)"),
 ])
 async def test_the_users_locale_not_the_guilds_names_the_language_upstream_and_on_cards(
         harness: Harness, locale: str, supports: str, language: str) -> None:
@@ -79,6 +79,16 @@ async def test_the_users_locale_not_the_guilds_names_the_language_upstream_and_o
     assert embeds[0]["fields"][0]["name"] == supports
     assert [e["description"].encode() for e in embeds[:2]] == [
         f"> {quote}".encode() for quote in QUOTES]
+
+
+async def test_a_language_without_a_catalogue_still_asks_the_upstream_for_it(
+        harness: Harness) -> None:
+    harness.upstream.queue(CITED)
+    message = await harness.ask("恵み", locale="ja")
+    [system, _question] = harness.upstream.questions[0]
+    assert "answer in Japanese" in system["content"]
+    embeds = [e for m in harness.sim.thread_messages(message.id) for e in m.embeds]
+    assert embeds[0]["fields"][0]["name"] == "Supports"  # citebot's own words: the default
 
 
 async def test_an_english_user_sends_the_question_alone(harness: Harness) -> None:

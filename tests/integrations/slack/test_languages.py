@@ -99,7 +99,7 @@ async def test_a_chinese_user_reads_chinese_in_the_same_channel(world: World) ->
     assert cards.text.startswith("参考来源")
     assert "*相关问题*" in cards.block_text()
     assert quotes_of(cards) == list(QUOTES)
-    assert "answer in Chinese (Simplified)" in world.upstream.questions[0][0]["content"]
+    assert "answer in Chinese (Simplified, China)" in world.upstream.questions[0][0]["content"]
 
     await world.sim.click("citebot_feedback", "positive", channel=CHANNEL,
                           message_ts=cards.ts, user=LI)

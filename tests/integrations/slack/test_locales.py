@@ -39,39 +39,40 @@ async def test_each_user_is_asked_once_per_ttl_and_the_oldest_is_forgotten(
     clock = Clock()
     locales = UserLocales(AsyncWebClient(token=sim.bot_token, base_url=sim.base_url),
                           size=2, ttl=3600, clock=clock)
-    assert await asyncio.gather(*(locales.language("U0ANA") for _ in range(3))) == [
-        "pt_BR"] * 3
-    assert await locales.language("U0LI") == "zh_Hans"
-    assert await locales.language("U0ANA") == "pt_BR"
+    assert await asyncio.gather(*(locales.locale("U0ANA") for _ in range(3))) == [
+        "pt-BR"] * 3
+    assert await locales.locale("U0LI") == "zh-CN"
+    assert await locales.locale("U0ANA") == "pt-BR"
     assert asked(sim) == ["U0ANA", "U0LI"]
 
-    assert await locales.language("U0JAN") == "nl"  # the cache holds two: U0LI goes
-    assert await locales.language("U0ANA") == "pt_BR"
-    assert await locales.language("U0LI") == "zh_Hans"
+    assert await locales.locale("U0JAN") == "nl-NL"  # the cache holds two: U0LI goes
+    assert await locales.locale("U0ANA") == "pt-BR"
+    assert await locales.locale("U0LI") == "zh-CN"
     assert asked(sim) == ["U0ANA", "U0LI", "U0JAN", "U0LI"]
 
     clock.now = 3601
-    assert await locales.language("U0LI") == "zh_Hans"
+    assert await locales.locale("U0LI") == "zh-CN"
     assert asked(sim)[-1] == "U0LI"
 
 
-async def test_unknown_languages_and_users_get_the_default_and_are_remembered(
+async def test_any_locale_is_kept_and_unknown_users_are_remembered(
         sim: SlackSim) -> None:
     clock = Clock()
     locales = UserLocales(AsyncWebClient(token=sim.bot_token, base_url=sim.base_url),
                           clock=clock, failure_ttl=60)
-    assert await locales.language("U0AKI") is None
-    assert await locales.language("U0NOBODY") is None
+    assert await locales.locale("U0AKI") == "ja-JP"  # no catalogue, but the upstream is told
+    assert await locales.locale("U0NOBODY") is None
     sim.fail_next("users.info", "ratelimited", retry_after=30)
-    assert await locales.language("U0ANA") is None
-    for user in ("U0AKI", "U0NOBODY", "U0ANA"):
-        assert await locales.language(user) is None
+    assert await locales.locale("U0ANA") is None
+    assert await locales.locale("U0AKI") == "ja-JP"
+    for user in ("U0NOBODY", "U0ANA"):
+        assert await locales.locale(user) is None
     assert asked(sim) == ["U0AKI", "U0NOBODY", "U0ANA"]
 
     clock.now = 61  # a failure is remembered briefly, an answer for the whole TTL
-    assert await locales.language("U0ANA") == "pt_BR"
-    assert await locales.language("U0AKI") is None
-    assert await locales.language("U0NOBODY") is None
+    assert await locales.locale("U0ANA") == "pt-BR"
+    assert await locales.locale("U0AKI") == "ja-JP"
+    assert await locales.locale("U0NOBODY") is None
     assert asked(sim)[3:] == ["U0ANA", "U0NOBODY"]
 
 
@@ -80,5 +81,5 @@ async def test_a_slow_answer_is_not_waited_for(sim: SlackSim) -> None:
     locales = UserLocales(make_web_client(token=sim.bot_token, base_url=sim.base_url),
                           timeout=0.2)
     sim.fail_next("users.info", "ratelimited", retry_after=30)
-    assert await asyncio.wait_for(locales.language("U0ANA"), 10) is None
+    assert await asyncio.wait_for(locales.locale("U0ANA"), 10) is None
     assert asked(sim) == ["U0ANA"]
