@@ -29,7 +29,8 @@ from bot.errors import (
     UpstreamError,
 )
 
-__all__ = ["ENGLISH_LABELS", "LANGUAGES", "WORDING", "Labels", "Wording", "catalogue_language"]
+__all__ = ["ENGLISH_LABELS", "LANGUAGES", "WORDING", "Labels", "Wording", "babel_locale",
+           "catalogue_language"]
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "citebot"
@@ -39,7 +40,7 @@ LANGUAGES: tuple[str, ...] = tuple(sorted(
 (``pt_BR``, ``zh_Hans``, ``de``, ...)."""
 
 
-def _locale(tag: str) -> Locale | None:
+def babel_locale(tag: str) -> Locale | None:
     """Babel's locale for a platform or POSIX tag (``pt-BR``, ``zh_CN.UTF-8``, ``es-419``); a
     region Babel does not know (Slack's ``es-LA``) falls back to the language alone."""
     tag = tag.strip().split(".")[0].split("@")[0].replace("-", "_")
@@ -62,7 +63,7 @@ def catalogue_language(tag: str | None) -> str | None:
     (the caller's default) rather than a script their readers did not choose. gettext-style
     lists (``de_DE:en``): the first that ships wins."""
     for candidate in (tag or "").split(":"):
-        asked = _locale(candidate)
+        asked = babel_locale(candidate)
         for language, catalogue in _CATALOGUES.items():
             if (asked is not None and asked.language == catalogue.language
                     and asked.script in (None, catalogue.script)):
