@@ -76,8 +76,9 @@ class Packer:
 
         The open block joins the last message while it fits. Once it does not, it starts the
         next message at once if its first finished piece is sure to be longer than the room
-        (``floor``, the least source length that piece will have); otherwise it waits,
-        hidden, until it is finished.
+        (``floor``, the least source length that piece will have); otherwise, until the reader
+        decides where it is cut, the last message shows as much of it as fits up to a sentence
+        (or line, or word) break, so text a person has seen does not vanish meanwhile.
         """
         shown = list(self.closed)
         last = list(self.current)
@@ -91,9 +92,22 @@ class Packer:
                     shown.append(tuple(last))
                 last = [Piece(index, 0, len(block.text)) if whole <= self.budget
                         else self._cut(index, block, 0, "")[0]]
+            elif (provisional := self._provisional(index, block)) is not None:
+                last.append(provisional)
         if last:
             shown.append(tuple(last))
         return shown
+
+    def _provisional(self, index: int, block: Rendered) -> Piece | None:
+        """The longest start of an open ``block`` that fits in the last message's room and ends
+        at a sentence or line break (a word break when there is none); None when nothing fits."""
+        room = self.room(block)
+        fitting = [split for split in block.splits
+                   if self.cost(block, 0, split.end, len(split.close)) <= room]
+        if not fitting:
+            return None
+        best = max(fitting, key=lambda split: (split.rank >= 2, split.end))
+        return Piece(index, 0, best.end, "", best.close)
 
     def _put(self, piece: Piece, cost: int, separator: str) -> None:
         self.used = self.used + len(separator) + cost if self.current else cost

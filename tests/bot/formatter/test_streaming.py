@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import re
+
+import pytest
 
 from bot.citations import Citation
+from bot.dialect import Dialect
 from bot.events import AnswerDone
 from bot.formatter import AnswerFormatter, notice
 from integrations.discord.dialect import DiscordDialect
@@ -78,6 +82,28 @@ def test_a_paragraph_that_outgrows_the_message_moves_on_at_once_and_never_vanish
     assert all(later >= earlier - 5 for earlier, later in itertools.pairwise(shown))
     final = formatter.finish(AnswerDone(text=text, finish_reason="stop")).answer
     assert [answer_text(m).split("\n\n")[0][:6] for m in final] == ["First ", "Second"]
+
+
+@pytest.mark.parametrize("dialect", [DiscordDialect(), SlackDialect()], ids=["discord", "slack"])
+def test_a_paragraph_that_may_yet_fit_keeps_what_it_showed_until_it_is_cut(
+        dialect: Dialect) -> None:
+    """Beside a short paragraph, a long one outgrows the room left, but where the reader will
+    cut it is not decided yet (its first piece might still fit): meanwhile its finished
+    sentences stay on screen where they were, and nothing once shown ever vanishes."""
+    budget = dialect.text_budget
+    short, long = budget * 3 // 8 // 60, budget * 3 // 4 // 60  # sentences of 60 characters
+    rest = short + long
+    said = [f"Sentence {n:03d} says a little more about grace and nature." for n in range(rest)]
+    text = " ".join(said[:short]) + "\n\n" + " ".join(said[short:rest]) + "\n\nEnd."
+    formatter = AnswerFormatter(dialect)
+    seen: set[str] = set()
+    for start in range(0, len(text), 40):
+        formatter.feed(text[start:start + 40])
+        visible = set(re.findall(r"Sentence (\d{3}) says a little more about grace and nature\.",
+                                 " ".join(answer_text(m) for m in formatter.render())))
+        assert seen <= visible, f"vanished: {sorted(seen - visible)}"
+        seen = visible
+    assert seen == {f"{n:03d}" for n in range(rest)}
 
 
 def test_links_that_do_not_fit_stay_plain_numbers_matching_their_cards() -> None:
