@@ -7,8 +7,8 @@ nothing is written again until the bucket resets; the final write waits for it a
 
 Each write keeps to the bucket Discord counts it in (:class:`RouteBudgets`): an interaction's
 webhook per token, bot-token messages per channel, thread creates per parent channel. An
-intermediate write whose bucket is full is skipped (the next carries its text); a final one
-waits for its slot.
+intermediate flush whose writes do not all fit in their bucket now is skipped whole (the next
+carries its text); a final one waits for its slots.
 """
 
 from __future__ import annotations
@@ -69,9 +69,10 @@ class RouteBudgets:
     """Discord's buckets as one bot process keeps to them, each a write under its limit."""
 
     def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.webhook = RateBudget(calls=4, per_seconds=5.0, clock=clock)
+        self.webhook = RateBudget(calls=5, per_seconds=5.0, clock=clock)
         """Per interaction token, so per answer (Discord: 5 per 2 s): its followups and edits,
-        kept to the pace of a channel's messages, at which an edit a second reads smoothly."""
+        at most one a second on average, which the answer's 1-s pacing fits in whole, so only
+        a flush that adds a message (two calls) ever waits."""
         self.channel = RateBudget(calls=4, per_seconds=5.0, clock=clock)
         """Per channel (Discord: 5 per 5 s): bot-token messages and edits."""
         self.threads = RateBudget(calls=9, per_seconds=10.0, clock=clock)
@@ -130,19 +131,23 @@ class DiscordAnswerSink:
             if not final:
                 return
             await asyncio.sleep(self._hold_until - now)
+        bodies = [message_body(payload, ephemeral=self._ephemeral) for payload in messages]
+        fresh = range(len(self._shown), len(bodies))
+        stale = [index for index, shown in enumerate(self._shown[:len(bodies)])
+                 if bodies[index] != shown]
+        if not final and not self._room_for(len(fresh) + len(stale)):
+            return  # all or nothing: a half-done flush would hide text that moved on
         try:
-            for index, payload in enumerate(messages):
-                body = message_body(payload, ephemeral=self._ephemeral)
-                if index < len(self._shown):
-                    if body != self._shown[index]:
-                        await self._write(self._edit(index, body, final=final), final=final)
-                else:
-                    data = await self._write(self._create(body, final=final), final=final)
-                    if data is None:
-                        return
-                    self.message_ids.append(int(data["id"]))
-                    self._shown.append(None)
-                self._shown[index] = body
+            # New messages first: text that moves on shows twice for a moment, never nowhere.
+            for index in fresh:
+                data = await self._write(self._create(bodies[index], final=final), final=final)
+                if data is None:
+                    return
+                self.message_ids.append(int(data["id"]))
+                self._shown.append(bodies[index])
+            for index in stale:
+                await self._write(self._edit(index, bodies[index], final=final), final=final)
+                self._shown[index] = bodies[index]
         except _Dropped:
             return
 
@@ -172,6 +177,18 @@ class DiscordAnswerSink:
                 self.thread_message_ids.append(int(data["id"]))
 
     # -- writes ------------------------------------------------------------------------------
+
+    def _room_for(self, writes: int) -> bool:
+        """Whether ``writes`` calls can all go now on the route they will take: a flush whose
+        edit lands but whose new message waits would show the moved text nowhere."""
+        if writes == 0:
+            return True
+        if self._token_alive():
+            assert self._interaction is not None
+            budget, key = self._budgets.webhook, self._interaction.token
+        else:
+            budget, key = self._budgets.channel, str(self._channel_id)
+        return budget.delay(key, after=writes - 1) == 0
 
     async def _write(self, call: Awaitable[Payload | None], *, final: bool) -> Payload | None:
         if final:

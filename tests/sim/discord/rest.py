@@ -93,11 +93,16 @@ async def _record(request: web.Request, handler: Handler) -> web.StreamResponse:
     sim.requests.append(RecordedRequest(
         method=request.method, route=template, path=request.path.removeprefix(PREFIX),
         query=dict(request.query), json=json.loads(body) if body else None, at=at,
-        status=response.status,
+        status=response.status, reply=_reply(response),
         authorized=request.headers.get("Authorization") == f"Bot {sim.token}"))
     async with sim.changed:
         sim.changed.notify_all()
     return response
+
+
+def _reply(response: web.StreamResponse) -> Any:
+    body = response.body if isinstance(response, web.Response) else None
+    return json.loads(body) if isinstance(body, bytes) and body else None
 
 
 async def _json(request: web.Request) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
@@ -114,4 +114,5 @@ class RecordedRequest:
     at: float
     status: int = 0
     authorized: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    reply: Any = None
+    """The JSON the simulator answered with (a created message carries its id)."""
