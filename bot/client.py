@@ -42,6 +42,7 @@ __all__ = ["AnswerClient", "RetryPolicy", "Timeouts", "default_transport"]
 Sleep = Callable[[float], Awaitable[None]]
 
 POOL = httpx.Limits(max_connections=1000, max_keepalive_connections=100)
+_PIECES = 64
 
 
 def default_transport() -> httpx.AsyncBaseTransport:
@@ -85,6 +86,13 @@ class _Progress:
     @property
     def started(self) -> bool:
         return bool(self.text)
+
+    def add(self, text: str) -> None:
+        """Keep ``text``; every few dozen pieces become one string (one str per token costs
+        ~60 bytes more than its text, for as long as the answer streams)."""
+        self.text.append(text)
+        if len(self.text) >= _PIECES:
+            self.text[:] = ["".join(self.text)]
 
     @property
     def joined(self) -> str:
@@ -331,7 +339,7 @@ class AnswerClient:
         plain = _plain_text(chunk)
         if plain is not None:
             if plain:
-                progress.text.append(plain)
+                progress.add(plain)
             return plain
         if not isinstance(chunk, Mapping):
             progress.skipped += 1
@@ -348,7 +356,7 @@ class AnswerClient:
         progress.related = _related(chunk) or progress.related
         progress.annotations.extend(annotations_of(chunk))
         if text:
-            progress.text.append(text)
+            progress.add(text)
         if reason is not None:
             progress.final = chunk
         return text

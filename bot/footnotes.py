@@ -37,6 +37,8 @@ _ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])[ \t]")
 _ITEM_BARE = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
 _ITEM_PREFIX = re.compile(r"[-+*]|[0-9]{0,9}[.)]?")
 _QUOTE = re.compile(r"(?: {0,3}> ?){1,9}")
+_RAW_PIECES = 64
+"""Deltas kept apart before they are joined into the text received so far."""
 _QUOTE_LEVEL = re.compile(r" {0,3}> ?")
 _FENCE_PREFIX = re.compile(r"(?: {0,3}> ?){0,9} {0,3}(`*|~*)")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
@@ -91,6 +93,8 @@ class FootnoteReader:
         if not delta:
             return []
         self._raw.append(delta)
+        if len(self._raw) >= _RAW_PIECES:  # one str per token costs ~60 bytes more than its text
+            self._raw = ["".join(self._raw)]
         delta = delta.replace("\r", "").replace(SENTINEL, "")
         start = 0
         while start < len(delta):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.citations import Citation
 from bot.dialect import CitationCard, Dialect, Payload
@@ -133,7 +133,9 @@ class AnswerFormatter:
     def _add(self, block: Rendered) -> None:
         if block.text.strip():
             self._packer.add(len(self._blocks), block)
-            self._blocks.append(block)
+            # its splits were needed only to pack it: keeping one object per word gap of every
+            # finished block was most of an answer's memory
+            self._blocks.append(replace(block, splits=()))
             _number(self._first_use, block)
 
     def _complete(self) -> None:

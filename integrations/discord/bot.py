@@ -69,6 +69,8 @@ class CitebotDiscord(discord.AutoShardedClient):
                          http_trace=rate_limit_trace(
                              service.metrics.platform_429s.labels("discord").inc),
                          shard_count=settings.discord_shard_count,
+                         # nothing reads a cached message back; 1000 of them only held memory
+                         max_messages=None,
                          **options)
         self.settings = settings
         self.service = service

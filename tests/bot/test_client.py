@@ -138,6 +138,17 @@ async def test_a_stream_cut_mid_answer_keeps_the_text_so_far(
     assert len(upstream.requests) == 1  # never retried after the first token
 
 
+async def test_a_long_answer_keeps_every_token_in_order_whole_or_cut(
+        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    words = [f"w{n:03d} " for n in range(200)]  # more tokens than the client keeps apart
+    upstream.queue(answer(words), Stream((*(chunk(w) for w in words), Cut())))
+    deltas, done = await collect(answer_client)
+    assert done.text == "".join(words) == "".join(deltas)
+    with pytest.raises(StreamCut) as caught:
+        await collect(answer_client)
+    assert caught.value.partial_text == "".join(words)
+
+
 async def test_a_stream_that_ends_without_its_final_chunk_is_cut(
         upstream: UpstreamSim, answer_client: AnswerClient) -> None:
     upstream.queue(Stream((chunk("Half an answer"),)))
