@@ -179,8 +179,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "demo-server": lambda: _demo_server(settings, args),
         "sync-commands": lambda: _sync_commands(settings),
     }
+    loop_factory = None
+    if args.command == "run":
+        from bot.worker import event_loop_factory
+
+        loop_factory = event_loop_factory()
     try:
-        return asyncio.run(commands[args.command]())
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            return runner.run(commands[args.command]())
     except SettingsError as error:  # found late, e.g. an unusable DEMO_CORPUS
         print(f"citebot: {error}", file=sys.stderr)
         return EXIT_SETTINGS

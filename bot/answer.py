@@ -27,6 +27,9 @@ from bot.wording import Wording
 
 log = logging.getLogger(__name__)
 
+READ_AHEAD = 0.5
+"""Seconds before a paced write from which the answer reads each token as it comes."""
+
 __all__ = ["AnswerSink", "Outcome", "Question", "answer_question"]
 
 Status = Literal["answered", "interrupted", "failed", "filtered"]
@@ -109,6 +112,14 @@ class _Writer:
             self._in_flight = asyncio.ensure_future(self._show(shown, final=final))
             await asyncio.shield(self._in_flight)
 
+    async def until_due(self) -> None:
+        """Wait while the next paced write is more than :data:`READ_AHEAD` away. Text arriving
+        meanwhile waits in the socket and is read in one go just before the write, instead of
+        waking the answer once per token (most of a worker's CPU with hundreds in flight)."""
+        wait = self._last_write + self._pacer.min_interval - READ_AHEAD - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+
     async def _show(self, messages: tuple[Payload, ...], *, final: bool) -> None:
         await self._sink.show(messages, final=final)
         self._last_write = time.monotonic()
@@ -189,6 +200,7 @@ async def answer_question(
                 streamer.poke()
                 if first:  # the first text goes out now, even if the rest came in the same read
                     await asyncio.sleep(0)
+                await writer.until_due()
             else:
                 done = event
         await streamer.stop()

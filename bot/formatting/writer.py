@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.dialect import MarkdownSyntax
 from bot.footnotes import SENTINEL
@@ -36,13 +37,15 @@ __all__ = ["PARAGRAPH", "SENTENCE", "WORD", "Rendered", "Split", "render_blocks"
 
 PARAGRAPH, SENTENCE, WORD = 3, 2, 1
 _GAP = re.compile(r"[ \t]+|(?<=[。！？])(?=.)")
+_SPACE = re.compile(r"[ \t]+")
+"""``_GAP`` for text without a full-width stop: the same gaps, found in half the time."""
 _CLOSERS = "\"'”’)]*_~"
 
 
-@dataclass(frozen=True, slots=True)
-class Split:
+class Split(NamedTuple):
     """A place a message may end (``end``) and the next begin (``start``), with what closes
-    the earlier part and reopens the later one (a code fence, a quote marker)."""
+    the earlier part and reopens the later one (a code fence, a quote marker). One per word
+    gap of every block, so a tuple: a frozen dataclass took most of the time to write one."""
 
     end: int
     start: int
@@ -213,9 +216,15 @@ class _Writer:
         written = self.s.escape(text, line_start=self.fresh)
         base = self.size
         self.put(written)
-        for gap in _GAP.finditer(written):
-            rank = SENTENCE if not gap.group() or _ends_sentence(written, gap.start()) else WORD
-            self.split(base + gap.start(), base + gap.end(), rank, reopen=self.prefix)
+        if not self.splittable:
+            return
+        gaps = _GAP if "。" in written or "！" in written or "？" in written else _SPACE
+        splits, reopen = self.splits, self.prefix
+        for gap in gaps.finditer(written):  # every word of an answer passes here
+            start, end = gap.span()
+            if base + start > 0:
+                rank = SENTENCE if start == end or _ends_sentence(written, start) else WORD
+                splits.append(Split(base + start, base + end, rank, "", reopen))
 
 
 def _ends_sentence(text: str, at: int) -> bool:
