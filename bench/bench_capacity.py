@@ -26,6 +26,9 @@ One question per channel, so the per-channel budget never throttles across answe
   then every answer's last message must carry the "interrupted" note (or the answer ended):
   none left mid-stream. Default ``SHUTDOWN_GRACE_SECONDS`` (20).
 
+The worker runs on uvloop's event loop when it is installed, as ``citebot run`` does
+(``event_loop`` in the results' detail says which loop measured).
+
 The measurement is bounded by the worker if the simulators' core stays well below busy: each
 step records both cores' use (``sims_cpu``, ``worker_cpu`` in the results' detail).
 
@@ -44,6 +47,7 @@ from typing import Any
 from bench.capacity_world import SIMS_CORE, Step, run_shutdown, run_step
 from bench.report import Result
 from bench.table import print_table, verdict
+from bot.worker import event_loop_factory
 
 __all__ = ["draw_curve", "measure"]
 
@@ -115,12 +119,13 @@ def measure() -> list[Result]:
                          "worker_cpu": round(s.worker_cpu, 2), "sims_cpu": round(s.sims_cpu, 2)}
                         for s in steps] for t, steps in sweeps.items()}
     per_answer = (memory.rss_loaded - memory.rss_idle) / memory.in_flight / 1024
+    loop = "uvloop" if event_loop_factory() is not None else "asyncio"
     return [
         Result(metric="answers in flight with p95 added latency ≤ 250 ms",
                subject=f"worker, {best}",
                value=knees[best], unit="answers", target=f"≥ {KNEE_TARGET}",
                met=knees[best] >= KNEE_TARGET,
-               detail={"transport": best, "knees": knees,
+               detail={"transport": best, "knees": knees, "event_loop": loop,
                        "curves": {t: [_point(s) for s in steps] for t, steps in sweeps.items()},
                        "steps": steps_detail}),
         Result(metric="worker CPU per answer in flight", subject=f"worker, {best}",
@@ -128,7 +133,10 @@ def measure() -> list[Result]:
                target=f"below the other transport's (at {COMPARE_AT} in flight)",
                met=_cpu_at(sweeps[best], COMPARE_AT) <= _cpu_at(sweeps[other], COMPARE_AT),
                baseline=round(_cpu_at(sweeps[other], COMPARE_AT), 2),
-               baseline_name=f"{other} transport", detail={"knees": knees}),
+               baseline_name=f"{other} transport",
+               detail={"knees": knees, "event_loop": loop,
+                       "at_knee": {t: round(_cpu_at(steps, knees[t]), 2) if knees[t] else None
+                                   for t, steps in sweeps.items()}}),
         Result(metric="memory per answer in flight", subject=f"worker, {best}",
                value=round(per_answer, 1), unit="KiB", target="≤ 64 KiB", met=per_answer <= 64,
                detail={"in_flight": memory.in_flight, "rss_idle_kib": memory.rss_idle // 1024,
