@@ -3,10 +3,11 @@ fast it stops.
 
 The worker under test is ``citebot run`` itself (``bench/capacity_worker.py`` only picks the
 upstream transport) in its own process pinned to core 0, on the Discord adapter with the real
-pacing (``DISCORD_PACER``: edits ≥ 1 s apart, 4 writes per 5 s per channel) and the default
-settings except ``MAX_IN_FLIGHT`` and ``RATE_LIMIT_PER_MINUTE`` (raised so nothing queues). The
-upstream and Discord simulators and the load driver run in this process, pinned to core 1.
-One question per channel, so the per-channel budget never throttles across answers.
+pacing (``DISCORD_PACER``: writes ≥ 1 s apart per answer; Discord's buckets kept by
+``RouteBudgets``) and the default settings except ``MAX_IN_FLIGHT`` and
+``RATE_LIMIT_PER_MINUTE`` (raised so nothing queues). The upstream and Discord simulators and
+the load driver run in this process, pinned to core 1. One question per channel, so no
+channel's bucket is shared across answers.
 
 - **Knee**: for each step (50, 100, 150, 200, 300, 400, … answers in flight) a fresh worker is
   warmed up with 5 short answers, then asked ``N`` questions at 100 a second. Each answer is

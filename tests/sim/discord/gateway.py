@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from dataclasses import dataclass
@@ -29,8 +30,12 @@ class GatewaySession:
     identified: bool = False
 
     async def dispatch(self, event: str, data: Any) -> None:
+        """Send an event; a client that is going away (a killed worker) just misses it, as it
+        would miss it from Discord, instead of failing the REST call that caused it."""
         self.seq += 1
-        await self.ws.send_str(json.dumps({"op": DISPATCH, "t": event, "s": self.seq, "d": data}))
+        with contextlib.suppress(ConnectionResetError):
+            await self.ws.send_str(json.dumps({"op": DISPATCH, "t": event, "s": self.seq,
+                                               "d": data}))
 
     def wants(self, guild_id: int | None) -> bool:
         """Guild events go to shard (guild_id >> 22) % count; DMs to shard 0."""
