@@ -92,7 +92,10 @@ class Labels:
     source: str
     """The title of a source that has neither title nor reference."""
     supports: str
-    """Before the sentences of the answer a source supports."""
+    """Names the sentences of the answer a source supports (a Discord field's name)."""
+    supports_lead: str
+    """``supports`` leading those sentences inline, punctuated as the language does
+    (``Supports:``, ``Étaye :``, ``佐证：``)."""
     also_consulted: str
     related: str
     good_answer: str
@@ -130,10 +133,12 @@ class Wording:
 
     @property
     def labels(self) -> Labels:
+        supports = self._("Supports")
         return Labels(
             sources=self._("Sources"),
             source=self._("Source"),
-            supports=self._("Supports"),
+            supports=supports,
+            supports_lead=self._("{label}:").format(label=supports),
             also_consulted=self._("Also consulted"),
             related=self._("Related questions"),
             good_answer=self._("Good answer"),

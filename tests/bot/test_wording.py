@@ -57,6 +57,12 @@ def test_labels_follow_the_language() -> None:
     assert Wording("zh_Hans").labels.also_consulted == "其他参考资料"
 
 
+def test_a_label_before_a_quote_is_punctuated_as_the_language_does() -> None:
+    assert Wording().labels.supports_lead == "Supports:"
+    assert Wording("fr").labels.supports_lead == "Étaye\u00a0:"  # a space before the colon
+    assert Wording("zh_Hans").labels.supports_lead == "佐证："  # the full-width colon
+
+
 def test_a_wording_takes_any_tag_and_keeps_the_catalogue_it_found() -> None:
     assert Wording("pt-BR") == Wording("pt") == Wording("pt_BR.UTF-8")
     assert Wording("pt-BR").language == "pt_BR"
