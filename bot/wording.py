@@ -96,6 +96,9 @@ class Labels:
     supports_lead: str
     """``supports`` leading those sentences inline, punctuated as the language does
     (``Supports:``, ``Étaye :``, ``佐证：``)."""
+    quoted: str
+    """How the language quotes the answer's words after that lead, with ``{quote}`` for them
+    (``“{quote}”``, ``„{quote}“``, ``« {quote} »``)."""
     also_consulted: str
     related: str
     good_answer: str
@@ -139,6 +142,7 @@ class Wording:
             source=self._("Source"),
             supports=supports,
             supports_lead=self._("{label}:").format(label=supports),
+            quoted=self._("“{quote}”"),
             also_consulted=self._("Also consulted"),
             related=self._("Related questions"),
             good_answer=self._("Good answer"),

@@ -114,7 +114,7 @@ class DiscordDialect(CommonMarkSyntax):
             embed["description"] = "\n".join(description)
         if card.supports:
             said = self.escape(clip(" … ".join(card.supports), 450), line_start=False)
-            embed["fields"] = [{"name": labels.supports, "value": f"“{said}”",
+            embed["fields"] = [{"name": labels.supports, "value": labels.quoted.format(quote=said),
                                 "inline": False}]
         footer = " · ".join(part for part in (c.reference, c.year) if part)
         if footer:

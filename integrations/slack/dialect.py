@@ -109,7 +109,8 @@ class SlackDialect(CommonMarkSyntax):
             blocks.append(_context(mrkdwn(clip(about, 500))))
         if card.supports:
             said = mrkdwn(clip(" … ".join(card.supports), 1500))
-            blocks.append(_context(f"_{mrkdwn(labels.supports_lead)}_ “{said}”"))
+            blocks.append(_context(f"_{mrkdwn(labels.supports_lead)}_ "
+                                   f"{labels.quoted.format(quote=said)}"))
         blocks.append({"type": "divider"})
         return blocks
 

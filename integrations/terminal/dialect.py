@@ -101,7 +101,8 @@ class TerminalDialect:
             lines.append("[italic]│ " + quote.replace("\n", "\n│ ") + "[/italic]")
         if card.supports:
             said = rich_escape(" … ".join(card.supports))
-            lines.append(f"[dim]{rich_escape(labels.supports_lead)} “{said}”[/dim]")
+            lines.append(f"[dim]{rich_escape(labels.supports_lead)} "
+                         f"{labels.quoted.format(quote=said)}[/dim]")
         return "\n".join(lines)
 
     def _title(self, c: Citation, labels: Labels) -> str:

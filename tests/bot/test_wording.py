@@ -63,6 +63,14 @@ def test_a_label_before_a_quote_is_punctuated_as_the_language_does() -> None:
     assert Wording("zh_Hans").labels.supports_lead == "佐证："  # the full-width colon
 
 
+@pytest.mark.parametrize(("language", "quoted"), [
+    ("en", "“grace”"), ("de", "„grace“"), ("fr", "«\u00a0grace\u00a0»"), ("pl", "„grace”"),
+])
+def test_the_answers_words_on_a_card_are_quoted_as_the_language_quotes(
+        language: str, quoted: str) -> None:
+    assert Wording(language).labels.quoted.format(quote="grace") == quoted
+
+
 def test_a_wording_takes_any_tag_and_keeps_the_catalogue_it_found() -> None:
     assert Wording("pt-BR") == Wording("pt") == Wording("pt_BR.UTF-8")
     assert Wording("pt-BR").language == "pt_BR"
