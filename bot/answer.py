@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 READ_AHEAD = 0.5
 """Seconds before a paced write from which the answer reads each token as it comes."""
 
-__all__ = ["AnswerSink", "Outcome", "Question", "answer_question"]
+__all__ = ["AnswerSink", "Outcome", "Question", "answer_question", "fingerprint"]
 
 Status = Literal["answered", "interrupted", "failed", "filtered"]
 
@@ -51,6 +52,13 @@ class Question:
     locale: str | None = None
     """The asker's own locale as their platform reports it (``ja-JP``), catalogue or not: the
     upstream is asked to answer in it. None: ``language``, if any, is the asker's."""
+
+
+def fingerprint(payloads: object) -> int:
+    """What a write showed, kept in place of the payloads to tell whether the next one differs:
+    keeping the payloads held every answer's shown text once more for as long as it streamed.
+    (64-bit: two different texts meet by chance once in ~10^19 writes.)"""
+    return hash(json.dumps(payloads, sort_keys=True, ensure_ascii=False, default=str))
 
 
 class AnswerSink(Protocol):
@@ -88,7 +96,7 @@ class _Writer:
         self._sink = sink
         self._pacer = pacer
         self._started = started
-        self._shown: tuple[Payload, ...] = ()
+        self._shown = fingerprint(())
         self._last_write = -float("inf")
         self._lock = asyncio.Lock()
         self._in_flight: asyncio.Future[None] | None = None
@@ -107,7 +115,7 @@ class _Writer:
             if wait > 0:
                 await asyncio.sleep(wait)
             shown = tuple(messages() if callable(messages) else messages)
-            if not final and shown == self._shown:
+            if not final and fingerprint(shown) == self._shown:
                 return
             self._in_flight = asyncio.ensure_future(self._show(shown, final=final))
             await asyncio.shield(self._in_flight)
@@ -123,7 +131,7 @@ class _Writer:
     async def _show(self, messages: tuple[Payload, ...], *, final: bool) -> None:
         await self._sink.show(messages, final=final)
         self._last_write = time.monotonic()
-        self._shown = messages
+        self._shown = fingerprint(messages)
         self.writes += 1
         if self.first_text_seconds is None:
             self.first_text_seconds = self._last_write - self._started

@@ -24,6 +24,7 @@ from typing import Any
 
 import discord
 
+from bot.answer import fingerprint
 from bot.pacing import RateBudget
 from integrations.discord.wire import (
     DiscordWire,
@@ -119,7 +120,8 @@ class DiscordAnswerSink:
         # Slot 0 of an interaction answer is its deferred response (id None: "@original").
         self.message_ids: list[int | None] = (
             [interaction.original_id] if interaction is not None else [])
-        self._shown: list[Payload | None] = [None] if interaction is not None else []
+        self._shown: list[int | None] = [None] if interaction is not None else []
+        """Each message's :func:`fingerprint` as last written (None: nothing yet)."""
         self.thread_id: int | None = None
         self.thread_message_ids: list[int] = []
 
@@ -132,9 +134,10 @@ class DiscordAnswerSink:
                 return
             await asyncio.sleep(self._hold_until - now)
         bodies = [message_body(payload, ephemeral=self._ephemeral) for payload in messages]
+        prints = [fingerprint(body) for body in bodies]
         fresh = range(len(self._shown), len(bodies))
         stale = [index for index, shown in enumerate(self._shown[:len(bodies)])
-                 if bodies[index] != shown]
+                 if prints[index] != shown]
         if not final and not self._room_for(len(fresh) + len(stale)):
             return  # all or nothing: a half-done flush would hide text that moved on
         try:
@@ -144,10 +147,10 @@ class DiscordAnswerSink:
                 if data is None:
                     return
                 self.message_ids.append(int(data["id"]))
-                self._shown.append(bodies[index])
+                self._shown.append(prints[index])
             for index in stale:
                 await self._write(self._edit(index, bodies[index], final=final), final=final)
-                self._shown[index] = bodies[index]
+                self._shown[index] = prints[index]
         except _Dropped:
             return
 
