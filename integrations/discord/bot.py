@@ -25,7 +25,12 @@ from bot.service import AnswerService
 from bot.wording import catalogue_language
 from config import Settings
 from integrations.discord.commands import add_ask_command, sync_if_changed
-from integrations.discord.sink import DiscordAnswerSink, InteractionToken, thread_name
+from integrations.discord.sink import (
+    DiscordAnswerSink,
+    InteractionToken,
+    RouteBudgets,
+    thread_name,
+)
 from integrations.discord.wire import DiscordWire, rate_limit_trace
 
 log = logging.getLogger(__name__)
@@ -77,6 +82,8 @@ class CitebotDiscord(discord.AutoShardedClient):
         self.dialect = dialect
         self.pacer = pacer
         self.wire = DiscordWire(self.http)
+        self.budgets = RouteBudgets()
+        """Discord's buckets, shared by every answer this bot writes."""
         self.tree: app_commands.CommandTree[CitebotDiscord] = app_commands.CommandTree(self)
         self._sync = sync
         self._connected = ready
@@ -130,7 +137,8 @@ class CitebotDiscord(discord.AutoShardedClient):
         else:
             conversation = (interaction.channel_id, original)
         sink = DiscordAnswerSink(
-            wire=self.wire, channel_id=interaction.channel_id, ephemeral=private,
+            wire=self.wire, budgets=self.budgets, channel_id=interaction.channel_id,
+            ephemeral=private,
             interaction=InteractionToken(application_id=interaction.application_id,
                                          token=interaction.token, issued_at=issued,
                                          original_id=original),
@@ -149,7 +157,8 @@ class CitebotDiscord(discord.AutoShardedClient):
         thread = self._our_thread(message.channel)
         if thread is None:
             return
-        sink = DiscordAnswerSink(wire=self.wire, channel_id=thread.id, reply_to=message.id)
+        sink = DiscordAnswerSink(wire=self.wire, budgets=self.budgets, channel_id=thread.id,
+                                 reply_to=message.id)
         await self.service.ask(Question(
             text=_mention_free(message.content, self.user.id), platform=PLATFORM,
             user_id=str(message.author.id), channel_id=str(thread.parent_id),

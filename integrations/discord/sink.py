@@ -17,7 +17,6 @@ import asyncio
 import logging
 import re
 import time
-import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -80,17 +79,6 @@ class RouteBudgets:
         """Per parent channel (Discord: 10 per 10 s): threads started on messages."""
 
 
-_BUDGETS: weakref.WeakKeyDictionary[DiscordWire, RouteBudgets] = weakref.WeakKeyDictionary()
-
-
-def _budgets_of(wire: DiscordWire) -> RouteBudgets:
-    """One set of budgets per bot (its wire), shared by all of that bot's answers."""
-    budgets = _BUDGETS.get(wire)
-    if budgets is None:
-        budgets = _BUDGETS[wire] = RouteBudgets()
-    return budgets
-
-
 async def _pace(budget: RateBudget, key: object, *, final: bool) -> None:
     """Take a slot in ``key``'s bucket; an intermediate write does not wait for one."""
     if not final and budget.delay(str(key)) > 0:
@@ -104,10 +92,10 @@ class DiscordAnswerSink:
     def __init__(self, *, wire: DiscordWire, channel_id: int,
                  interaction: InteractionToken | None = None, ephemeral: bool = False,
                  can_thread: bool = False, thread_name: str = "Sources",
-                 reply_to: int | None = None, budgets: RouteBudgets | None = None,
+                 reply_to: int | None = None, budgets: RouteBudgets,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._wire = wire
-        self._budgets = budgets or _budgets_of(wire)
+        self._budgets = budgets
         self._channel_id = channel_id
         self._interaction = interaction
         self._ephemeral = ephemeral
