@@ -181,24 +181,6 @@ def _delta_text(chunk: Mapping[str, Any]) -> tuple[str, str | None]:
     return text, (reason if isinstance(reason, str) else None)
 
 
-def _plain_text(chunk: object) -> str | None:
-    """The text of an ordinary mid-answer chunk (one choice, content only, no finish, nothing
-    else to keep); None for any other chunk, which :meth:`AnswerClient._read_chunk` reads in
-    full. Every token goes through here, so it uses exact type checks, not the ABCs."""
-    if type(chunk) is not dict or "related_questions" in chunk or "error" in chunk:
-        return None
-    choices = chunk.get("choices")
-    if type(choices) is not list or len(choices) != 1 or type(choices[0]) is not dict:
-        return None
-    choice = choices[0]
-    delta = choice.get("delta")
-    if choice.get("finish_reason") is not None or type(delta) is not dict or (
-            "annotations" in delta or "message" in choice):
-        return None
-    content = delta.get("content")
-    return content if type(content) is str else None
-
-
 def _related(chunk: Mapping[str, Any]) -> tuple[str, ...]:
     raw = chunk.get("related_questions")
     if not isinstance(raw, Sequence) or isinstance(raw, str):
@@ -336,11 +318,6 @@ class AnswerClient:
             chunk = json.loads(data)
         except ValueError:
             chunk = None
-        plain = _plain_text(chunk)
-        if plain is not None:
-            if plain:
-                progress.add(plain)
-            return plain
         if not isinstance(chunk, Mapping):
             progress.skipped += 1
             log.warning("skipped a malformed chunk from the upstream (%d so far): %.80r",
