@@ -115,9 +115,10 @@ class _Writer:
             if wait > 0:
                 await asyncio.sleep(wait)
             shown = tuple(messages() if callable(messages) else messages)
-            if not final and fingerprint(shown) == self._shown:
+            printed = fingerprint(shown)
+            if not final and printed == self._shown:
                 return
-            self._in_flight = asyncio.ensure_future(self._show(shown, final=final))
+            self._in_flight = asyncio.ensure_future(self._show(shown, printed, final=final))
             await asyncio.shield(self._in_flight)
 
     async def until_due(self) -> None:
@@ -128,10 +129,10 @@ class _Writer:
         if wait > 0:
             await asyncio.sleep(wait)
 
-    async def _show(self, messages: tuple[Payload, ...], *, final: bool) -> None:
+    async def _show(self, messages: tuple[Payload, ...], printed: int, *, final: bool) -> None:
         await self._sink.show(messages, final=final)
         self._last_write = time.monotonic()
-        self._shown = fingerprint(messages)
+        self._shown = printed
         self.writes += 1
         if self.first_text_seconds is None:
             self.first_text_seconds = self._last_write - self._started
