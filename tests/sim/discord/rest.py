@@ -93,16 +93,16 @@ async def _record(request: web.Request, handler: Handler) -> web.StreamResponse:
     sim.requests.append(RecordedRequest(
         method=request.method, route=template, path=request.path.removeprefix(PREFIX),
         query=dict(request.query), json=json.loads(body) if body else None, at=at,
-        status=response.status, reply=_reply(response),
+        status=response.status, reply_body=_body(response),
         authorized=request.headers.get("Authorization") == f"Bot {sim.token}"))
     async with sim.changed:
         sim.changed.notify_all()
     return response
 
 
-def _reply(response: web.StreamResponse) -> Any:
+def _body(response: web.StreamResponse) -> bytes:
     body = response.body if isinstance(response, web.Response) else None
-    return json.loads(body) if isinstance(body, bytes) and body else None
+    return body if isinstance(body, bytes) else b""
 
 
 async def _json(request: web.Request) -> dict[str, Any]:
@@ -276,10 +276,14 @@ async def edit_webhook_message(request: web.Request) -> web.Response:
     found = _webhook_message(request)
     if isinstance(found, web.Response):
         return found
+    return await _edit(request, found[1])
+
+
+async def _edit(request: web.Request, message: SimMessage) -> web.Response:
+    """An edit of ``message`` by its webhook or the bot: validated, applied, announced."""
     body = await _json(request)
     if errors := form_errors(body):
         return _invalid(errors)
-    message = found[1]
     message.apply(body, create=False)
     await _sim(request).announce(message, "MESSAGE_UPDATE")
     return json_response(message.payload())
@@ -360,12 +364,7 @@ async def edit_message(request: web.Request) -> web.Response:
         return found
     if found.author.id != _sim(request).bot.id:
         return discord_error(403, 50005, "Cannot edit a message authored by another user")
-    body = await _json(request)
-    if errors := form_errors(body):
-        return _invalid(errors)
-    found.apply(body, create=False)
-    await _sim(request).announce(found, "MESSAGE_UPDATE")
-    return json_response(found.payload())
+    return await _edit(request, found)
 
 
 async def start_thread(request: web.Request) -> web.Response:
