@@ -88,7 +88,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     async with open_upstream(settings, demo=wants_demo(settings)) as client, sink.live(question):
         outcome = await answer_question(
             Question(text=question, platform=args.platform, user_id="terminal",
-                     channel_id="terminal", language=language),
+                     channel_id="terminal", language=language, locale=args.locale),
             client=client, dialect=_dialect(args.platform), sink=sink, wording=wording,
             pacer=Pacer(min_interval=0.0 if preview else 0.05))
     if preview:

@@ -194,3 +194,22 @@ async def test_demo_server_serves_the_magisterium_wire_until_stopped() -> None:
         server.send_signal(signal.SIGINT)
         await asyncio.wait_for(server.wait(), 10)
     assert server.returncode in (0, 130)
+
+
+async def test_ask_with_a_locale_citebot_has_no_words_for_still_asks_the_upstream_for_it(
+        ) -> None:
+    async with UpstreamSim().running() as upstream:
+        upstream.queue(answer(["恵みは神の賜物です[^1]。"],
+                              [magisterium_citation(0, "Gratia est donum Dei.", title="Summa")]))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "ask", "恵みとは？", "--locale", "ja-JP",
+            "--platform", "slack", "--json", cwd=tempfile.gettempdir(),
+            env=clean_env({"UPSTREAM_BASE_URL": upstream.base_url,
+                           "UPSTREAM_API_KEY": "sk-test"}),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, err.decode()
+    [system, _question] = upstream.questions[0]
+    assert "answer in Japanese (Japan)" in system["content"]
+    [cards] = json.loads(out)["thread"]
+    assert cards["text"].startswith("Sources: ")  # citebot's own words: English
