@@ -120,6 +120,18 @@ def test_ask_speaks_the_askers_language(args: tuple[str, ...], env: dict[str, st
     assert "Sources" not in result.stdout
 
 
+async def slack_json(upstream: UpstreamSim, question: str, locale: str) -> bytes:
+    """``citebot ask QUESTION --locale LOCALE --platform slack --json`` against ``upstream``."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "ask", question, "--locale", locale,
+        "--platform", "slack", "--json", cwd=tempfile.gettempdir(),
+        env=clean_env({"UPSTREAM_BASE_URL": upstream.base_url, "UPSTREAM_API_KEY": "sk-test"}),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, err.decode()
+    return out
+
+
 async def test_ask_tells_the_upstream_the_askers_language_and_keeps_the_quotes() -> None:
     quotes = ("Die Liebe Gottes – „caritas“ – ist größer als jede Sünde.",
               "Deus caritas est: «qui manet in caritate, in Deo manet».")
@@ -128,14 +140,7 @@ async def test_ask_tells_the_upstream_the_askers_language_and_keeps_the_quotes()
             ["Deus é amor[^1]", " e quem permanece no amor permanece em Deus[^2]."],
             [magisterium_citation(0, quotes[0], title="Katechismus"),
              magisterium_citation(1, quotes[1], title="Deus caritas est")]))
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "ask", "Deus é amor?", "--locale", "pt-BR",
-            "--platform", "slack", "--json", cwd=tempfile.gettempdir(),
-            env=clean_env({"UPSTREAM_BASE_URL": upstream.base_url,
-                           "UPSTREAM_API_KEY": "sk-test"}),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        out, err = await asyncio.wait_for(process.communicate(), 60)
-    assert process.returncode == 0, err.decode()
+        out = await slack_json(upstream, "Deus é amor?", "pt-BR")
     [system, question] = upstream.questions[0]
     assert system["role"] == "system"
     assert "answer in Portuguese (Brazil)" in system["content"]
@@ -201,14 +206,7 @@ async def test_ask_with_a_locale_citebot_has_no_words_for_still_asks_the_upstrea
     async with UpstreamSim().running() as upstream:
         upstream.queue(answer(["恵みは神の賜物です[^1]。"],
                               [magisterium_citation(0, "Gratia est donum Dei.", title="Summa")]))
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "ask", "恵みとは？", "--locale", "ja-JP",
-            "--platform", "slack", "--json", cwd=tempfile.gettempdir(),
-            env=clean_env({"UPSTREAM_BASE_URL": upstream.base_url,
-                           "UPSTREAM_API_KEY": "sk-test"}),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        out, err = await asyncio.wait_for(process.communicate(), 60)
-    assert process.returncode == 0, err.decode()
+        out = await slack_json(upstream, "恵みとは？", "ja-JP")
     [system, _question] = upstream.questions[0]
     assert "answer in Japanese (Japan)" in system["content"]
     [cards] = json.loads(out)["thread"]
