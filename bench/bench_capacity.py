@@ -115,38 +115,86 @@ def measure() -> list[Result]:
     knees = {t: knee(steps) for t, steps in sweeps.items()}
     best = _best(sweeps)
     other = next(t for t in TRANSPORTS if t != best)
-    steps_detail = {t: [{"in_flight": s.in_flight, "p95_ms": _point(s)[1],
-                         "flushes": len(s.latencies_ms), "started": s.started,
-                         "worker_cpu": round(s.worker_cpu, 2), "sims_cpu": round(s.sims_cpu, 2)}
-                        for s in steps] for t, steps in sweeps.items()}
+    steps_detail = {
+        t: [
+            {
+                "in_flight": s.in_flight,
+                "p95_ms": _point(s)[1],
+                "flushes": len(s.latencies_ms),
+                "started": s.started,
+                "worker_cpu": round(s.worker_cpu, 2),
+                "sims_cpu": round(s.sims_cpu, 2),
+            }
+            for s in steps
+        ]
+        for t, steps in sweeps.items()
+    }
     per_answer = (memory.rss_loaded - memory.rss_idle) / memory.in_flight / 1024
     loop = "uvloop" if event_loop_factory() is not None else "asyncio"
     return [
-        Result(metric="answers in flight with p95 added latency ≤ 250 ms",
-               subject=f"worker, {best}",
-               value=knees[best], unit="answers", target=f"≥ {KNEE_TARGET}",
-               met=knees[best] >= KNEE_TARGET,
-               detail={"transport": best, "knees": knees, "event_loop": loop,
-                       "curves": {t: [_point(s) for s in steps] for t, steps in sweeps.items()},
-                       "steps": steps_detail}),
-        Result(metric="worker CPU per answer in flight", subject=f"worker, {best}",
-               value=round(_cpu_at(sweeps[best], COMPARE_AT), 2), unit="ms/s",
-               target=f"below the other transport's (at {COMPARE_AT} in flight)",
-               met=_cpu_at(sweeps[best], COMPARE_AT) <= _cpu_at(sweeps[other], COMPARE_AT),
-               baseline=round(_cpu_at(sweeps[other], COMPARE_AT), 2),
-               baseline_name=f"{other} transport",
-               detail={"knees": knees, "event_loop": loop,
-                       "at_knee": {t: round(_cpu_at(steps, knees[t]), 2) if knees[t] else None
-                                   for t, steps in sweeps.items()}}),
-        Result(metric="memory per answer in flight", subject=f"worker, {best}",
-               value=round(per_answer, 1), unit="KiB", target="≤ 64 KiB", met=per_answer <= 64,
-               detail={"in_flight": memory.in_flight, "rss_idle_kib": memory.rss_idle // 1024,
-                       "rss_loaded_kib": memory.rss_loaded // 1024}),
-        Result(metric=f"SIGTERM to exit, {SHUTDOWN_AT} answers in flight", subject="worker",
-               value=round(seconds, 1), unit="s", target="≤ 25 s", met=seconds <= 25,
-               detail={"exit_code": code, "left_mid_stream": left}),
-        Result(metric="answers left mid-stream at shutdown", subject="worker", value=left,
-               unit="answers", target="0", met=left == 0),
+        Result(
+            metric="answers in flight with p95 added latency ≤ 250 ms",
+            subject=f"worker, {best}",
+            value=knees[best],
+            unit="answers",
+            target=f"≥ {KNEE_TARGET}",
+            met=knees[best] >= KNEE_TARGET,
+            detail={
+                "transport": best,
+                "knees": knees,
+                "event_loop": loop,
+                "curves": {t: [_point(s) for s in steps] for t, steps in sweeps.items()},
+                "steps": steps_detail,
+            },
+        ),
+        Result(
+            metric="worker CPU per answer in flight",
+            subject=f"worker, {best}",
+            value=round(_cpu_at(sweeps[best], COMPARE_AT), 2),
+            unit="ms/s",
+            target=f"below the other transport's (at {COMPARE_AT} in flight)",
+            met=_cpu_at(sweeps[best], COMPARE_AT) <= _cpu_at(sweeps[other], COMPARE_AT),
+            baseline=round(_cpu_at(sweeps[other], COMPARE_AT), 2),
+            baseline_name=f"{other} transport",
+            detail={
+                "knees": knees,
+                "event_loop": loop,
+                "at_knee": {
+                    t: round(_cpu_at(steps, knees[t]), 2) if knees[t] else None
+                    for t, steps in sweeps.items()
+                },
+            },
+        ),
+        Result(
+            metric="memory per answer in flight",
+            subject=f"worker, {best}",
+            value=round(per_answer, 1),
+            unit="KiB",
+            target="≤ 64 KiB",
+            met=per_answer <= 64,
+            detail={
+                "in_flight": memory.in_flight,
+                "rss_idle_kib": memory.rss_idle // 1024,
+                "rss_loaded_kib": memory.rss_loaded // 1024,
+            },
+        ),
+        Result(
+            metric=f"SIGTERM to exit, {SHUTDOWN_AT} answers in flight",
+            subject="worker",
+            value=round(seconds, 1),
+            unit="s",
+            target="≤ 25 s",
+            met=seconds <= 25,
+            detail={"exit_code": code, "left_mid_stream": left},
+        ),
+        Result(
+            metric="answers left mid-stream at shutdown",
+            subject="worker",
+            value=left,
+            unit="answers",
+            target="0",
+            met=left == 0,
+        ),
     ]
 
 
@@ -163,14 +211,25 @@ def draw_curve(results: list[Result], path: Path) -> None:
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=120)
     for transport, points in curves.items():
         shown = [(n, p95) for n, p95 in points if p95 is not None]
-        axes.plot([n for n, _ in shown], [p95 for _, p95 in shown], marker="o",
-                  label=f"{transport} (knee {found.detail['knees'][transport]})")
+        axes.plot(
+            [n for n, _ in shown],
+            [p95 for _, p95 in shown],
+            marker="o",
+            label=f"{transport} (knee {found.detail['knees'][transport]})",
+        )
     axes.axhline(LIMIT_MS, color="grey", linestyle="--", label=f"{LIMIT_MS:.0f} ms")
     best = found.detail["transport"]
     at = dict((n, p95) for n, p95 in curves[best] if p95 is not None).get(int(found.value))
     if at is not None:
-        axes.plot([found.value], [at], marker="*", markersize=16, color="crimson",
-                  linestyle="none", label=f"knee: {found.value:.0f} answers ({best})")
+        axes.plot(
+            [found.value],
+            [at],
+            marker="*",
+            markersize=16,
+            color="crimson",
+            linestyle="none",
+            label=f"knee: {found.value:.0f} answers ({best})",
+        )
     axes.set_yscale("log")
     axes.set_xlabel("answers in flight (one worker process, one core)")
     axes.set_ylabel("p95 added latency, ms")
@@ -191,16 +250,34 @@ def main() -> None:
         for step in steps:
             p95 = step["p95_ms"]
             shown = "not all started" if p95 is None else f"{p95:,.0f} ms"
-            rows.append([transport, str(step["in_flight"]),
-                         verdict(shown, p95 is not None and p95 <= LIMIT_MS),
-                         str(step["flushes"]), f"{step['worker_cpu']:.0%}",
-                         f"{step['sims_cpu']:.0%}"])
-    print_table("p95 added latency by answers in flight",
-                ["transport", "in flight", "p95", "flushes", "worker core", "sims core"], rows)
-    print_table("capacity", ["metric", "value", "baseline", "target"], [
-        [r.metric, verdict(f"{r.value:g} {r.unit}", r.met),
-         f"{r.baseline:g} {r.unit} ({r.baseline_name})" if r.baseline is not None else "–",
-         r.target] for r in results])
+            rows.append(
+                [
+                    transport,
+                    str(step["in_flight"]),
+                    verdict(shown, p95 is not None and p95 <= LIMIT_MS),
+                    str(step["flushes"]),
+                    f"{step['worker_cpu']:.0%}",
+                    f"{step['sims_cpu']:.0%}",
+                ]
+            )
+    print_table(
+        "p95 added latency by answers in flight",
+        ["transport", "in flight", "p95", "flushes", "worker core", "sims core"],
+        rows,
+    )
+    print_table(
+        "capacity",
+        ["metric", "value", "baseline", "target"],
+        [
+            [
+                r.metric,
+                verdict(f"{r.value:g} {r.unit}", r.met),
+                f"{r.baseline:g} {r.unit} ({r.baseline_name})" if r.baseline is not None else "–",
+                r.target,
+            ]
+            for r in results
+        ],
+    )
     draw_curve(results, CURVE)
 
 

@@ -51,9 +51,16 @@ def answer_text(length: int = LENGTH) -> str:
 
 
 def citations() -> tuple[Citation, ...]:
-    return tuple(Citation(number=n, cited_text=f"Quoted passage {n}. " * 20, title=f"Doc {n}",
-                          source_url=f"https://www.vatican.va/doc/{n}.html", reference=str(n))
-                 for n in range(1, 8))
+    return tuple(
+        Citation(
+            number=n,
+            cited_text=f"Quoted passage {n}. " * 20,
+            title=f"Doc {n}",
+            source_url=f"https://www.vatican.va/doc/{n}.html",
+            reference=str(n),
+        )
+        for n in range(1, 8)
+    )
 
 
 def streamed(dialect: Dialect, text: str, done: AnswerDone) -> None:
@@ -91,12 +98,24 @@ def measure() -> list[Result]:
         whole_time = best(partial(whole, dialect, text, done))
         formatter = AnswerFormatter(dialect)
         formatter.feed(text)
-        results.append(Result(
-            metric="formatting cost", subject=dialect.name, value=stream_time * 1000, unit="ms",
-            target=f"≤ {TARGET:g}x", met=stream_time <= TARGET * whole_time,
-            baseline=whole_time * 1000, baseline_name="the same answer in one piece",
-            detail={"characters": len(text), "flush_every": FLUSH_EVERY, "best_of": REPEATS,
-                    "messages": len(formatter.finish(done).answer)}))
+        results.append(
+            Result(
+                metric="formatting cost",
+                subject=dialect.name,
+                value=stream_time * 1000,
+                unit="ms",
+                target=f"≤ {TARGET:g}x",
+                met=stream_time <= TARGET * whole_time,
+                baseline=whole_time * 1000,
+                baseline_name="the same answer in one piece",
+                detail={
+                    "characters": len(text),
+                    "flush_every": FLUSH_EVERY,
+                    "best_of": REPEATS,
+                    "messages": len(formatter.finish(done).answer),
+                },
+            )
+        )
     return results
 
 
@@ -105,8 +124,17 @@ def main() -> None:
     print_table(
         f"Formatting a {LENGTH:,}-character answer (best of {REPEATS})",
         ("dialect", "1-char deltas, render every 250", "one piece", "ratio", "messages"),
-        [(r.subject, f"{r.value:.1f} ms", f"{r.baseline or 0:.1f} ms",
-          verdict(f"{r.ratio or 0:.2f}x", r.met), str(r.detail["messages"])) for r in results])
+        [
+            (
+                r.subject,
+                f"{r.value:.1f} ms",
+                f"{r.baseline or 0:.1f} ms",
+                verdict(f"{r.ratio or 0:.2f}x", r.met),
+                str(r.detail["messages"]),
+            )
+            for r in results
+        ],
+    )
 
 
 if __name__ == "__main__":

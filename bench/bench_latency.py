@@ -55,8 +55,12 @@ def p95(values: Sequence[float]) -> float:
 
 
 def summary(runs: Sequence[float], warmup: float) -> dict[str, Any]:
-    return {"median_ms": round(statistics.median(runs), 2), "p95_ms": round(p95(runs), 2),
-            "runs_ms": [round(run, 2) for run in runs], "warmup_ms": round(warmup, 2)}
+    return {
+        "median_ms": round(statistics.median(runs), 2),
+        "p95_ms": round(p95(runs), 2),
+        "runs_ms": [round(run, 2) for run in runs],
+        "warmup_ms": round(warmup, 2),
+    }
 
 
 async def chat_stream_answer(world: World, channel: str, session: aiohttp.ClientSession) -> float:
@@ -64,27 +68,37 @@ async def chat_stream_answer(world: World, channel: str, session: aiohttp.Client
     the first-visible-text delay on the same clocks as citebot's."""
     sim, upstream = world.sim, world.upstream
     sim.workspace.add_channel(channel, "channel")
-    asked = sim.workspace.post(Message(channel=channel, ts=sim.workspace.next_ts(), user=sim.user,
-                                       text=f"<@{sim.me.bot_user_id}> {QUESTION}"))
+    asked = sim.workspace.post(
+        Message(
+            channel=channel,
+            ts=sim.workspace.next_ts(),
+            user=sim.user,
+            text=f"<@{sim.me.bot_user_id}> {QUESTION}",
+        )
+    )
     web = AsyncWebClient(token=sim.bot_token, base_url=sim.base_url, session=session)
     calls_before, streams_before = len(sim.calls), len(upstream.first_text_at)
-    streamer = await web.chat_stream(channel=channel, thread_ts=asked.ts,
-                                     recipient_team_id=sim.me.team_id,
-                                     recipient_user_id=sim.user)
+    streamer = await web.chat_stream(
+        channel=channel,
+        thread_ts=asked.ts,
+        recipient_team_id=sim.me.team_id,
+        recipient_user_id=sim.user,
+    )
     async for event in world.client.stream(QUESTION):
         if isinstance(event, TextDelta):
             await streamer.append(markdown_text=event.text)
     await streamer.stop()
     assert isinstance(upstream.default, Stream)
-    return first_text_ms(upstream.first_text_at[streams_before],
-                         ((c.at, slack_text(c)) for c in sim.calls[calls_before:] if c.ok),
-                         opening(upstream.default))
+    return first_text_ms(
+        upstream.first_text_at[streams_before],
+        ((c.at, slack_text(c)) for c in sim.calls[calls_before:] if c.ok),
+        opening(upstream.default),
+    )
 
 
 async def discord_latency() -> list[float]:
     """Warm-up first, then ``REPEATS`` answers, each in fresh simulators."""
-    return [(await discord_run(typical_answer(LENGTH))).first_text_ms
-            for _ in range(REPEATS + 1)]
+    return [(await discord_run(typical_answer(LENGTH))).first_text_ms for _ in range(REPEATS + 1)]
 
 
 async def slack_pair() -> tuple[float, float]:
@@ -108,14 +122,30 @@ def measure() -> list[Result]:
     slack, baseline = asyncio.run(slack_latency())
     common = {"answer_characters": LENGTH, "repeats": REPEATS, "statistic": "p95"}
     return [
-        Result(metric="first visible text", subject="discord", value=p95(discord[1:]),
-               unit="ms", target=f"≤ {TARGET_MS:g} ms", met=p95(discord[1:]) <= TARGET_MS,
-               detail={**common, **summary(discord[1:], discord[0])}),
-        Result(metric="first visible text", subject="slack", value=p95(slack[1:]),
-               unit="ms", target=f"≤ {TARGET_MS:g} ms", met=p95(slack[1:]) <= TARGET_MS,
-               baseline=p95(baseline[1:]), baseline_name=BASELINE,
-               detail={**common, **summary(slack[1:], slack[0]),
-                       "baseline": summary(baseline[1:], baseline[0])}),
+        Result(
+            metric="first visible text",
+            subject="discord",
+            value=p95(discord[1:]),
+            unit="ms",
+            target=f"≤ {TARGET_MS:g} ms",
+            met=p95(discord[1:]) <= TARGET_MS,
+            detail={**common, **summary(discord[1:], discord[0])},
+        ),
+        Result(
+            metric="first visible text",
+            subject="slack",
+            value=p95(slack[1:]),
+            unit="ms",
+            target=f"≤ {TARGET_MS:g} ms",
+            met=p95(slack[1:]) <= TARGET_MS,
+            baseline=p95(baseline[1:]),
+            baseline_name=BASELINE,
+            detail={
+                **common,
+                **summary(slack[1:], slack[0]),
+                "baseline": summary(baseline[1:], baseline[0]),
+            },
+        ),
     ]
 
 
@@ -123,19 +153,32 @@ def main() -> None:
     results = measure()
     rows = []
     for result in results:
-        rows.append((f"citebot on {result.subject}", f"{result.detail['median_ms']:.1f} ms",
-                     verdict(f"{result.detail['p95_ms']:.1f} ms", result.met),
-                     ", ".join(f"{run:.1f}" for run in result.detail["runs_ms"]),
-                     f"{result.detail['warmup_ms']:.1f} ms"))
+        rows.append(
+            (
+                f"citebot on {result.subject}",
+                f"{result.detail['median_ms']:.1f} ms",
+                verdict(f"{result.detail['p95_ms']:.1f} ms", result.met),
+                ", ".join(f"{run:.1f}" for run in result.detail["runs_ms"]),
+                f"{result.detail['warmup_ms']:.1f} ms",
+            )
+        )
         if result.baseline is not None:
             base = result.detail["baseline"]
-            rows.append((result.baseline_name or "", f"{base['median_ms']:.1f} ms",
-                         f"{base['p95_ms']:.1f} ms",
-                         ", ".join(f"{run:.0f}" for run in base["runs_ms"]),
-                         f"{base['warmup_ms']:.1f} ms"))
-    print_table(f"First upstream token → first visible text ({REPEATS} answers of {LENGTH} "
-                f"characters at 50 tokens/s; target p95 ≤ {TARGET_MS:g} ms)",
-                ("who", "median", "p95", "runs (ms)", "warm-up"), rows)
+            rows.append(
+                (
+                    result.baseline_name or "",
+                    f"{base['median_ms']:.1f} ms",
+                    f"{base['p95_ms']:.1f} ms",
+                    ", ".join(f"{run:.0f}" for run in base["runs_ms"]),
+                    f"{base['warmup_ms']:.1f} ms",
+                )
+            )
+    print_table(
+        f"First upstream token → first visible text ({REPEATS} answers of {LENGTH} "
+        f"characters at 50 tokens/s; target p95 ≤ {TARGET_MS:g} ms)",
+        ("who", "median", "p95", "runs (ms)", "warm-up"),
+        rows,
+    )
 
 
 if __name__ == "__main__":

@@ -53,19 +53,26 @@ class Run:
 
 
 def typical_answer(length: int = LENGTH) -> Stream:
-    sentence = ("Hope is the theological virtue by which we desire eternal life as our "
-                "happiness, placing our trust in Christ's promises.")
+    sentence = (
+        "Hope is the theological virtue by which we desire eternal life as our "
+        "happiness, placing our trust in Christ's promises."
+    )
     paragraphs = [" ".join([sentence] * 3) + f"[^{n}]" for n in range(1, 6)]
     text = "\n\n".join(paragraphs)[:length]
-    pieces = [text[i:i + PIECE] for i in range(0, len(text), PIECE)]
-    cites = [magisterium_citation(n, f"Passage {n + 1} of the source.", title=f"Source {n + 1}")
-             for n in range(5)]
+    pieces = [text[i : i + PIECE] for i in range(0, len(text), PIECE)]
+    cites = [
+        magisterium_citation(n, f"Passage {n + 1} of the source.", title=f"Source {n + 1}")
+        for n in range(5)
+    ]
     return answer(pieces, cites, between=[Pause(1 / TOKENS_PER_SECOND)])
 
 
 def text_pieces(stream: Stream) -> list[str]:
-    return [step["choices"][0]["delta"]["content"] for step in stream.steps
-            if isinstance(step, dict) and step["choices"][0]["delta"].get("content")]
+    return [
+        step["choices"][0]["delta"]["content"]
+        for step in stream.steps
+        if isinstance(step, dict) and step["choices"][0]["delta"].get("content")
+    ]
 
 
 def opening(stream: Stream) -> str:
@@ -87,22 +94,35 @@ def first_text_ms(sent_at: float, writes: Iterable[tuple[float, str]], word: str
 def slack_text(call: Call) -> str:
     """The answer text a Slack call carries, whether as markdown_text, text or stream chunks."""
     chunks = call.args.get("chunks") or []
-    return "".join([str(call.args.get("markdown_text") or ""), str(call.args.get("text") or "")]
-                   + [str(c.get("text", "")) for c in chunks if isinstance(c, dict)])
+    return "".join(
+        [str(call.args.get("markdown_text") or ""), str(call.args.get("text") or "")]
+        + [str(c.get("text", "")) for c in chunks if isinstance(c, dict)]
+    )
 
 
 async def discord_run(stream: Stream) -> Run:
     """One /ask answered into fresh simulators (so no earlier answer shares its budget)."""
-    async with DiscordSim() as sim, UpstreamSim(default=stream).running() as upstream, \
-            running_harness(sim, upstream, pacer=fresh(DISCORD_PACER)) as harness:
+    async with (
+        DiscordSim() as sim,
+        UpstreamSim(default=stream).running() as upstream,
+        running_harness(sim, upstream, pacer=fresh(DISCORD_PACER)) as harness,
+    ):
         before = len(sim.requests)
         message = await harness.ask(QUESTION)
         writes = harness.writes(message)
         shown = [(r.at, str(r.json.get("content", ""))) for r in writes]
-        calls = Counter(f"{r.method} {r.route.split('/')[1]}" for r in sim.requests[before:]
-                        if r.method in ("POST", "PATCH", "PUT"))
-        return Run("discord", len(text_pieces(stream)), len(writes),
-                   first_text_ms(upstream.first_text_at[0], shown, opening(stream)), calls)
+        calls = Counter(
+            f"{r.method} {r.route.split('/')[1]}"
+            for r in sim.requests[before:]
+            if r.method in ("POST", "PATCH", "PUT")
+        )
+        return Run(
+            "discord",
+            len(text_pieces(stream)),
+            len(writes),
+            first_text_ms(upstream.first_text_at[0], shown, opening(stream)),
+            calls,
+        )
 
 
 @asynccontextmanager
@@ -120,15 +140,26 @@ async def slack_run(world: World, channel: str) -> Run:
     asked = await sim.mention(channel, QUESTION)
     await world.answered(channel, asked.ts, requests=len(upstream.requests) + 1)
     answer_calls = sim.calls[calls_before:]
-    writes = [c for c in answer_calls if "markdown_text" in c.args or "chunks" in c.args
-              or c.method in ("chat.stopStream", "chat.update")]
+    writes = [
+        c
+        for c in answer_calls
+        if "markdown_text" in c.args
+        or "chunks" in c.args
+        or c.method in ("chat.stopStream", "chat.update")
+    ]
     stream = upstream.default
     assert isinstance(stream, Stream)
-    return Run("slack", len(text_pieces(stream)), len(writes),
-               first_text_ms(upstream.first_text_at[streams_before],
-                             ((c.at, slack_text(c)) for c in answer_calls if c.ok),
-                             opening(stream)),
-               Counter(c.method for c in answer_calls))
+    return Run(
+        "slack",
+        len(text_pieces(stream)),
+        len(writes),
+        first_text_ms(
+            upstream.first_text_at[streams_before],
+            ((c.at, slack_text(c)) for c in answer_calls if c.ok),
+            opening(stream),
+        ),
+        Counter(c.method for c in answer_calls),
+    )
 
 
 async def _slack_once(stream: Stream) -> Run:
@@ -146,28 +177,58 @@ def measure() -> list[Result]:
     stream = typical_answer()
     limit = writes_limit(stream)
     runs = [asyncio.run(discord_run(stream)), asyncio.run(_slack_once(stream))]
-    return [Result(metric="platform calls", subject=run.platform, value=run.writes,
-                   unit="calls", target=f"≤ {limit} (≤ 1/s streaming, then finish)",
-                   met=run.writes <= limit, baseline=run.deltas,
-                   baseline_name="one write per upstream delta",
-                   detail={"answer_characters": LENGTH, "tokens_per_second": TOKENS_PER_SECOND,
-                           "first_text_ms": round(run.first_text_ms, 2),
-                           "calls": dict(sorted(run.calls.items()))})
-            for run in runs]
+    return [
+        Result(
+            metric="platform calls",
+            subject=run.platform,
+            value=run.writes,
+            unit="calls",
+            target=f"≤ {limit} (≤ 1/s streaming, then finish)",
+            met=run.writes <= limit,
+            baseline=run.deltas,
+            baseline_name="one write per upstream delta",
+            detail={
+                "answer_characters": LENGTH,
+                "tokens_per_second": TOKENS_PER_SECOND,
+                "first_text_ms": round(run.first_text_ms, 2),
+                "calls": dict(sorted(run.calls.items())),
+            },
+        )
+        for run in runs
+    ]
 
 
 def main() -> None:
     results = measure()
-    print_table(f"A {LENGTH:,}-character answer at {TOKENS_PER_SECOND} tokens/s, real pacing",
-                ("platform", "upstream deltas", "answer writes", "writes per delta",
-                 "first token → first text"),
-                [(r.subject, f"{r.baseline:.0f}", verdict(f"{r.value:.0f}", r.met),
-                  f"{r.ratio or 0:.3f}x", f"{r.detail['first_text_ms']:.1f} ms")
-                 for r in results])
-    print_table("Platform calls for that answer (writes only on Discord)",
-                ("platform", "call", "count"),
-                [(r.subject, name, str(count)) for r in results
-                 for name, count in r.detail["calls"].items()])
+    print_table(
+        f"A {LENGTH:,}-character answer at {TOKENS_PER_SECOND} tokens/s, real pacing",
+        (
+            "platform",
+            "upstream deltas",
+            "answer writes",
+            "writes per delta",
+            "first token → first text",
+        ),
+        [
+            (
+                r.subject,
+                f"{r.baseline:.0f}",
+                verdict(f"{r.value:.0f}", r.met),
+                f"{r.ratio or 0:.3f}x",
+                f"{r.detail['first_text_ms']:.1f} ms",
+            )
+            for r in results
+        ],
+    )
+    print_table(
+        "Platform calls for that answer (writes only on Discord)",
+        ("platform", "call", "count"),
+        [
+            (r.subject, name, str(count))
+            for r in results
+            for name, count in r.detail["calls"].items()
+        ],
+    )
 
 
 if __name__ == "__main__":

@@ -50,47 +50,73 @@ class Run:
     calls: Counter[str]
 
     def result(self) -> Result:
-        return Result(metric=f"429s, {ANSWERS} answers at once in one channel",
-                      subject=self.platform, value=self.rate_limited, unit="429s", target="0",
-                      met=self.rate_limited == 0,
-                      detail={"writes_per_answer": round(self.writes / ANSWERS, 2),
-                              "seconds_until_all_complete": round(self.seconds, 1),
-                              "calls": dict(sorted(self.calls.items()))})
+        return Result(
+            metric=f"429s, {ANSWERS} answers at once in one channel",
+            subject=self.platform,
+            value=self.rate_limited,
+            unit="429s",
+            target="0",
+            met=self.rate_limited == 0,
+            detail={
+                "writes_per_answer": round(self.writes / ANSWERS, 2),
+                "seconds_until_all_complete": round(self.seconds, 1),
+                "calls": dict(sorted(self.calls.items())),
+            },
+        )
 
 
 async def discord_run(pacer: Pacer = DISCORD_PACER) -> Run:
-    async with DiscordSim() as sim, UpstreamSim(default=typical_answer()).running() as upstream, \
-            running_harness(sim, upstream, pacer=pacer, env=ROOMY) as harness:
+    async with (
+        DiscordSim() as sim,
+        UpstreamSim(default=typical_answer()).running() as upstream,
+        running_harness(sim, upstream, pacer=pacer, env=ROOMY) as harness,
+    ):
         harness.service.admission = Admission(max_in_flight=ANSWERS)
         people = [SimUser(id=sim.ids(), name=f"asker{n}") for n in range(ANSWERS)]
         sim.users.update((person.id, person) for person in people)
         started = time.monotonic()
-        await asyncio.gather(*(sim.slash_command("ask", {"question": f"What is hope? ({n})"},
-                                                 user_id=person.id)
-                               for n, person in enumerate(people)))
+        await asyncio.gather(
+            *(
+                sim.slash_command("ask", {"question": f"What is hope? ({n})"}, user_id=person.id)
+                for n, person in enumerate(people)
+            )
+        )
         await harness.answers(ANSWERS, within=900)
         seconds = time.monotonic() - started
-    writes = [r for r in sim.requests if r.method in ("POST", "PATCH")
-              and not r.route.startswith("/interactions/") and r.status < 300]
-    calls = Counter(f"{r.method} {r.route}" + (" (429)" if r.status == 429 else "")
-                    for r in sim.requests if r.method in ("POST", "PATCH"))
-    return Run("discord", sum(1 for r in sim.requests if r.status == 429), len(writes), seconds,
-               calls)
+    writes = [
+        r
+        for r in sim.requests
+        if r.method in ("POST", "PATCH")
+        and not r.route.startswith("/interactions/")
+        and r.status < 300
+    ]
+    calls = Counter(
+        f"{r.method} {r.route}" + (" (429)" if r.status == 429 else "")
+        for r in sim.requests
+        if r.method in ("POST", "PATCH")
+    )
+    return Run(
+        "discord", sum(1 for r in sim.requests if r.status == 429), len(writes), seconds, calls
+    )
 
 
 async def slack_run() -> Run:
     async with SlackSim() as sim, UpstreamSim(default=typical_answer()).running() as upstream:
         settings = slack_settings(sim, upstream, **ROOMY)
-        async with AnswerClient(base_url=upstream.base_url, api_key=SecretStr("sk-bench"),
-                                model="magisterium-1") as client, \
-                running_slack(settings, client, pacer=SLACK_PACER):
+        async with (
+            AnswerClient(
+                base_url=upstream.base_url, api_key=SecretStr("sk-bench"), model="magisterium-1"
+            ) as client,
+            running_slack(settings, client, pacer=SLACK_PACER),
+        ):
             await sim.wait_connections(1)
             world = World(sim=sim, upstream=upstream, settings=settings, client=client)
             started = time.monotonic()
             for n in range(ANSWERS):
                 await sim.mention(CHANNEL, f"What is hope? ({n})", user=f"U{n:04d}")
-            await sim.wait_for(lambda: len(upstream.requests) >= ANSWERS and not world.busy(),
-                               within=900)
+            await sim.wait_for(
+                lambda: len(upstream.requests) >= ANSWERS and not world.busy(), within=900
+            )
             seconds = time.monotonic() - started
     writes = [c for c in sim.calls if c.ok and c.method.startswith("chat.")]
     calls = Counter(c.method + (" (429)" if c.status == 429 else "") for c in sim.calls)
@@ -103,14 +129,28 @@ def measure() -> list[Result]:
 
 def main() -> None:
     results = measure()
-    print_table(f"{ANSWERS} answers at once in one channel (1,500 characters at 50 tokens/s)",
-                ("platform", "429s (target 0)", "writes per answer", "until all complete"),
-                [(r.subject, verdict(f"{r.value:.0f}", r.met),
-                  f"{r.detail['writes_per_answer']:.1f}",
-                  f"{r.detail['seconds_until_all_complete']:.1f} s") for r in results])
-    print_table("Calls by route or method", ("platform / call", "count"),
-                [(f"{r.subject} {call}", str(count)) for r in results
-                 for call, count in r.detail["calls"].items()])
+    print_table(
+        f"{ANSWERS} answers at once in one channel (1,500 characters at 50 tokens/s)",
+        ("platform", "429s (target 0)", "writes per answer", "until all complete"),
+        [
+            (
+                r.subject,
+                verdict(f"{r.value:.0f}", r.met),
+                f"{r.detail['writes_per_answer']:.1f}",
+                f"{r.detail['seconds_until_all_complete']:.1f} s",
+            )
+            for r in results
+        ],
+    )
+    print_table(
+        "Calls by route or method",
+        ("platform / call", "count"),
+        [
+            (f"{r.subject} {call}", str(count))
+            for r in results
+            for call, count in r.detail["calls"].items()
+        ],
+    )
 
 
 if __name__ == "__main__":

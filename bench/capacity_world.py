@@ -79,8 +79,9 @@ def answer_words(in_flight: int, *, seconds: float | None = None) -> int:
 class World:
     """The simulators, the worker process, and the questions asked (one per channel)."""
 
-    def __init__(self, sim: DiscordSim, upstream: UpstreamSim, transport: str,
-                 channels: int) -> None:
+    def __init__(
+        self, sim: DiscordSim, upstream: UpstreamSim, transport: str, channels: int
+    ) -> None:
         self.sim = sim
         self.upstream = upstream
         self.transport = transport
@@ -88,7 +89,8 @@ class World:
         self.asked: dict[str, SimInteraction] = {}
         self.process: asyncio.subprocess.Process | None = None
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in close())
-            prefix="citebot-worker-", suffix=".log", delete=False)
+            prefix="citebot-worker-", suffix=".log", delete=False
+        )
 
     @property
     def pid(self) -> int:
@@ -96,17 +98,35 @@ class World:
         return self.process.pid
 
     async def start_worker(self, **env: str) -> None:
-        clean = {k: v for k, v in os.environ.items()
-                 if not k.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_"))}
-        clean.update({
-            "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": self.sim.token,
-            "DISCORD_API_BASE_URL": self.sim.base_url,
-            "UPSTREAM_BASE_URL": self.upstream.base_url, "UPSTREAM_API_KEY": "sk-bench",
-            "MAX_IN_FLIGHT": "100000", "RATE_LIMIT_PER_MINUTE": "100000", **env})
+        clean = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_"))
+        }
+        clean.update(
+            {
+                "PYTHONPATH": str(ROOT),
+                "DISCORD_TOKEN": self.sim.token,
+                "DISCORD_API_BASE_URL": self.sim.base_url,
+                "UPSTREAM_BASE_URL": self.upstream.base_url,
+                "UPSTREAM_API_KEY": "sk-bench",
+                "MAX_IN_FLIGHT": "100000",
+                "RATE_LIMIT_PER_MINUTE": "100000",
+                **env,
+            }
+        )
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bench.capacity_worker", self.transport, env=clean,
-            cwd=tempfile.gettempdir(), stdin=asyncio.subprocess.DEVNULL, stdout=self.log,
-            stderr=self.log, preexec_fn=lambda: os.sched_setaffinity(0, {WORKER_CORE}))
+            sys.executable,
+            "-m",
+            "bench.capacity_worker",
+            self.transport,
+            env=clean,
+            cwd=tempfile.gettempdir(),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=self.log,
+            preexec_fn=lambda: os.sched_setaffinity(0, {WORKER_CORE}),
+        )
         await self.sim.wait_connected()
 
     async def ask(self, count: int, *, first: int = 0) -> None:
@@ -115,7 +135,8 @@ class World:
         for n in range(first, first + count):
             question = f"q{n}"
             self.asked[question] = await self.sim.slash_command(
-                "ask", {"question": question}, channel_id=self.channels[n].id)
+                "ask", {"question": question}, channel_id=self.channels[n].id
+            )
             ahead = began + (n - first + 1) / RAMP_PER_SECOND - time.monotonic()
             if ahead > 0:
                 await asyncio.sleep(ahead)
@@ -151,13 +172,16 @@ class World:
         next); requests of one answer less than :data:`FLUSH_GAP` apart count as one flush,
         measured when its last request landed, against the newest word in any of them.
         """
-        questions = {interaction.token: question
-                     for question, interaction in self.asked.items()}
+        questions = {interaction.token: question for question, interaction in self.asked.items()}
         sent = {stream.question: stream.sent for stream in self.upstream.numbered}
         flushes: dict[str, list[tuple[float, int]]] = {}
         for request in self.sim.requests:
-            if (request.status != 200 or not request.path.startswith("/webhooks/")
-                    or not isinstance(request.json, dict) or "content" not in request.json):
+            if (
+                request.status != 200
+                or not request.path.startswith("/webhooks/")
+                or not isinstance(request.json, dict)
+                or "content" not in request.json
+            ):
                 continue
             question = questions.get(request.path.split("/")[3])
             words = [int(w) for w in WORD.findall(request.json["content"] or "")]

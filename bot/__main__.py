@@ -27,20 +27,34 @@ EXIT_INTERRUPTED = 130
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="citebot", description="Answers with sources, in the terminal, Discord and Slack.")
+        prog="citebot", description="Answers with sources, in the terminal, Discord and Slack."
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     ask = commands.add_parser("ask", help="ask once and stream the answer with its sources")
     ask.add_argument("question", nargs="+", help="the question (quotes optional)")
-    ask.add_argument("--platform", choices=("terminal", "discord", "slack"), default="terminal",
-                     help="format the answer as this platform would show it")
-    ask.add_argument("--json", action="store_true",
-                     help="print one JSON object: answer and thread payloads, citations")
-    ask.add_argument("--builder-url", action="store_true",
-                     help="with --platform slack: also print a Block Kit Builder link")
-    ask.add_argument("--locale", metavar="TAG",
-                     help="the language of citebot's own words, e.g. pt-BR (default: "
-                          "CITEBOT_LANGUAGE, else LC_ALL, LC_MESSAGES or LANG, else English)")
+    ask.add_argument(
+        "--platform",
+        choices=("terminal", "discord", "slack"),
+        default="terminal",
+        help="format the answer as this platform would show it",
+    )
+    ask.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object: answer and thread payloads, citations",
+    )
+    ask.add_argument(
+        "--builder-url",
+        action="store_true",
+        help="with --platform slack: also print a Block Kit Builder link",
+    )
+    ask.add_argument(
+        "--locale",
+        metavar="TAG",
+        help="the language of citebot's own words, e.g. pt-BR (default: "
+        "CITEBOT_LANGUAGE, else LC_ALL, LC_MESSAGES or LANG, else English)",
+    )
 
     commands.add_parser("run", help="the long-running worker: every configured platform")
 
@@ -75,25 +89,41 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
 
     question = " ".join(args.question).strip()
     if not question:
-        print('citebot: please give a question, e.g. citebot ask "How do I deploy citebot?"',
-              file=sys.stderr)
+        print(
+            'citebot: please give a question, e.g. citebot ask "How do I deploy citebot?"',
+            file=sys.stderr,
+        )
         return EXIT_SETTINGS
     configured = settings.language if "language" in settings.model_fields_set else None
     language = terminal_language(args.locale, configured=configured, environ=os.environ)
     wording = Wording(language=language)
     preview = args.json or args.platform != "terminal"
     collected = CollectingSink()
-    sink = collected if preview else TerminalSink(sources=wording.labels.sources,
-                                                  status=f"citebot {wording.thinking()}")
+    sink = (
+        collected
+        if preview
+        else TerminalSink(sources=wording.labels.sources, status=f"citebot {wording.thinking()}")
+    )
     async with open_upstream(settings, demo=wants_demo(settings)) as client, sink.live(question):
         outcome = await answer_question(
-            Question(text=question, platform=args.platform, user_id="terminal",
-                     channel_id="terminal", language=language, locale=args.locale),
-            client=client, dialect=_dialect(args.platform), sink=sink, wording=wording,
-            pacer=Pacer(min_interval=0.0 if preview else 0.05))
+            Question(
+                text=question,
+                platform=args.platform,
+                user_id="terminal",
+                channel_id="terminal",
+                language=language,
+                locale=args.locale,
+            ),
+            client=client,
+            dialect=_dialect(args.platform),
+            sink=sink,
+            wording=wording,
+            pacer=Pacer(min_interval=0.0 if preview else 0.05),
+        )
     if preview:
-        _print_json(args.platform, collected.answer, collected.thread, outcome,
-                    builder=args.builder_url)
+        _print_json(
+            args.platform, collected.answer, collected.thread, outcome, builder=args.builder_url
+        )
     if outcome.status == "answered":
         return 0
     if preview and outcome.error is not None:  # the terminal sink has already said it
@@ -101,8 +131,9 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     return EXIT_FAILED
 
 
-def _print_json(platform: str, answer: Sequence[Any], thread: Sequence[Any], outcome: Any, *,
-                builder: bool) -> None:
+def _print_json(
+    platform: str, answer: Sequence[Any], thread: Sequence[Any], outcome: Any, *, builder: bool
+) -> None:
     rendered = outcome.rendered
     document = {
         "platform": platform,
@@ -110,7 +141,8 @@ def _print_json(platform: str, answer: Sequence[Any], thread: Sequence[Any], out
         "thread": list(thread),
         # footnote order, then the sources the answer consulted but never cited
         "citations": [c.to_json() for c in (*rendered.citations, *rendered.also_consulted)]
-        if rendered else [],
+        if rendered
+        else [],
     }
     print(json.dumps(document, ensure_ascii=False, indent=2))
     if builder and platform == "slack":
@@ -124,11 +156,20 @@ async def _demo_server(settings: Settings, args: argparse.Namespace) -> int:
     from bot.demo import serve_demo
 
     def announce(url: str) -> None:
-        print(f"citebot demo upstream on {url} (OpenAI-compatible: POST {url}/chat/completions;"
-              " Ctrl-C stops it)", file=sys.stderr, flush=True)
+        print(
+            f"citebot demo upstream on {url} (OpenAI-compatible: POST {url}/chat/completions;"
+            " Ctrl-C stops it)",
+            file=sys.stderr,
+            flush=True,
+        )
 
-    await serve_demo(host=args.host, port=args.port, corpus=settings.demo_corpus,
-                     tokens_per_second=settings.demo_tokens_per_second, on_ready=announce)
+    await serve_demo(
+        host=args.host,
+        port=args.port,
+        corpus=settings.demo_corpus,
+        tokens_per_second=settings.demo_tokens_per_second,
+        on_ready=announce,
+    )
     return 0
 
 
@@ -171,8 +212,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_SETTINGS
     # ask's user reads one friendly paragraph, not the retry log; LOG_LEVEL=DEBUG shows it
     quiet = args.command == "ask" and settings.log_level != "DEBUG"
-    logging.basicConfig(level=logging.ERROR if quiet else settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.ERROR if quiet else settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     commands: dict[str, Callable[[], Coroutine[Any, Any, int]]] = {
         "ask": lambda: _ask(settings, args),
         "run": lambda: _run(settings),

@@ -103,8 +103,9 @@ class _Writer:
         self.writes = 0
         self.first_text_seconds: float | None = None
 
-    async def write(self, messages: Sequence[Payload] | Callable[[], Sequence[Payload]], *,
-                    final: bool) -> None:
+    async def write(
+        self, messages: Sequence[Payload] | Callable[[], Sequence[Payload]], *, final: bool
+    ) -> None:
         """Show ``messages``; a callable renders them once the pacing lets the write go, so a
         paced write carries the newest text, not the text of when it began to wait."""
         async with self._lock:
@@ -188,18 +189,27 @@ async def answer_question(
     writer = _Writer(sink=sink, pacer=pacer, started=started)
     streamer = _Streamer(formatter, writer)
 
-    def outcome(status: Status, *, rendered: RenderedAnswer | None = None,
-                error: UpstreamError | None = None) -> Outcome:
-        return Outcome(status=status, text=formatter.text, rendered=rendered, error=error,
-                       first_token_seconds=first_token_seconds,
-                       first_text_seconds=writer.first_text_seconds,
-                       total_seconds=time.monotonic() - started, writes=writer.writes)
+    def outcome(
+        status: Status,
+        *,
+        rendered: RenderedAnswer | None = None,
+        error: UpstreamError | None = None,
+    ) -> Outcome:
+        return Outcome(
+            status=status,
+            text=formatter.text,
+            rendered=rendered,
+            error=error,
+            first_token_seconds=first_token_seconds,
+            first_text_seconds=writer.first_text_seconds,
+            total_seconds=time.monotonic() - started,
+            writes=writer.writes,
+        )
 
     first_token_seconds: float | None = None
     try:
         done: AnswerDone | None = None
-        history = (*language_instruction(question.locale or question.language),
-                   *question.history)
+        history = (*language_instruction(question.locale or question.language), *question.history)
         async for event in client.stream(question.text, history=history):
             if isinstance(event, TextDelta):
                 first = first_token_seconds is None
@@ -225,8 +235,11 @@ async def answer_question(
         return outcome("answered", rendered=rendered)
     except UpstreamError as error:
         await streamer.stop()
-        status: Status = "filtered" if isinstance(error, ContentFiltered) else (
-            "interrupted" if formatter.text.strip() else "failed")
+        status: Status = (
+            "filtered"
+            if isinstance(error, ContentFiltered)
+            else ("interrupted" if formatter.text.strip() else "failed")
+        )
         log.info("answer %s: %s", status, error)
         words = wording.explain(error)
         if formatter.text.strip():
@@ -241,8 +254,9 @@ async def answer_question(
         raise
 
 
-async def _close_interrupted(writer: _Writer, formatter: AnswerFormatter, dialect: Dialect,
-                             wording: Wording) -> None:
+async def _close_interrupted(
+    writer: _Writer, formatter: AnswerFormatter, dialect: Dialect, wording: Wording
+) -> None:
     """Shutdown: no message may be left mid-stream."""
     if formatter.text.strip():
         await writer.write(formatter.interrupt(wording.interrupted()), final=True)

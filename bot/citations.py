@@ -101,8 +101,9 @@ def _magisterium(items: Sequence[object]) -> tuple[Citation, ...]:
             continue
         index = item.get("document_index")
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-            log.warning("citation at position %d has no usable document_index; using its position",
-                        position)
+            log.warning(
+                "citation at position %d has no usable document_index; using its position", position
+            )
             index = position
         citations.append(
             Citation(

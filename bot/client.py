@@ -197,9 +197,11 @@ def _usage(chunk: Mapping[str, Any]) -> Usage | None:
         value = raw.get(key)
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-    return Usage(prompt_tokens=count("prompt_tokens"),
-                 completion_tokens=count("completion_tokens"),
-                 total_tokens=count("total_tokens"))
+    return Usage(
+        prompt_tokens=count("prompt_tokens"),
+        completion_tokens=count("completion_tokens"),
+        total_tokens=count("total_tokens"),
+    )
 
 
 class AnswerClient:
@@ -254,8 +256,10 @@ class AnswerClient:
             return {}
         return {"Authorization": f"Bearer {self._api_key.get_secret_value()}"}
 
-    async def _with_retries(self, attempt: Callable[[], AsyncIterator[AnswerEvent]],
-                            ) -> AsyncIterator[AnswerEvent]:
+    async def _with_retries(
+        self,
+        attempt: Callable[[], AsyncIterator[AnswerEvent]],
+    ) -> AsyncIterator[AnswerEvent]:
         """Run ``attempt`` again on a retryable failure, unless it already yielded text."""
         loop_start = time.monotonic()
         tries = 0
@@ -268,11 +272,15 @@ class AnswerClient:
                 tries += 1
                 delay = self._backoff(tries, retry.retry_after)
                 elapsed = time.monotonic() - loop_start
-                if (tries > self._retry.max_retries or delay is None
-                        or elapsed + delay > self._timeouts.total):
+                if (
+                    tries > self._retry.max_retries
+                    or delay is None
+                    or elapsed + delay > self._timeouts.total
+                ):
                     raise retry.error from None
-                log.warning("upstream attempt %d failed (%s); retrying in %.1f s",
-                            tries, retry.error, delay)
+                log.warning(
+                    "upstream attempt %d failed (%s); retrying in %.1f s", tries, retry.error, delay
+                )
                 if self._on_retry is not None:
                     self._on_retry()
                 await self._sleep(delay)
@@ -292,8 +300,9 @@ class AnswerClient:
         progress = _Progress()
         deadline = time.monotonic() + self._timeouts.total
         try:
-            async with aconnect_sse(self._http, "POST", self._url, json=body,
-                                    headers=self._headers()) as source:
+            async with aconnect_sse(
+                self._http, "POST", self._url, json=body, headers=self._headers()
+            ) as source:
                 response = source.response
                 if response.status_code != 200:
                     await response.aread()
@@ -320,14 +329,18 @@ class AnswerClient:
             chunk = None
         if not isinstance(chunk, Mapping):
             progress.skipped += 1
-            log.warning("skipped a malformed chunk from the upstream (%d so far): %.80r",
-                        progress.skipped, data)
+            log.warning(
+                "skipped a malformed chunk from the upstream (%d so far): %.80r",
+                progress.skipped,
+                data,
+            )
             return ""
         if "error" in chunk and not chunk.get("choices"):
             message = _message_of(chunk) or "unknown error"
             if progress.started:
-                raise StreamCut(f"the upstream failed mid-answer: {message}",
-                                partial_text=progress.joined)
+                raise StreamCut(
+                    f"the upstream failed mid-answer: {message}", partial_text=progress.joined
+                )
             raise _Retry(UpstreamDown(f"the upstream failed: {message}"))
         text, reason = _delta_text(chunk)
         progress.related = _related(chunk) or progress.related
@@ -355,13 +368,15 @@ class AnswerClient:
         final = progress.final
         if final is None:
             if progress.started:
-                raise StreamCut("the answer ended before it was complete",
-                                partial_text=progress.joined)
+                raise StreamCut(
+                    "the answer ended before it was complete", partial_text=progress.joined
+                )
             raise _Retry(UpstreamDown("the upstream closed the stream without an answer"))
         _, reason = _delta_text(final)
         if reason == "content_filter":
-            raise ContentFiltered("the upstream declined to answer this question",
-                                  partial_text=progress.joined)
+            raise ContentFiltered(
+                "the upstream declined to answer this question", partial_text=progress.joined
+            )
         return AnswerDone(
             text=progress.joined,
             finish_reason=reason or "stop",
@@ -384,9 +399,12 @@ class AnswerClient:
 
     async def _complete_once(self, body: dict[str, Any]) -> AsyncIterator[AnswerEvent]:
         try:
-            response = await self._http.post(self._url, json=body, headers=self._headers(),
-                                             timeout=httpx.Timeout(self._timeouts.total,
-                                                                   connect=self._timeouts.connect))
+            response = await self._http.post(
+                self._url,
+                json=body,
+                headers=self._headers(),
+                timeout=httpx.Timeout(self._timeouts.total, connect=self._timeouts.connect),
+            )
         except (httpx.TimeoutException, httpx.TransportError) as error:
             raise self._transport_failure(error, _Progress()) from None
         if response.status_code != 200:

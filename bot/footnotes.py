@@ -224,7 +224,7 @@ class FootnoteReader:
             assert fence is not None
             self._fence, self._fence_top = fence.group(1), top_fence
             self._fence_depth = quote.group().count(">") if quote else 0
-            self._fence_prefix = head[:fence.start(1)]
+            self._fence_prefix = head[: fence.start(1)]
             self._fence_line = []
         self._mode = "line"
         self._append(head)
@@ -257,13 +257,18 @@ class FootnoteReader:
             return
         for _ in range(self._fence_depth):
             level = _QUOTE_LEVEL.match(line)
-            line = line[level.end():] if level else line
+            line = line[level.end() :] if level else line
         stripped = line.strip()
-        if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence) and \
-                len(line) - len(line.lstrip(" ")) <= 3:
+        if (
+            stripped
+            and set(stripped) == {fence[0]}
+            and len(stripped) >= len(fence)
+            and len(line) - len(line.lstrip(" ")) <= 3
+        ):
             # A block half full takes nothing more after its code, so no cut lands inside it.
             self._force_new = self._fence_top or (
-                self._fence_depth > 0 and self._open_len >= self._cut // 2)
+                self._fence_depth > 0 and self._open_len >= self._cut // 2
+            )
             self._fence, self._fence_depth, self._fence_opener = None, 0, ""
         elif (self._fence_top or self._fence_depth) and self._open_len >= self._cut:
             self._close_block(suffix=self._fence_prefix + fence)
@@ -348,12 +353,16 @@ def _breaks(text: str, limit: int) -> dict[int, int]:
             depth += 1
         elif ch == "]" and depth:
             depth -= 1
-            if text[i + 1:i + 2] == "(":
+            if text[i + 1 : i + 2] == "(":
                 paren, i = 1, i + 1
         elif paren and ch in "()":
             paren += 1 if ch == "(" else -1
-        elif ch in " \n。！？" and not depth and not paren and (
-                not _BLOCK_SYNTAX.match(text, i + 1) or text[i:i + 2] == "\n>"):
+        elif (
+            ch in " \n。！？"
+            and not depth
+            and not paren
+            and (not _BLOCK_SYNTAX.match(text, i + 1) or text[i : i + 2] == "\n>")
+        ):
             rank = 3 if ch == "\n" else (2 if ch != " " or _ends_sentence(text, i) else 1)
             best[rank] = i + 1
         i += 1
@@ -462,13 +471,16 @@ def resolve(uses: Sequence[tuple[int, str]], citations: Sequence[Citation]) -> R
     if dangling:
         log.info("removed %d footnote markers with no citation", dangling)
     cards = tuple(
-        CitationCard(number=shown, citation=replace(c, number=shown),
-                     supports=tuple(supports.get(shown, ())))
+        CitationCard(
+            number=shown, citation=replace(c, number=shown), supports=tuple(supports.get(shown, ()))
+        )
         for shown, group in groups.items()
         for c in group
     )
-    links = {shown: next((c.source_url for c in group if c.source_url), None)
-             for shown, group in groups.items()}
+    links = {
+        shown: next((c.source_url for c in group if c.source_url), None)
+        for shown, group in groups.items()
+    }
     return Resolution(
         numbers=numbers,
         links=links,

@@ -19,9 +19,14 @@ __all__ = ["health_server"]
 
 
 @asynccontextmanager
-async def health_server(*, host: str, port: int, service: AnswerService,
-                        ready: Mapping[str, asyncio.Event],
-                        on_bound: Callable[[int], None] | None = None) -> AsyncIterator[None]:
+async def health_server(
+    *,
+    host: str,
+    port: int,
+    service: AnswerService,
+    ready: Mapping[str, asyncio.Event],
+    on_bound: Callable[[int], None] | None = None,
+) -> AsyncIterator[None]:
     async def healthz(_: web.Request) -> web.Response:
         return web.json_response({"status": "ok"})
 
@@ -29,8 +34,13 @@ async def health_server(*, host: str, port: int, service: AnswerService,
         platforms = {name: event.is_set() for name, event in ready.items()}
         state_ok = await _ping(service)
         ok = all(platforms.values()) and state_ok and service.accepting
-        body = {"ready": ok, "platforms": platforms, "state": state_ok,
-                "accepting": service.accepting, "in_flight": service.in_flight}
+        body = {
+            "ready": ok,
+            "platforms": platforms,
+            "state": state_ok,
+            "accepting": service.accepting,
+            "in_flight": service.in_flight,
+        }
         return web.json_response(body, status=200 if ok else 503)
 
     async def metrics(_: web.Request) -> web.Response:

@@ -23,7 +23,11 @@ def language_instruction(locale: str | None) -> tuple[Turn, ...]:
     if known is None or known.language == "en":
         return ()  # telling the model "speaks xx-YY" would help nobody
     name = known.english_name
-    return (Turn("system",
-                 f"The person asking speaks {name}. When the language of their question is "
-                 f"ambiguous, answer in {name}. Quote sources exactly as they are written, in "
-                 "their own language: never translate a quotation."),)
+    return (
+        Turn(
+            "system",
+            f"The person asking speaks {name}. When the language of their question is "
+            f"ambiguous, answer in {name}. Quote sources exactly as they are written, in "
+            "their own language: never translate a quotation.",
+        ),
+    )

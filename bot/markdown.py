@@ -178,8 +178,9 @@ def _table(node: SyntaxTreeNode) -> Table:
     rows: list[tuple[tuple[Inline, ...], ...]] = []
     for section in node.children:
         for row in section.children:
-            cells = tuple(_container(cell.children[0]) if cell.children else ()
-                          for cell in row.children)
+            cells = tuple(
+                _container(cell.children[0]) if cell.children else () for cell in row.children
+            )
             if section.type == "thead":
                 header = cells
             else:
@@ -205,8 +206,9 @@ def _inlines(nodes: Sequence[SyntaxTreeNode], *, in_link: bool = False) -> Itera
             name = {"strong": "strong", "em": "emph", "s": "strike"}[kind]
             yield Span(name, tuple(_inlines(node.children, in_link=in_link)))
         elif kind == "link":
-            yield Link(safe_url(node.attrs.get("href")), tuple(_inlines(node.children,
-                                                                        in_link=True)))
+            yield Link(
+                safe_url(node.attrs.get("href")), tuple(_inlines(node.children, in_link=True))
+            )
         elif kind == "image":
             label = tuple(_inlines(node.children, in_link=True)) or (Text("image"),)
             yield Link(safe_url(node.attrs.get("src")), label)
@@ -221,7 +223,7 @@ def _markers(text: str) -> tuple[Inline, ...]:
     last = 0
     for match in MARKER.finditer(text):
         if match.start() > last:
-            out.append(Text(text[last:match.start()]))
+            out.append(Text(text[last : match.start()]))
         out.append(Footnote(int(match.group(1) or match.group(2))))
         last = match.end()
     if last < len(text):

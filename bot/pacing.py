@@ -27,8 +27,14 @@ class RateBudget:
     apart at a server whose clock reads them a little later or earlier.
     """
 
-    def __init__(self, *, calls: int, per_seconds: float, margin: float = 0.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        calls: int,
+        per_seconds: float,
+        margin: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if calls < 1 or per_seconds <= 0 or margin < 0:
             raise ValueError("a budget needs at least one call per positive period")
         self.calls = calls

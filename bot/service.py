@@ -42,18 +42,27 @@ class Limits:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:
-        return cls(max_question_length=settings.max_question_length,
-                   questions_per_minute=settings.rate_limit_per_minute,
-                   history_turns=settings.history_turns,
-                   memory_ttl=float(settings.memory_ttl_seconds))
+        return cls(
+            max_question_length=settings.max_question_length,
+            questions_per_minute=settings.rate_limit_per_minute,
+            history_turns=settings.history_turns,
+            memory_ttl=float(settings.memory_ttl_seconds),
+        )
 
 
 class AnswerService:
     """Shared by every adapter of a worker; adapters call :meth:`ask` from their handlers."""
 
-    def __init__(self, *, client: AnswerClient, state: State, admission: Admission,
-                 limits: Limits = Limits(), metrics: Metrics | None = None,
-                 wording: Wording = WORDING) -> None:
+    def __init__(
+        self,
+        *,
+        client: AnswerClient,
+        state: State,
+        admission: Admission,
+        limits: Limits = Limits(),
+        metrics: Metrics | None = None,
+        wording: Wording = WORDING,
+    ) -> None:
         self.client = client
         self.state = state
         self.admission = admission
@@ -91,8 +100,9 @@ class AnswerService:
         """Answer with one short message instead of an answer."""
         await sink.show((notice(dialect, words),), final=True)
 
-    async def ask(self, question: Question, *, dialect: Dialect, sink: AnswerSink,
-                  pacer: Pacer) -> Outcome | None:
+    async def ask(
+        self, question: Question, *, dialect: Dialect, sink: AnswerSink, pacer: Pacer
+    ) -> Outcome | None:
         """Answer ``question`` into ``sink``, or tell the user why not; None when refused.
 
         ``question.history`` is used when the adapter found one (e.g. Slack's thread replies);
@@ -114,25 +124,40 @@ class AnswerService:
 
             started = time.monotonic()
             try:
-                lease = (self.state.lease(key, on_wait=thread_busy) if key is not None
-                         else contextlib.nullcontext())
+                lease = (
+                    self.state.lease(key, on_wait=thread_busy)
+                    if key is not None
+                    else contextlib.nullcontext()
+                )
                 async with lease, self.admission.slot(on_queued=queued):
                     if not question.history:
                         question = replace(question, history=await self.history(question))
-                    outcome = await answer_question(question, client=self.client,
-                                                    dialect=dialect, sink=sink, pacer=pacer,
-                                                    wording=wording)
+                    outcome = await answer_question(
+                        question,
+                        client=self.client,
+                        dialect=dialect,
+                        sink=sink,
+                        pacer=pacer,
+                        wording=wording,
+                    )
             except AdmissionClosed:
                 await self.refuse(sink, dialect, wording.restarting())
                 return None
             except asyncio.CancelledError:  # shutdown: the flow closed the answer with a note
-                self._log(question, Outcome(status="interrupted", text="",
-                                            total_seconds=time.monotonic() - started))
+                self._log(
+                    question,
+                    Outcome(
+                        status="interrupted", text="", total_seconds=time.monotonic() - started
+                    ),
+                )
                 raise
             if key is not None and outcome.text.strip():
-                await self.state.append(key, Turn("user", question.text),
-                                        Turn("assistant", outcome.text),
-                                        ttl=self.limits.memory_ttl)
+                await self.state.append(
+                    key,
+                    Turn("user", question.text),
+                    Turn("assistant", outcome.text),
+                    ttl=self.limits.memory_ttl,
+                )
             self._log(question, outcome)
             return outcome
 
@@ -143,8 +168,11 @@ class AnswerService:
             return wording.empty_question()
         if len(question.text) > self.limits.max_question_length:
             return wording.question_too_long(self.limits.max_question_length)
-        decision = await self.state.hit(f"rate:{question.platform}:{question.user_id}",
-                                        limit=self.limits.questions_per_minute, per_seconds=60)
+        decision = await self.state.hit(
+            f"rate:{question.platform}:{question.user_id}",
+            limit=self.limits.questions_per_minute,
+            per_seconds=60,
+        )
         if not decision.allowed:
             self.metrics.rate_limited_users.labels(question.platform).inc()
             return wording.user_rate_limited(decision.retry_after)
@@ -163,20 +191,25 @@ class AnswerService:
     def _log(self, question: Question, outcome: Outcome) -> None:
         citations = len(outcome.rendered.citations) if outcome.rendered else 0
         self.metrics.observe_answer(question.platform, outcome)
-        log.info("answer", extra={"answer": {
-            "platform": question.platform,
-            "user": question.user_id,
-            "channel": question.channel_id,
-            "thread": question.thread_id,
-            "outcome": outcome.status,
-            "first_token_seconds": _rounded(outcome.first_token_seconds),
-            "first_text_seconds": _rounded(outcome.first_text_seconds),
-            "done_seconds": _rounded(outcome.total_seconds),
-            "characters": len(outcome.text),
-            "citations": citations,
-            "writes": outcome.writes,
-            "error": type(outcome.error).__name__ if outcome.error else None,
-        }})
+        log.info(
+            "answer",
+            extra={
+                "answer": {
+                    "platform": question.platform,
+                    "user": question.user_id,
+                    "channel": question.channel_id,
+                    "thread": question.thread_id,
+                    "outcome": outcome.status,
+                    "first_token_seconds": _rounded(outcome.first_token_seconds),
+                    "first_text_seconds": _rounded(outcome.first_text_seconds),
+                    "done_seconds": _rounded(outcome.total_seconds),
+                    "characters": len(outcome.text),
+                    "citations": citations,
+                    "writes": outcome.writes,
+                    "error": type(outcome.error).__name__ if outcome.error else None,
+                }
+            },
+        )
 
     async def drain(self, grace: float) -> None:
         """Stop taking questions; give those in flight ``grace`` seconds, then interrupt them.
@@ -194,19 +227,28 @@ class AnswerService:
             task.cancel()
         if late:
             await asyncio.wait(late, timeout=5)
-        log.info("drained %d answers (%d interrupted) in %.1f s", len(pending), len(late),
-                 time.monotonic() - started)
+        log.info(
+            "drained %d answers (%d interrupted) in %.1f s",
+            len(pending),
+            len(late),
+            time.monotonic() - started,
+        )
 
 
 @contextlib.asynccontextmanager
-async def answer_service(settings: Settings, client: AnswerClient, *,
-                         metrics: Metrics | None = None) -> AsyncIterator[AnswerService]:
+async def answer_service(
+    settings: Settings, client: AnswerClient, *, metrics: Metrics | None = None
+) -> AsyncIterator[AnswerService]:
     """The service a worker runs, on the state ``STATE_URL`` names; drained and closed on exit."""
     async with open_state(settings.state_url) as state:
-        service = AnswerService(client=client, state=state, metrics=metrics,
-                                admission=Admission(max_in_flight=settings.max_in_flight),
-                                limits=Limits.from_settings(settings),
-                                wording=Wording(language=settings.language))
+        service = AnswerService(
+            client=client,
+            state=state,
+            metrics=metrics,
+            admission=Admission(max_in_flight=settings.max_in_flight),
+            limits=Limits.from_settings(settings),
+            wording=Wording(language=settings.language),
+        )
         try:
             yield service
         finally:

@@ -64,14 +64,19 @@ class Packer:
         start, prefix = 0, ""
         while self.cost(block, start, len(block.text), len(prefix)) > self.budget:
             piece, start, prefix = self._cut(index, block, start, prefix)
-            self._put(piece, self.cost(block, piece.start, piece.end,
-                                       len(piece.prefix) + len(piece.suffix)), "")
+            self._put(
+                piece,
+                self.cost(block, piece.start, piece.end, len(piece.prefix) + len(piece.suffix)),
+                "",
+            )
             self._close()
-        self._put(Piece(index, start, len(block.text), prefix),
-                  self.cost(block, start, len(block.text), len(prefix)), "")
+        self._put(
+            Piece(index, start, len(block.text), prefix),
+            self.cost(block, start, len(block.text), len(prefix)),
+            "",
+        )
 
-    def messages(self, tail: tuple[int, Rendered] | None = None,
-                 floor: int = 0) -> list[Message]:
+    def messages(self, tail: tuple[int, Rendered] | None = None, floor: int = 0) -> list[Message]:
         """Every message as it shows now; ``tail`` is the open block.
 
         The open block joins the last message while it fits. Once it does not, it starts the
@@ -90,8 +95,11 @@ class Packer:
             elif floor > self.room(block) or not last:
                 if last:
                     shown.append(tuple(last))
-                last = [Piece(index, 0, len(block.text)) if whole <= self.budget
-                        else self._cut(index, block, 0, "")[0]]
+                last = [
+                    Piece(index, 0, len(block.text))
+                    if whole <= self.budget
+                    else self._cut(index, block, 0, "")[0]
+                ]
             elif (provisional := self._provisional(index, block)) is not None:
                 last.append(provisional)
         if last:
@@ -102,8 +110,11 @@ class Packer:
         """The longest start of an open ``block`` that fits in the last message's room and ends
         at a sentence or line break (a word break when there is none); None when nothing fits."""
         room = self.room(block)
-        fitting = [split for split in block.splits
-                   if self.cost(block, 0, split.end, len(split.close)) <= room]
+        fitting = [
+            split
+            for split in block.splits
+            if self.cost(block, 0, split.end, len(split.close)) <= room
+        ]
         if not fitting:
             return None
         best = max(fitting, key=lambda split: (split.rank >= 2, split.end))
@@ -118,8 +129,7 @@ class Packer:
             self.closed.append(tuple(self.current))
             self.current, self.used = [], 0
 
-    def _cut(self, index: int, block: Rendered, start: int,
-             prefix: str) -> tuple[Piece, int, str]:
+    def _cut(self, index: int, block: Rendered, start: int, prefix: str) -> tuple[Piece, int, str]:
         """The longest good first part of ``block.text[start:]`` within a whole message."""
         fitting: list[Split] = []
         for split in block.splits:
@@ -142,7 +152,6 @@ class Packer:
         return Piece(index, start, end, prefix), end, ""
 
 
-
 def join(blocks: Sequence[Rendered], message: Message) -> str:
     """A message's text: its pieces, each after its block's separator (none at the start)."""
     out: list[str] = []
@@ -150,5 +159,5 @@ def join(blocks: Sequence[Rendered], message: Message) -> str:
         block = blocks[piece.block]
         if out:
             out.append(block.separator if piece.start == 0 else "\n\n")
-        out += (piece.prefix, block.text[piece.start:piece.end], piece.suffix)
+        out += (piece.prefix, block.text[piece.start : piece.end], piece.suffix)
     return "".join(out)

@@ -29,13 +29,21 @@ from bot.errors import (
     UpstreamError,
 )
 
-__all__ = ["ENGLISH_LABELS", "LANGUAGES", "WORDING", "Labels", "Wording", "babel_locale",
-           "catalogue_language"]
+__all__ = [
+    "ENGLISH_LABELS",
+    "LANGUAGES",
+    "WORDING",
+    "Labels",
+    "Wording",
+    "babel_locale",
+    "catalogue_language",
+]
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "citebot"
-LANGUAGES: tuple[str, ...] = tuple(sorted(
-    {"en"} | {po.parents[1].name for po in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")}))
+LANGUAGES: tuple[str, ...] = tuple(
+    sorted({"en"} | {po.parents[1].name for po in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")})
+)
 """The languages citebot speaks, as catalogue identifiers: ``en`` and every shipped catalogue
 (``pt_BR``, ``zh_Hans``, ``de``, ...)."""
 
@@ -65,8 +73,11 @@ def catalogue_language(tag: str | None) -> str | None:
     for candidate in (tag or "").split(":"):
         asked = babel_locale(candidate)
         for language, catalogue in _CATALOGUES.items():
-            if (asked is not None and asked.language == catalogue.language
-                    and asked.script in (None, catalogue.script)):
+            if (
+                asked is not None
+                and asked.language == catalogue.language
+                and asked.script in (None, catalogue.script)
+            ):
                 return language
     return None
 
@@ -80,7 +91,8 @@ def _translations(language: str) -> gettext.NullTranslations:
     except FileNotFoundError as missing:
         raise FileNotFoundError(
             f"no compiled {language} catalogue under {LOCALE_DIR}: install citebot "
-            "(pip install -e .) or run `pybabel compile`") from missing
+            "(pip install -e .) or run `pybabel compile`"
+        ) from missing
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -155,51 +167,63 @@ class Wording:
         if whole < 90:
             return self.ngettext("{n} second", "{n} seconds", whole).format(n=self.number(whole))
         minutes = math.ceil(whole / 60)
-        return self.ngettext("{n} minute", "{n} minutes", minutes).format(
-            n=self.number(minutes))
+        return self.ngettext("{n} minute", "{n} minutes", minutes).format(n=self.number(minutes))
 
     def explain(self, error: UpstreamError) -> str:
         """One friendly paragraph for a failed answer: what happened and what to do."""
         if isinstance(error, RateLimited):
             return self.rate_limited(error.retry_after)
         if isinstance(error, BadKey):
-            return self._("citebot is not set up correctly: the answer service refused its key. "
-                          "Please tell whoever runs citebot to check UPSTREAM_API_KEY.")
+            return self._(
+                "citebot is not set up correctly: the answer service refused its key. "
+                "Please tell whoever runs citebot to check UPSTREAM_API_KEY."
+            )
         if isinstance(error, TokenLimit):
-            return self._("That question, with the conversation before it, is too long for the "
-                          "answer service. Please ask a shorter question or start a new thread.")
+            return self._(
+                "That question, with the conversation before it, is too long for the "
+                "answer service. Please ask a shorter question or start a new thread."
+            )
         if isinstance(error, ContentFiltered):
             return self.filtered()
         if isinstance(error, StreamCut):
             return self.interrupted()
         if isinstance(error, BadRequest):
-            return self._("The answer service could not handle that question. Please rephrase "
-                          "it and ask again.")
+            return self._(
+                "The answer service could not handle that question. Please rephrase "
+                "it and ask again."
+            )
         if isinstance(error, UpstreamDown):
-            return self._("I could not reach the answer service just now. Please try again in "
-                          "a minute.")
+            return self._(
+                "I could not reach the answer service just now. Please try again in a minute."
+            )
         return self._("Something went wrong while getting your answer. Please try again.")
 
     def rate_limited(self, retry_after: float | None) -> str:
         if retry_after is None:
             return self._("The answer service is busy right now. Please try again in a minute.")
-        return self._("The answer service is busy right now. Please try again in {wait}."
-                      ).format(wait=self.duration(retry_after))
+        return self._("The answer service is busy right now. Please try again in {wait}.").format(
+            wait=self.duration(retry_after)
+        )
 
     def interrupted(self) -> str:
-        return self._("The answer was interrupted before it finished; what you see above is "
-                      "what arrived. Please ask again for the rest.")
+        return self._(
+            "The answer was interrupted before it finished; what you see above is "
+            "what arrived. Please ask again for the rest."
+        )
 
     def cut_short(self) -> str:
-        return self._("The answer reached the length limit of the answer service and stops "
-                      "here. Ask a follow-up question for the rest.")
+        return self._(
+            "The answer reached the length limit of the answer service and stops "
+            "here. Ask a follow-up question for the rest."
+        )
 
     def filtered(self) -> str:
         return self._("I can't help with that question. Please ask about something else.")
 
     def empty(self) -> str:
-        return self._("The answer service sent back an empty answer. Please try rephrasing "
-                      "your question.")
+        return self._(
+            "The answer service sent back an empty answer. Please try rephrasing your question."
+        )
 
     def thinking(self) -> str:
         return self._("is thinking…")
@@ -208,33 +232,40 @@ class Wording:
         return self._("citebot is restarting. Please ask again in a moment.")
 
     def queued(self, position: int) -> str:
-        return self._("Many questions are being answered right now; yours is number {n} in "
-                      "line and will start shortly.").format(n=self.number(position))
+        return self._(
+            "Many questions are being answered right now; yours is number {n} in "
+            "line and will start shortly."
+        ).format(n=self.number(position))
 
     def after_thread_turn(self, position: int) -> str:
         if position == 1:
-            return self._("I will answer this as soon as I finish the question before it in "
-                          "this thread.")
-        return self._("I will answer this after the {n} questions before it in this thread."
-                      ).format(n=self.number(position))
+            return self._(
+                "I will answer this as soon as I finish the question before it in this thread."
+            )
+        return self._(
+            "I will answer this after the {n} questions before it in this thread."
+        ).format(n=self.number(position))
 
     def user_rate_limited(self, retry_after: float) -> str:
-        return self._("You have asked a lot of questions in a short time. Please wait "
-                      "{wait} and ask again.").format(wait=self.duration(retry_after))
+        return self._(
+            "You have asked a lot of questions in a short time. Please wait {wait} and ask again."
+        ).format(wait=self.duration(retry_after))
 
     def question_too_long(self, limit: int) -> str:
         return self.ngettext(
             "That question is too long: please keep it under {limit} character.",
             "That question is too long: please keep it under {limit} characters.",
-            limit).format(limit=self.number(limit))
+            limit,
+        ).format(limit=self.number(limit))
 
     def empty_question(self) -> str:
-        return self._("Please include a question, for example: “What does paragraph 34 of "
-                      "Cherishing Life say?”")
+        return self._(
+            "Please include a question, for example: “What does paragraph 34 of "
+            "Cherishing Life say?”"
+        )
 
     def not_allowed_here(self) -> str:
-        return self._("citebot is not enabled here. Please ask in a channel where it is "
-                      "allowed.")
+        return self._("citebot is not enabled here. Please ask in a channel where it is allowed.")
 
     def feedback_thanks(self) -> str:
         return self._("Thank you for the feedback!")

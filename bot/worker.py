@@ -50,16 +50,22 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 def configuration_problem(settings: Settings, platforms: Mapping[str, Runner]) -> str | None:
     """The one line ``run`` prints instead of starting, naming the missing settings."""
     if settings.slack_bot_token and not settings.slack_mode:
-        return ("SLACK_BOT_TOKEN is set but neither SLACK_APP_TOKEN (Socket Mode) nor "
-                "SLACK_SIGNING_SECRET (HTTP mode) is")
+        return (
+            "SLACK_BOT_TOKEN is set but neither SLACK_APP_TOKEN (Socket Mode) nor "
+            "SLACK_SIGNING_SECRET (HTTP mode) is"
+        )
     if (settings.slack_app_token or settings.slack_signing_secret) and not settings.slack_bot_token:
         return "SLACK_BOT_TOKEN is missing (SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set)"
     if not platforms:
-        return ("no platform is configured: set DISCORD_TOKEN, or SLACK_BOT_TOKEN with "
-                "SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)")
+        return (
+            "no platform is configured: set DISCORD_TOKEN, or SLACK_BOT_TOKEN with "
+            "SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)"
+        )
     if settings.upstream_api_key is None and not settings.uses_demo:
-        return ("UPSTREAM_API_KEY (or MAGISTERIUM_API_KEY) is not set; set it, or set "
-                "UPSTREAM_BASE_URL=demo to run on the embedded demo upstream")
+        return (
+            "UPSTREAM_API_KEY (or MAGISTERIUM_API_KEY) is not set; set it, or set "
+            "UPSTREAM_BASE_URL=demo to run on the embedded demo upstream"
+        )
     return None
 
 
@@ -74,17 +80,23 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     metrics = Metrics()
-    async with open_upstream(settings, demo=settings.uses_demo,
-                             on_retry=metrics.upstream_retries.inc) as client, answer_service(
-            settings, client, metrics=metrics) as service:
+    async with (
+        open_upstream(
+            settings, demo=settings.uses_demo, on_retry=metrics.upstream_retries.inc
+        ) as client,
+        answer_service(settings, client, metrics=metrics) as service,
+    ):
         ready = {name: asyncio.Event() for name in platforms}
-        runners = {asyncio.create_task(runner(settings, service, ready[name]), name=name)
-                   for name, runner in platforms.items()}
+        runners = {
+            asyncio.create_task(runner(settings, service, ready[name]), name=name)
+            for name, runner in platforms.items()
+        }
         freezing = asyncio.create_task(_freeze_when_ready(ready))
         stopping = asyncio.create_task(stop.wait())
         if settings.metrics_port is not None:
-            async with health_server(host="0.0.0.0", port=settings.metrics_port,
-                                     service=service, ready=ready):
+            async with health_server(
+                host="0.0.0.0", port=settings.metrics_port, service=service, ready=ready
+            ):
                 crashed = await _until_stopped(runners, stopping)
         else:
             crashed = await _until_stopped(runners, stopping)
@@ -119,8 +131,7 @@ async def _until_stopped(runners: set[asyncio.Task[None]], stopping: asyncio.Tas
     for task in done - {stopping}:
         crashed = True
         error = task.exception()
-        log.error("platform %s stopped: %s", task.get_name(), error or "returned",
-                  exc_info=error)
+        log.error("platform %s stopped: %s", task.get_name(), error or "returned", exc_info=error)
     stopping.cancel()
     return crashed
 

@@ -41,59 +41,71 @@ class Settings(BaseSettings):
         env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
     )
 
-    upstream_base_url: str = Field(
-        default=MAGISTERIUM_API, validation_alias="UPSTREAM_BASE_URL"
-    )
+    upstream_base_url: str = Field(default=MAGISTERIUM_API, validation_alias="UPSTREAM_BASE_URL")
     upstream_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("UPSTREAM_API_KEY", "MAGISTERIUM_API_KEY")
     )
-    upstream_model: str = Field(default="magisterium-1", min_length=1,
-                                validation_alias="UPSTREAM_MODEL")
-    upstream_connect_timeout: float = Field(default=10.0, gt=0,
-                                            validation_alias="UPSTREAM_CONNECT_TIMEOUT")
-    upstream_idle_timeout: float = Field(default=30.0, gt=0,
-                                         validation_alias="UPSTREAM_IDLE_TIMEOUT")
-    upstream_total_timeout: float = Field(default=120.0, gt=0,
-                                          validation_alias="UPSTREAM_TOTAL_TIMEOUT")
-    upstream_max_retries: int = Field(default=3, ge=0, le=10,
-                                      validation_alias="UPSTREAM_MAX_RETRIES")
+    upstream_model: str = Field(
+        default="magisterium-1", min_length=1, validation_alias="UPSTREAM_MODEL"
+    )
+    upstream_connect_timeout: float = Field(
+        default=10.0, gt=0, validation_alias="UPSTREAM_CONNECT_TIMEOUT"
+    )
+    upstream_idle_timeout: float = Field(
+        default=30.0, gt=0, validation_alias="UPSTREAM_IDLE_TIMEOUT"
+    )
+    upstream_total_timeout: float = Field(
+        default=120.0, gt=0, validation_alias="UPSTREAM_TOTAL_TIMEOUT"
+    )
+    upstream_max_retries: int = Field(
+        default=3, ge=0, le=10, validation_alias="UPSTREAM_MAX_RETRIES"
+    )
 
     demo_corpus: str | None = Field(default=None, validation_alias="DEMO_CORPUS")
-    demo_tokens_per_second: float = Field(default=60.0, gt=0,
-                                          validation_alias="DEMO_TOKENS_PER_SECOND")
+    demo_tokens_per_second: float = Field(
+        default=60.0, gt=0, validation_alias="DEMO_TOKENS_PER_SECOND"
+    )
 
     discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
-    discord_api_base_url: str = Field(default="https://discord.com/api/v10",
-                                      validation_alias="DISCORD_API_BASE_URL")
-    discord_shard_count: int | None = Field(default=None, ge=1,
-                                            validation_alias="DISCORD_SHARD_COUNT")
+    discord_api_base_url: str = Field(
+        default="https://discord.com/api/v10", validation_alias="DISCORD_API_BASE_URL"
+    )
+    discord_shard_count: int | None = Field(
+        default=None, ge=1, validation_alias="DISCORD_SHARD_COUNT"
+    )
     discord_shard_ids: CommaList = Field(default=(), validation_alias="DISCORD_SHARD_IDS")
-    discord_guild_allowlist: CommaList = Field(default=(),
-                                               validation_alias="DISCORD_GUILD_ALLOWLIST")
-    discord_channel_allowlist: CommaList = Field(default=(),
-                                                 validation_alias="DISCORD_CHANNEL_ALLOWLIST")
+    discord_guild_allowlist: CommaList = Field(
+        default=(), validation_alias="DISCORD_GUILD_ALLOWLIST"
+    )
+    discord_channel_allowlist: CommaList = Field(
+        default=(), validation_alias="DISCORD_CHANNEL_ALLOWLIST"
+    )
 
     slack_bot_token: SecretStr | None = Field(default=None, validation_alias="SLACK_BOT_TOKEN")
     slack_app_token: SecretStr | None = Field(default=None, validation_alias="SLACK_APP_TOKEN")
-    slack_signing_secret: SecretStr | None = Field(default=None,
-                                                   validation_alias="SLACK_SIGNING_SECRET")
-    slack_api_base_url: str = Field(default="https://slack.com/api/",
-                                    validation_alias="SLACK_API_BASE_URL")
-    slack_channel_allowlist: CommaList = Field(default=(),
-                                               validation_alias="SLACK_CHANNEL_ALLOWLIST")
+    slack_signing_secret: SecretStr | None = Field(
+        default=None, validation_alias="SLACK_SIGNING_SECRET"
+    )
+    slack_api_base_url: str = Field(
+        default="https://slack.com/api/", validation_alias="SLACK_API_BASE_URL"
+    )
+    slack_channel_allowlist: CommaList = Field(
+        default=(), validation_alias="SLACK_CHANNEL_ALLOWLIST"
+    )
     port: int = Field(default=3000, ge=1, le=65535, validation_alias="PORT")
 
     state_url: str = Field(default="memory://", validation_alias="STATE_URL")
     history_turns: int = Field(default=6, ge=0, le=50, validation_alias="HISTORY_TURNS")
-    memory_ttl_seconds: int = Field(default=7 * 24 * 3600, gt=0,
-                                    validation_alias="MEMORY_TTL_SECONDS")
+    memory_ttl_seconds: int = Field(
+        default=7 * 24 * 3600, gt=0, validation_alias="MEMORY_TTL_SECONDS"
+    )
     rate_limit_per_minute: int = Field(default=10, ge=1, validation_alias="RATE_LIMIT_PER_MINUTE")
     max_in_flight: int = Field(default=20, ge=1, validation_alias="MAX_IN_FLIGHT")
     max_question_length: int = Field(default=2000, ge=1, validation_alias="MAX_QUESTION_LENGTH")
-    shutdown_grace_seconds: float = Field(default=20.0, ge=0,
-                                          validation_alias="SHUTDOWN_GRACE_SECONDS")
-    metrics_port: int | None = Field(default=None, ge=1, le=65535,
-                                     validation_alias="METRICS_PORT")
+    shutdown_grace_seconds: float = Field(
+        default=20.0, ge=0, validation_alias="SHUTDOWN_GRACE_SECONDS"
+    )
+    metrics_port: int | None = Field(default=None, ge=1, le=65535, validation_alias="METRICS_PORT")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO", validation_alias="LOG_LEVEL"
     )
@@ -131,14 +143,15 @@ class Settings(BaseSettings):
     def _state(cls, value: str) -> str:
         scheme = urlsplit(value).scheme
         if scheme not in ("memory", "sqlite", "redis", "rediss"):
-            raise ValueError(
-                f"must start with memory://, sqlite:/// or redis://, got {value!r}"
-            )
+            raise ValueError(f"must start with memory://, sqlite:/// or redis://, got {value!r}")
         return value
 
     @field_validator(
-        "discord_shard_ids", "discord_guild_allowlist", "discord_channel_allowlist",
-        "slack_channel_allowlist", mode="before",
+        "discord_shard_ids",
+        "discord_guild_allowlist",
+        "discord_channel_allowlist",
+        "slack_channel_allowlist",
+        mode="before",
     )
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
@@ -154,8 +167,14 @@ class Settings(BaseSettings):
                 raise ValueError(f"must be comma-separated shard numbers, got {part!r}")
         return value
 
-    @field_validator("upstream_api_key", "discord_token", "slack_bot_token", "slack_app_token",
-                     "slack_signing_secret", mode="before")
+    @field_validator(
+        "upstream_api_key",
+        "discord_token",
+        "slack_bot_token",
+        "slack_app_token",
+        "slack_signing_secret",
+        mode="before",
+    )
     @classmethod
     def _blank_secret_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -174,8 +193,9 @@ class Settings(BaseSettings):
         return None
 
 
-_SECRET_FIELDS = {name for name, info in Settings.model_fields.items()
-                  if "SecretStr" in repr(info.annotation)}
+_SECRET_FIELDS = {
+    name for name, info in Settings.model_fields.items() if "SecretStr" in repr(info.annotation)
+}
 
 
 def _variable(field_name: str) -> str:
@@ -188,8 +208,9 @@ def _variable(field_name: str) -> str:
 def _one_line(error: ValidationError) -> str:
     first = error.errors()[0]
     loc = first["loc"][0] if first["loc"] else ""
-    field_name = next((name for name in Settings.model_fields
-                       if name == loc or _variable(name) == loc), str(loc))
+    field_name = next(
+        (name for name in Settings.model_fields if name == loc or _variable(name) == loc), str(loc)
+    )
     variable = _variable(field_name) if field_name in Settings.model_fields else str(loc)
     message = first["msg"].removeprefix("Value error, ")
     if field_name not in _SECRET_FIELDS and first["type"] not in ("value_error",):

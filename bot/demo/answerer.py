@@ -105,29 +105,38 @@ def _choose(hits: Sequence[Hit], question: str, stems: set[str]) -> list[Passage
     floor = hits[0].score * RELEVANCE  # bm25 scores are negative: lower is better
     asked = _stems(question)
     candidates = [hit for hit in hits if hit.score <= floor]
-    featured = [hit for hit in candidates if hit.passage.document.question
-                and _stems(hit.passage.document.question) == asked]
+    featured = [
+        hit
+        for hit in candidates
+        if hit.passage.document.question and _stems(hit.passage.document.question) == asked
+    ]
     if featured:
         opening = min(featured, key=lambda hit: hit.passage.start)
         candidates = [opening, *(hit for hit in featured if hit is not opening)]
-    words = {id(hit): _stems(hit.passage.heading + " " + hit.passage.text) & stems
-             for hit in candidates}
+    words = {
+        id(hit): _stems(hit.passage.heading + " " + hit.passage.text) & stems for hit in candidates
+    }
     chosen = [candidates[0]]
     rest = candidates[1:]
     while rest and len(chosen) < MAX_PASSAGES:
         covered = set().union(*(words[id(hit)] for hit in chosen))
-        best = max(rest, key=lambda hit: (
-            len(words[id(hit)] - covered),
-            -hit.score * SAME_DOCUMENT ** sum(c.passage.document == hit.passage.document
-                                              for c in chosen)))
+        best = max(
+            rest,
+            key=lambda hit: (
+                len(words[id(hit)] - covered),
+                -hit.score
+                * SAME_DOCUMENT ** sum(c.passage.document == hit.passage.document for c in chosen),
+            ),
+        )
         rest.remove(best)
         chosen.append(best)
     # Read like a text: documents in the order chosen, a document's passages in its own order.
     first_rank: dict[Path, int] = {}
     for rank, hit in enumerate(chosen):
         first_rank.setdefault(hit.passage.document.path, rank)
-    return sorted((hit.passage for hit in chosen),
-                  key=lambda p: (first_rank[p.document.path], p.start))
+    return sorted(
+        (hit.passage for hit in chosen), key=lambda p: (first_rank[p.document.path], p.start)
+    )
 
 
 def _stems(text: str) -> set[str]:
@@ -135,8 +144,9 @@ def _stems(text: str) -> set[str]:
 
 
 def _stem(word: str) -> str:
-    plain = "".join(c for c in unicodedata.normalize("NFKD", word.lower())
-                    if not unicodedata.combining(c))
+    plain = "".join(
+        c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c)
+    )
     for suffix in _SUFFIXES:
         if plain.endswith(suffix) and len(plain) - len(suffix) >= 3:
             return plain[: -len(suffix)]
@@ -149,12 +159,14 @@ def _units(passage: Passage) -> list[tuple[int, int]]:
     if passage.is_list:
         starts = [m.start() for m in _ITEM.finditer(text)] or [0]
         ends = [*starts[1:], len(text)]
-        return [(s, e - (len(text[s:e]) - len(text[s:e].rstrip()))) for s, e in zip(starts, ends,
-                                                                                      strict=True)]
+        return [
+            (s, e - (len(text[s:e]) - len(text[s:e].rstrip())))
+            for s, e in zip(starts, ends, strict=True)
+        ]
     units: list[tuple[int, int]] = []
     start = 0
     for boundary in _SENTENCE_END.finditer(text):
-        sentence = text[start:boundary.start()]
+        sentence = text[start : boundary.start()]
         if _ABBREVIATION.search(sentence):
             continue
         units.append((start, boundary.start()))
@@ -182,9 +194,12 @@ def _statement(passage: Passage, stems: set[str]) -> str | None:
     lo, hi = best, best + 1
 
     def fits(i: int) -> bool:
-        return (0 <= i < len(units) and scores[i] >= 0 and hi - lo < MAX_UNITS
-                and max(units[hi - 1][1], units[i][1]) - min(units[lo][0], units[i][0])
-                <= MAX_STATEMENT)
+        return (
+            0 <= i < len(units)
+            and scores[i] >= 0
+            and hi - lo < MAX_UNITS
+            and max(units[hi - 1][1], units[i][1]) - min(units[lo][0], units[i][0]) <= MAX_STATEMENT
+        )
 
     while True:
         short = units[hi - 1][1] - units[lo][0] < 120
@@ -194,7 +209,7 @@ def _statement(passage: Passage, stems: set[str]) -> str | None:
             lo -= 1
         else:
             break
-    return text[units[lo][0]:units[hi - 1][1]]
+    return text[units[lo][0] : units[hi - 1][1]]
 
 
 def _citation(passage: Passage, *, index: int) -> WireCitation:

@@ -58,9 +58,9 @@ class _Pace:
 
 
 @web.middleware
-async def _json_errors(request: web.Request,
-                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-                       ) -> web.StreamResponse:
+async def _json_errors(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
     """Every HTTP error in the OpenAI error shape, as the client expects from an upstream."""
     try:
         return await handler(request)
@@ -89,15 +89,24 @@ class DemoUpstream:
         return web.json_response({"status": "ok", "passages": len(self.corpus.passages)})
 
     async def models(self, request: web.Request) -> web.Response:
-        return web.json_response({"object": "list", "data": [
-            {"id": MODEL, "object": "model", "created": 0, "owned_by": "citebot-demo"}]})
+        return web.json_response(
+            {
+                "object": "list",
+                "data": [
+                    {"id": MODEL, "object": "model", "created": 0, "owned_by": "citebot-demo"}
+                ],
+            }
+        )
 
     async def chat(self, request: web.Request) -> web.StreamResponse:
         try:
             chat = parse_request(json.loads(await request.read()))
         except (ValueError, UnicodeDecodeError) as error:
-            message = str(error) if isinstance(error, RequestError) else (
-                "The request body is not valid JSON.")
+            message = (
+                str(error)
+                if isinstance(error, RequestError)
+                else ("The request body is not valid JSON.")
+            )
             return web.json_response(error_body(message), status=400)
         *earlier, question = chat.user_turns
         answer = compose_answer(self.corpus, question, history=earlier)
@@ -105,10 +114,12 @@ class DemoUpstream:
             return web.json_response(completion(chat, answer))
         return await self._stream(request, chat, answer)
 
-    async def _stream(self, request: web.Request, chat: ChatRequest,
-                      answer: Answer) -> web.StreamResponse:
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
-                                               "Cache-Control": "no-cache"})
+    async def _stream(
+        self, request: web.Request, chat: ChatRequest, answer: Answer
+    ) -> web.StreamResponse:
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
         await response.prepare(request)
         envelope = new_envelope(chat)
         pieces = token_pieces(answer.text)
@@ -118,8 +129,9 @@ class DemoUpstream:
             for piece in pieces:
                 await pace.wait()
                 await _send(response, text_chunk(envelope, piece))
-            await _send(response, final_chunk(envelope, chat, answer,
-                                             completion_tokens=len(pieces)))
+            await _send(
+                response, final_chunk(envelope, chat, answer, completion_tokens=len(pieces))
+            )
             await response.write(b"data: [DONE]\n\n")
             await response.write_eof()
         except ConnectionResetError:
@@ -138,8 +150,13 @@ def _url(host: str, port: int) -> str:
 
 
 @asynccontextmanager
-async def started_demo(*, host: str = "127.0.0.1", port: int = 0, corpus: str | None = None,
-                       tokens_per_second: float = 60.0) -> AsyncIterator[str]:
+async def started_demo(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    corpus: str | None = None,
+    tokens_per_second: float = 60.0,
+) -> AsyncIterator[str]:
     """Serve the demo on ``host:port`` (0 picks a free port) and yield its base URL.
 
     The URL ends in ``/v1`` so ``{url}/chat/completions`` works. A bad ``corpus`` folder
@@ -148,7 +165,8 @@ async def started_demo(*, host: str = "127.0.0.1", port: int = 0, corpus: str | 
     index = await asyncio.to_thread(Corpus.load, corpus)
     runner = web.AppRunner(
         DemoUpstream(corpus=index, tokens_per_second=tokens_per_second).app(),
-        access_log=None, shutdown_timeout=SHUTDOWN_TIMEOUT,
+        access_log=None,
+        shutdown_timeout=SHUTDOWN_TIMEOUT,
     )
     try:
         await runner.setup()
@@ -160,18 +178,26 @@ async def started_demo(*, host: str = "127.0.0.1", port: int = 0, corpus: str | 
 
 
 @asynccontextmanager
-async def running_demo(*, corpus: str | None = None,
-                       tokens_per_second: float = 60.0) -> AsyncIterator[str]:
+async def running_demo(
+    *, corpus: str | None = None, tokens_per_second: float = 60.0
+) -> AsyncIterator[str]:
     """The demo on a free loopback port in the current loop, for ``citebot ask`` and tests."""
     async with started_demo(corpus=corpus, tokens_per_second=tokens_per_second) as url:
         yield url
 
 
-async def serve_demo(*, host: str, port: int, corpus: str | None, tokens_per_second: float,
-                     on_ready: Callable[[str], None] | None = None) -> None:
+async def serve_demo(
+    *,
+    host: str,
+    port: int,
+    corpus: str | None,
+    tokens_per_second: float,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
     """Serve until cancelled; ``on_ready`` receives the base URL (the bound port when 0)."""
-    async with started_demo(host=host, port=port, corpus=corpus,
-                            tokens_per_second=tokens_per_second) as url:
+    async with started_demo(
+        host=host, port=port, corpus=corpus, tokens_per_second=tokens_per_second
+    ) as url:
         if on_ready is not None:
             on_ready(url)
         await asyncio.Event().wait()

@@ -113,8 +113,13 @@ class Envelope:
         self.model = model
 
     def body(self, kind: str, choice: dict[str, Any]) -> dict[str, Any]:
-        return {"id": self.id, "object": kind, "created": self.created, "model": self.model,
-                "choices": [{"index": 0, **choice}]}
+        return {
+            "id": self.id,
+            "object": kind,
+            "created": self.created,
+            "model": self.model,
+            "choices": [{"index": 0, **choice}],
+        }
 
 
 def new_envelope(request: ChatRequest) -> Envelope:
@@ -122,13 +127,16 @@ def new_envelope(request: ChatRequest) -> Envelope:
 
 
 def opening_chunk(envelope: Envelope) -> dict[str, Any]:
-    return envelope.body("chat.completion.chunk",
-                         {"delta": {"role": "assistant", "content": ""}, "finish_reason": None})
+    return envelope.body(
+        "chat.completion.chunk",
+        {"delta": {"role": "assistant", "content": ""}, "finish_reason": None},
+    )
 
 
 def text_chunk(envelope: Envelope, text: str) -> dict[str, Any]:
-    return envelope.body("chat.completion.chunk",
-                         {"delta": {"content": text}, "finish_reason": None})
+    return envelope.body(
+        "chat.completion.chunk", {"delta": {"content": text}, "finish_reason": None}
+    )
 
 
 def _extras(request: ChatRequest, answer: Answer, completion_tokens: int) -> dict[str, Any]:
@@ -136,19 +144,25 @@ def _extras(request: ChatRequest, answer: Answer, completion_tokens: int) -> dic
     if request.return_related_questions:
         extras["related_questions"] = list(answer.related_questions)
     prompt = request.prompt_tokens
-    extras["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion_tokens,
-                       "total_tokens": prompt + completion_tokens}
+    extras["usage"] = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt + completion_tokens,
+    }
     return extras
 
 
-def final_chunk(envelope: Envelope, request: ChatRequest, answer: Answer,
-                *, completion_tokens: int) -> dict[str, Any]:
+def final_chunk(
+    envelope: Envelope, request: ChatRequest, answer: Answer, *, completion_tokens: int
+) -> dict[str, Any]:
     body = envelope.body("chat.completion.chunk", {"delta": {}, "finish_reason": "stop"})
     return body | _extras(request, answer, completion_tokens)
 
 
 def completion(request: ChatRequest, answer: Answer) -> dict[str, Any]:
     """The whole reply as one ``chat.completion`` object (``stream: false``)."""
-    body = new_envelope(request).body("chat.completion", {
-        "message": {"role": "assistant", "content": answer.text}, "finish_reason": "stop"})
+    body = new_envelope(request).body(
+        "chat.completion",
+        {"message": {"role": "assistant", "content": answer.text}, "finish_reason": "stop"},
+    )
     return body | _extras(request, answer, len(token_pieces(answer.text)))

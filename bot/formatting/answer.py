@@ -54,8 +54,9 @@ class AnswerFormatter:
         self._reader = FootnoteReader(cut=max(200, min(1200, dialect.text_budget * 4 // 5)))
         self._pending: list[SourceBlock] = []
         self._blocks: list[Rendered] = []
-        self._packer = Packer(budget=dialect.text_budget,
-                              footnote_extra=max(0, dialect.footnote_width - 1))
+        self._packer = Packer(
+            budget=dialect.text_budget, footnote_extra=max(0, dialect.footnote_width - 1)
+        )
         self._streamed: list[Payload] = []
         self._first_use: dict[int, int] = {}
         """Marker number -> the number shown while streaming: dense, in order of first use,
@@ -75,8 +76,9 @@ class AnswerFormatter:
         the last is closed: it never changes again until finish()/interrupt()."""
         self._absorb()
         tail = self._reader.tail()
-        open_block = (render_source(tail, self._dialect, joiner=self._reader.joiner)
-                      if tail.strip() else None)
+        open_block = (
+            render_source(tail, self._dialect, joiner=self._reader.joiner) if tail.strip() else None
+        )
         tail_entry = None
         blocks = self._blocks
         if open_block is not None and open_block.text:
@@ -85,8 +87,7 @@ class AnswerFormatter:
         messages = self._packer.messages(tail_entry, floor=self._reader.open_floor())
         while len(self._streamed) < len(messages) - 1:
             index = len(self._streamed)
-            self._streamed.append(self._streaming_payload(blocks, messages[index],
-                                                          self._first_use))
+            self._streamed.append(self._streaming_payload(blocks, messages[index], self._first_use))
         shown = list(self._streamed[: len(messages) - 1])
         if messages:
             numbering = self._first_use
@@ -100,7 +101,7 @@ class AnswerFormatter:
         """Final render: footnotes resolved and linked, cards, related questions, feedback;
         ``note`` (e.g. the answer hit the length limit) closes the answer in italics."""
         if done.text.startswith(self.text) and len(done.text) > len(self.text):
-            self.feed(done.text[len(self.text):])
+            self.feed(done.text[len(self.text) :])
         self._complete()
         if note:
             self._add_note(note)
@@ -108,10 +109,19 @@ class AnswerFormatter:
             self._insert_spans(done.citations)
         resolution = resolve(self._uses(), done.citations)
         answer = self._final(resolution, feedback=True)
-        thread = self._dialect.thread(resolution.cards, resolution.also_consulted,
-                                      done.related_questions, labels=self._wording.labels)
-        return RenderedAnswer(answer=answer, thread=thread, citations=resolution.citations,
-                              also_consulted=resolution.also_consulted, cards=resolution.cards)
+        thread = self._dialect.thread(
+            resolution.cards,
+            resolution.also_consulted,
+            done.related_questions,
+            labels=self._wording.labels,
+        )
+        return RenderedAnswer(
+            answer=answer,
+            thread=thread,
+            citations=resolution.citations,
+            also_consulted=resolution.also_consulted,
+            cards=resolution.cards,
+        )
 
     def interrupt(self, note: str) -> tuple[Payload, ...]:
         """Final messages for the text so far plus ``note``; footnotes (not resolvable) dropped."""
@@ -127,8 +137,9 @@ class AnswerFormatter:
     def _absorb(self) -> None:
         pending, self._pending = self._pending, []
         for source in pending:
-            self._add(render_source(source.text, self._dialect, tight=source.tight,
-                                    joiner=source.joiner))
+            self._add(
+                render_source(source.text, self._dialect, tight=source.tight, joiner=source.joiner)
+            )
 
     def _add(self, block: Rendered) -> None:
         if block.text.strip():
@@ -165,16 +176,18 @@ class AnswerFormatter:
         messages = self._packer.messages()
         return tuple(
             self._dialect.answer_message(
-                self._final_text(message, resolution), final=True,
-                feedback=feedback and index == len(messages) - 1)
+                self._final_text(message, resolution),
+                final=True,
+                feedback=feedback and index == len(messages) - 1,
+            )
             for index, message in enumerate(messages)
         )
 
-    def _streaming_payload(self, blocks: Sequence[Rendered], message: Message,
-                           numbering: Mapping[int, int]) -> Payload:
+    def _streaming_payload(
+        self, blocks: Sequence[Rendered], message: Message, numbering: Mapping[int, int]
+    ) -> Payload:
         dialect = self._dialect
-        plain = [dialect.footnote(numbering[note.number], None)
-                 for note in _notes(blocks, message)]
+        plain = [dialect.footnote(numbering[note.number], None) for note in _notes(blocks, message)]
         text = dialect.neutralise(_fill(join(blocks, message), plain, dialect.footnote_separator))
         return dialect.answer_message(text, final=False, feedback=False)
 
@@ -211,7 +224,7 @@ def _notes(blocks: Sequence[Rendered], message: Message) -> Iterator[Footnote]:
         block = blocks[piece.block]
         skip = block.text.count(SENTINEL, 0, piece.start)
         count = block.text.count(SENTINEL, piece.start, piece.end)
-        yield from block.footnotes[skip:skip + count]
+        yield from block.footnotes[skip : skip + count]
 
 
 def _fill(text: str, shown: Sequence[str], separator: str) -> str:

@@ -20,7 +20,7 @@ def escape_line_start(text: str) -> str:
     """Text that starts a line must not read as a heading, quote or list item."""
     ordinal = _ORDINAL.match(text)
     if ordinal:
-        return text[: ordinal.end()] + "\\" + text[ordinal.end():]
+        return text[: ordinal.end()] + "\\" + text[ordinal.end() :]
     return "\\" + text if text[:1] in ("#", ">", "+", "-") else text
 
 

@@ -76,11 +76,11 @@ class Rendered:
         return "\n" if self.tight else "\n\n"
 
 
-def render_source(source: str, syntax: MarkdownSyntax, *, tight: bool = False,
-                  joiner: str | None = None) -> Rendered:
+def render_source(
+    source: str, syntax: MarkdownSyntax, *, tight: bool = False, joiner: str | None = None
+) -> Rendered:
     rendered = render_blocks(parse_blocks(source), syntax)
-    return Rendered(rendered.text, rendered.splits, rendered.footnotes, tight, joiner,
-                    len(source))
+    return Rendered(rendered.text, rendered.splits, rendered.footnotes, tight, joiner, len(source))
 
 
 def render_blocks(blocks: Sequence[Block], syntax: MarkdownSyntax) -> Rendered:

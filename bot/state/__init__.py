@@ -60,7 +60,8 @@ def open_state(url: str, *, namespace: str = "citebot") -> State:
     if parts.scheme in ("redis", "rediss"):
         return _open_redis(url.strip(), parts, namespace=namespace)
     raise SettingsError(
-        f"STATE_URL: must start with memory://, sqlite:/// or redis://, got {parts.scheme!r}")
+        f"STATE_URL: must start with memory://, sqlite:/// or redis://, got {parts.scheme!r}"
+    )
 
 
 def _open_sqlite(netloc: str, path: str) -> State:
@@ -88,7 +89,8 @@ def _open_redis(url: str, parts: SplitResult, *, namespace: str) -> State:
     database = parts.path.removeprefix("/")
     if not parts.hostname or not (database == "" or database.isdigit()):
         raise SettingsError(
-            f"STATE_URL: write {parts.scheme}://HOST:PORT/DB (DB a number), e.g. redis://redis:6379/0")
+            f"STATE_URL: write {parts.scheme}://HOST:PORT/DB (DB a number), e.g. redis://redis:6379/0"
+        )
     try:
         client = Redis.from_url(url, decode_responses=True)
     except ValueError:

@@ -26,8 +26,9 @@ _FIRST_POLL = 0.01
 _MAX_POLL = 0.2
 
 
-def sliding_window(times: Sequence[float], *, now: float, limit: int,
-                   per_seconds: float) -> RateDecision:
+def sliding_window(
+    times: Sequence[float], *, now: float, limit: int, per_seconds: float
+) -> RateDecision:
     """Decide a hit from the earlier hits still inside the window (ascending)."""
     if len(times) < limit:
         return RateDecision(allowed=True)
@@ -55,8 +56,9 @@ class StateBase(ABC):
         await self.aclose()
 
     @contextlib.asynccontextmanager
-    async def lease(self, thread_key: str, *, ttl: float = LEASE_TTL,
-                    on_wait: OnWait | None = None) -> AsyncIterator[None]:
+    async def lease(
+        self, thread_key: str, *, ttl: float = LEASE_TTL, on_wait: OnWait | None = None
+    ) -> AsyncIterator[None]:
         token = secrets.token_hex(8)
         poll_cap = min(_MAX_POLL, ttl / 4)
         try:

@@ -84,8 +84,9 @@ class MemoryState(StateBase):
         self._hits.set(key, times, now=now, ttl=per_seconds)
         return decision
 
-    async def append(self, thread_key: str, *turns: Turn, ttl: float = MEMORY_TTL,
-                     keep: int = MEMORY_KEEP) -> None:
+    async def append(
+        self, thread_key: str, *turns: Turn, ttl: float = MEMORY_TTL, keep: int = MEMORY_KEEP
+    ) -> None:
         now = self._now()
         kept = [*(self._threads.get(thread_key, now) or ()), *turns][-keep:] if keep else []
         self._threads.set(thread_key, kept, now=now, ttl=ttl)
@@ -94,16 +95,18 @@ class MemoryState(StateBase):
         turns = self._threads.get(thread_key, self._now()) or []
         return tuple(turns[-limit:]) if limit > 0 else ()
 
-    async def put_record(self, key: str, record: Mapping[str, Any], *,
-                         ttl: float = RECORD_TTL) -> None:
+    async def put_record(
+        self, key: str, record: Mapping[str, Any], *, ttl: float = RECORD_TTL
+    ) -> None:
         self._records.set(key, json.dumps(dict(record)), now=self._now(), ttl=ttl)
 
     async def get_record(self, key: str) -> dict[str, Any] | None:
         text = self._records.get(key, self._now())
         return None if text is None else dict(json.loads(text))
 
-    async def record_feedback(self, answer_key: str, user_id: str, value: str, *,
-                              ttl: float = RECORD_TTL) -> bool:
+    async def record_feedback(
+        self, answer_key: str, user_id: str, value: str, *, ttl: float = RECORD_TTL
+    ) -> bool:
         now = self._now()
         votes = self._votes.get(answer_key, now) or {}
         changed = votes.get(user_id) != value

@@ -66,8 +66,9 @@ class RateLimiter(Protocol):
 
 
 class ConversationMemory(Protocol):
-    async def append(self, thread_key: str, *turns: Turn, ttl: float = MEMORY_TTL,
-                     keep: int = MEMORY_KEEP) -> None:
+    async def append(
+        self, thread_key: str, *turns: Turn, ttl: float = MEMORY_TTL, keep: int = MEMORY_KEEP
+    ) -> None:
         """Add turns to a thread, oldest first; the thread lives ``ttl`` from this write and
         keeps its last ``keep`` turns."""
         ...
@@ -80,16 +81,17 @@ class ConversationMemory(Protocol):
 class AnswerRecords(Protocol):
     """What a button click needs to know about the answer it sits under."""
 
-    async def put_record(self, key: str, record: Mapping[str, Any], *,
-                         ttl: float = RECORD_TTL) -> None:
+    async def put_record(
+        self, key: str, record: Mapping[str, Any], *, ttl: float = RECORD_TTL
+    ) -> None:
         """Store a JSON-serialisable mapping (replacing any earlier one) for ``ttl`` seconds."""
         ...
 
-    async def get_record(self, key: str) -> dict[str, Any] | None:
-        ...
+    async def get_record(self, key: str) -> dict[str, Any] | None: ...
 
-    async def record_feedback(self, answer_key: str, user_id: str, value: str, *,
-                              ttl: float = RECORD_TTL) -> bool:
+    async def record_feedback(
+        self, answer_key: str, user_id: str, value: str, *, ttl: float = RECORD_TTL
+    ) -> bool:
         """One vote per user per answer, the latest wins; True when this changed the vote."""
         ...
 
@@ -99,8 +101,9 @@ class AnswerRecords(Protocol):
 
 
 class Leases(Protocol):
-    def lease(self, thread_key: str, *, ttl: float = LEASE_TTL,
-              on_wait: OnWait | None = None) -> AbstractAsyncContextManager[None]:
+    def lease(
+        self, thread_key: str, *, ttl: float = LEASE_TTL, on_wait: OnWait | None = None
+    ) -> AbstractAsyncContextManager[None]:
         """Hold a thread for one answer at a time; later callers wait in arrival order.
 
         ``on_wait`` hears the caller's place once when it has to queue. The holder renews the
@@ -116,11 +119,8 @@ class State(Dedup, RateLimiter, ConversationMemory, AnswerRecords, Leases, Proto
         """Whether the backend answers (for ``/readyz``)."""
         ...
 
-    async def aclose(self) -> None:
-        ...
+    async def aclose(self) -> None: ...
 
-    async def __aenter__(self) -> Self:
-        ...
+    async def __aenter__(self) -> Self: ...
 
-    async def __aexit__(self, *exc_info: object) -> None:
-        ...
+    async def __aexit__(self, *exc_info: object) -> None: ...

@@ -26,7 +26,9 @@ local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 """
 
 # KEYS: hits zset. ARGV: limit, window ms, unique member. Returns -1 (counted) or ms to wait.
-_HIT = _NOW_MS + """
+_HIT = (
+    _NOW_MS
+    + """
 local limit, window = tonumber(ARGV[1]), tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 if redis.call('ZCARD', KEYS[1]) < limit then
@@ -37,10 +39,13 @@ end
 local oldest = redis.call('ZRANGE', KEYS[1], -limit, -limit, 'WITHSCORES')
 return math.max(tonumber(oldest[2]) + window - now, 1)
 """
+)
 
 # KEYS: queue zset (token -> ticket), deadlines zset (token -> ms), ticket counter.
 # ARGV: token, ttl ms. Returns how many are ahead of the token.
-_CLAIM = _NOW_MS + """
+_CLAIM = (
+    _NOW_MS
+    + """
 local ttl = tonumber(ARGV[2])
 for _, lapsed in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do
   redis.call('ZREM', KEYS[1], lapsed)
@@ -55,6 +60,7 @@ for _, key in ipairs(KEYS) do
 end
 return redis.call('ZRANK', KEYS[1], ARGV[1])
 """
+)
 
 # KEYS: votes hash. ARGV: user, value, ttl ms. Returns 1 when the vote changed.
 _VOTE = """
@@ -96,14 +102,18 @@ class RedisState(StateBase):
         return bool(await self._redis.set(self._key("seen", key), 1, nx=True, px=_ms(ttl)))
 
     async def hit(self, key: str, *, limit: int, per_seconds: float) -> RateDecision:
-        wait_ms = int(await self._hit(keys=[self._key("hits", key)],
-                                      args=[limit, _ms(per_seconds), secrets.token_hex(8)]))
+        wait_ms = int(
+            await self._hit(
+                keys=[self._key("hits", key)], args=[limit, _ms(per_seconds), secrets.token_hex(8)]
+            )
+        )
         if wait_ms < 0:
             return RateDecision(allowed=True)
         return RateDecision(allowed=False, retry_after=wait_ms / 1000)
 
-    async def append(self, thread_key: str, *turns: Turn, ttl: float = MEMORY_TTL,
-                     keep: int = MEMORY_KEEP) -> None:
+    async def append(
+        self, thread_key: str, *turns: Turn, ttl: float = MEMORY_TTL, keep: int = MEMORY_KEEP
+    ) -> None:
         key = self._key("turns", thread_key)
         async with self._redis.pipeline(transaction=True) as pipe:
             if turns:
@@ -121,18 +131,21 @@ class RedisState(StateBase):
         items = await self._redis.lrange(self._key("turns", thread_key), -limit, -1)
         return tuple(Turn(*json.loads(item)) for item in items)
 
-    async def put_record(self, key: str, record: Mapping[str, Any], *,
-                         ttl: float = RECORD_TTL) -> None:
+    async def put_record(
+        self, key: str, record: Mapping[str, Any], *, ttl: float = RECORD_TTL
+    ) -> None:
         await self._redis.set(self._key("record", key), json.dumps(dict(record)), px=_ms(ttl))
 
     async def get_record(self, key: str) -> dict[str, Any] | None:
         text = await self._redis.get(self._key("record", key))
         return None if text is None else dict(json.loads(text))
 
-    async def record_feedback(self, answer_key: str, user_id: str, value: str, *,
-                              ttl: float = RECORD_TTL) -> bool:
-        changed = await self._vote(keys=[self._key("votes", answer_key)],
-                                   args=[user_id, value, _ms(ttl)])
+    async def record_feedback(
+        self, answer_key: str, user_id: str, value: str, *, ttl: float = RECORD_TTL
+    ) -> bool:
+        changed = await self._vote(
+            keys=[self._key("votes", answer_key)], args=[user_id, value, _ms(ttl)]
+        )
         return bool(changed)
 
     async def feedback(self, answer_key: str) -> dict[str, str]:
@@ -141,8 +154,9 @@ class RedisState(StateBase):
 
     async def _claim(self, thread_key: str, token: str, ttl: float) -> int:
         base = self._key("lease", thread_key)
-        ahead = await self._claim_script(keys=[f"{base}:queue", f"{base}:deadlines",
-                                               f"{base}:tickets"], args=[token, _ms(ttl)])
+        ahead = await self._claim_script(
+            keys=[f"{base}:queue", f"{base}:deadlines", f"{base}:tickets"], args=[token, _ms(ttl)]
+        )
         return int(ahead)
 
     async def _leave(self, thread_key: str, token: str) -> None:

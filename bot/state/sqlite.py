@@ -54,8 +54,9 @@ class SqliteState(StateBase):
     def __init__(self, path: str) -> None:
         """Open (creating) the database now, so a bad path fails at start-up, not mid-answer."""
         super().__init__()
-        self._db = sqlite3.connect(path, timeout=10.0, isolation_level=None,
-                                   check_same_thread=False)
+        self._db = sqlite3.connect(
+            path, timeout=10.0, isolation_level=None, check_same_thread=False
+        )
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(_SCHEMA)
@@ -106,8 +107,9 @@ class SqliteState(StateBase):
     async def hit(self, key: str, *, limit: int, per_seconds: float) -> RateDecision:
         def count(db: sqlite3.Connection, now: float) -> RateDecision:
             db.execute("DELETE FROM hits WHERE key = ? AND at <= ?", (key, now - per_seconds))
-            times = [at for (at,) in db.execute(
-                "SELECT at FROM hits WHERE key = ? ORDER BY at", (key,))]
+            times = [
+                at for (at,) in db.execute("SELECT at FROM hits WHERE key = ? ORDER BY at", (key,))
+            ]
             decision = sliding_window(times, now=now, limit=limit, per_seconds=per_seconds)
             if decision.allowed:
                 db.execute("INSERT INTO hits VALUES (?, ?, ?)", (key, now, now + per_seconds))
@@ -115,19 +117,25 @@ class SqliteState(StateBase):
 
         return await self._run(count)
 
-    async def append(self, thread_key: str, *turns: Turn, ttl: float = MEMORY_TTL,
-                     keep: int = MEMORY_KEEP) -> None:
+    async def append(
+        self, thread_key: str, *turns: Turn, ttl: float = MEMORY_TTL, keep: int = MEMORY_KEEP
+    ) -> None:
         def add(db: sqlite3.Connection, now: float) -> None:
-            expired = db.execute("SELECT 1 FROM threads WHERE thread = ? AND expires <= ?",
-                                 (thread_key, now)).fetchone()
+            expired = db.execute(
+                "SELECT 1 FROM threads WHERE thread = ? AND expires <= ?", (thread_key, now)
+            ).fetchone()
             if expired:
                 db.execute("DELETE FROM turns WHERE thread = ?", (thread_key,))
             db.execute("INSERT OR REPLACE INTO threads VALUES (?, ?)", (thread_key, now + ttl))
-            db.executemany("INSERT INTO turns (thread, role, content) VALUES (?, ?, ?)",
-                           [(thread_key, turn.role, turn.content) for turn in turns])
-            db.execute("DELETE FROM turns WHERE thread = ? AND seq NOT IN (SELECT seq FROM turns"
-                       " WHERE thread = ? ORDER BY seq DESC LIMIT ?)",
-                       (thread_key, thread_key, keep))
+            db.executemany(
+                "INSERT INTO turns (thread, role, content) VALUES (?, ?, ?)",
+                [(thread_key, turn.role, turn.content) for turn in turns],
+            )
+            db.execute(
+                "DELETE FROM turns WHERE thread = ? AND seq NOT IN (SELECT seq FROM turns"
+                " WHERE thread = ? ORDER BY seq DESC LIMIT ?)",
+                (thread_key, thread_key, keep),
+            )
 
         await self._run(add)
 
@@ -136,56 +144,76 @@ class SqliteState(StateBase):
             rows = db.execute(
                 "SELECT role, content FROM turns JOIN threads USING (thread)"
                 " WHERE thread = ? AND expires > ? ORDER BY seq DESC LIMIT ?",
-                (thread_key, now, max(limit, 0))).fetchall()
+                (thread_key, now, max(limit, 0)),
+            ).fetchall()
             return tuple(Turn(role, content) for role, content in reversed(rows))
 
         return await self._run(read)
 
-    async def put_record(self, key: str, record: Mapping[str, Any], *,
-                         ttl: float = RECORD_TTL) -> None:
+    async def put_record(
+        self, key: str, record: Mapping[str, Any], *, ttl: float = RECORD_TTL
+    ) -> None:
         value = json.dumps(dict(record))
-        await self._run(lambda db, now: db.execute(
-            "INSERT OR REPLACE INTO records VALUES (?, ?, ?)", (key, value, now + ttl)))
+        await self._run(
+            lambda db, now: db.execute(
+                "INSERT OR REPLACE INTO records VALUES (?, ?, ?)", (key, value, now + ttl)
+            )
+        )
 
     async def get_record(self, key: str) -> dict[str, Any] | None:
-        row = await self._run(lambda db, now: db.execute(
-            "SELECT value FROM records WHERE key = ? AND expires > ?", (key, now)).fetchone())
+        row = await self._run(
+            lambda db, now: db.execute(
+                "SELECT value FROM records WHERE key = ? AND expires > ?", (key, now)
+            ).fetchone()
+        )
         return None if row is None else dict(json.loads(row[0]))
 
-    async def record_feedback(self, answer_key: str, user_id: str, value: str, *,
-                              ttl: float = RECORD_TTL) -> bool:
+    async def record_feedback(
+        self, answer_key: str, user_id: str, value: str, *, ttl: float = RECORD_TTL
+    ) -> bool:
         def vote(db: sqlite3.Connection, now: float) -> bool:
-            old = db.execute("SELECT value FROM votes WHERE answer = ? AND user = ?"
-                             " AND expires > ?", (answer_key, user_id, now)).fetchone()
-            db.execute("INSERT OR REPLACE INTO votes VALUES (?, ?, ?, ?)",
-                       (answer_key, user_id, value, now + ttl))
+            old = db.execute(
+                "SELECT value FROM votes WHERE answer = ? AND user = ? AND expires > ?",
+                (answer_key, user_id, now),
+            ).fetchone()
+            db.execute(
+                "INSERT OR REPLACE INTO votes VALUES (?, ?, ?, ?)",
+                (answer_key, user_id, value, now + ttl),
+            )
             db.execute("UPDATE votes SET expires = ? WHERE answer = ?", (now + ttl, answer_key))
             return old is None or old[0] != value
 
         return await self._run(vote)
 
     async def feedback(self, answer_key: str) -> dict[str, str]:
-        rows = await self._run(lambda db, now: db.execute(
-            "SELECT user, value FROM votes WHERE answer = ? AND expires > ?",
-            (answer_key, now)).fetchall())
+        rows = await self._run(
+            lambda db, now: db.execute(
+                "SELECT user, value FROM votes WHERE answer = ? AND expires > ?", (answer_key, now)
+            ).fetchall()
+        )
         return dict(rows)
 
     async def _claim(self, thread_key: str, token: str, ttl: float) -> int:
         def claim(db: sqlite3.Connection, now: float) -> int:
             db.execute("DELETE FROM lease_queue WHERE deadline <= ?", (now,))
-            refreshed = db.execute("UPDATE lease_queue SET deadline = ? WHERE token = ?",
-                                   (now + ttl, token))
+            refreshed = db.execute(
+                "UPDATE lease_queue SET deadline = ? WHERE token = ?", (now + ttl, token)
+            )
             if refreshed.rowcount == 0:
-                db.execute("INSERT INTO lease_queue (thread, token, deadline) VALUES (?, ?, ?)",
-                           (thread_key, token, now + ttl))
+                db.execute(
+                    "INSERT INTO lease_queue (thread, token, deadline) VALUES (?, ?, ?)",
+                    (thread_key, token, now + ttl),
+                )
             (ahead,) = db.execute(
                 "SELECT COUNT(*) FROM lease_queue WHERE thread = ?"
                 " AND seq < (SELECT seq FROM lease_queue WHERE token = ?)",
-                (thread_key, token)).fetchone()
+                (thread_key, token),
+            ).fetchone()
             return int(ahead)
 
         return await self._run(claim)
 
     async def _leave(self, thread_key: str, token: str) -> None:
-        await self._run(lambda db, now: db.execute(
-            "DELETE FROM lease_queue WHERE token = ?", (token,)))
+        await self._run(
+            lambda db, now: db.execute("DELETE FROM lease_queue WHERE token = ?", (token,))
+        )

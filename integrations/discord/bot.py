@@ -50,8 +50,11 @@ def _may_thread(interaction: discord.Interaction) -> bool:
     """Whether a thread may be made under the answer: asking where Discord will refuse (403
     50013) counts toward its invalid-request limit, and interactions say what the bot may do."""
     allowed = interaction.app_permissions
-    return (type(interaction.channel) is discord.TextChannel and allowed.create_public_threads
-            and allowed.send_messages_in_threads)
+    return (
+        type(interaction.channel) is discord.TextChannel
+        and allowed.create_public_threads
+        and allowed.send_messages_in_threads
+    )
 
 
 def _language(interaction: discord.Interaction) -> str | None:
@@ -64,19 +67,28 @@ def _language(interaction: discord.Interaction) -> str | None:
 class CitebotDiscord(discord.AutoShardedClient):
     """One bot process (all its shards); ``AutoShardedClient`` asks ``GET /gateway/bot``."""
 
-    def __init__(self, *, settings: Settings, service: AnswerService, dialect: Dialect,
-                 pacer: Pacer, sync: bool = True, ready: asyncio.Event | None = None,
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        service: AnswerService,
+        dialect: Dialect,
+        pacer: Pacer,
+        sync: bool = True,
+        ready: asyncio.Event | None = None,
+        **options: Any,
+    ) -> None:
         if settings.discord_shard_ids:  # else discord.py asks how many shards and runs them all
             options["shard_ids"] = [int(i) for i in settings.discord_shard_ids]
-        super().__init__(intents=discord.Intents.default(),
-                         allowed_mentions=discord.AllowedMentions.none(),
-                         http_trace=rate_limit_trace(
-                             service.metrics.platform_429s.labels("discord").inc),
-                         shard_count=settings.discord_shard_count,
-                         # nothing reads a cached message back; 1000 of them only held memory
-                         max_messages=None,
-                         **options)
+        super().__init__(
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=rate_limit_trace(service.metrics.platform_429s.labels("discord").inc),
+            shard_count=settings.discord_shard_count,
+            # nothing reads a cached message back; 1000 of them only held memory
+            max_messages=None,
+            **options,
+        )
         self.settings = settings
         self.service = service
         self.dialect = dialect
@@ -107,25 +119,29 @@ class CitebotDiscord(discord.AutoShardedClient):
         guilds = self.settings.discord_guild_allowlist
         channels = self.settings.discord_channel_allowlist
         return (not guilds or str(guild_id) in guilds) and (
-            not channels or str(channel_id) in channels)
+            not channels or str(channel_id) in channels
+        )
 
     def _our_thread(self, channel: object) -> discord.Thread | None:
         """The channel if it is a thread this bot opened (a conversation), else None."""
-        if isinstance(channel, discord.Thread) and self.user is not None and (
-                channel.owner_id == self.user.id):
+        if (
+            isinstance(channel, discord.Thread)
+            and self.user is not None
+            and (channel.owner_id == self.user.id)
+        ):
             return channel
         return None
 
-    async def _ask(self, interaction: discord.Interaction, question: str,
-                   private: bool) -> None:
+    async def _ask(self, interaction: discord.Interaction, question: str, private: bool) -> None:
         if not self._allowed(interaction.guild_id, interaction.channel_id):
             wording = self.service.wording_for(_language(interaction))
             await interaction.response.send_message(wording.not_allowed_here(), ephemeral=True)
             return
         await self._answer_interaction(interaction, question, private=private)
 
-    async def _answer_interaction(self, interaction: discord.Interaction, question: str, *,
-                                  private: bool) -> None:
+    async def _answer_interaction(
+        self, interaction: discord.Interaction, question: str, *, private: bool
+    ) -> None:
         issued = time.monotonic()
         response = await interaction.response.defer(ephemeral=private, thinking=True)
         original = response.message_id if response is not None else None
@@ -137,18 +153,33 @@ class CitebotDiscord(discord.AutoShardedClient):
         else:
             conversation = (interaction.channel_id, original)
         sink = DiscordAnswerSink(
-            wire=self.wire, budgets=self.budgets, channel_id=interaction.channel_id,
+            wire=self.wire,
+            budgets=self.budgets,
+            channel_id=interaction.channel_id,
             ephemeral=private,
-            interaction=InteractionToken(application_id=interaction.application_id,
-                                         token=interaction.token, issued_at=issued,
-                                         original_id=original),
-            can_thread=_may_thread(interaction), thread_name=thread_name(question))
-        await self.service.ask(Question(
-            text=question, platform=PLATFORM, user_id=str(interaction.user.id),
-            channel_id=str(conversation[0]),
-            thread_id=None if private or conversation[1] is None else str(conversation[1]),
-            language=_language(interaction), locale=interaction.locale.value,
-        ), dialect=self.dialect, sink=sink, pacer=self.pacer)
+            interaction=InteractionToken(
+                application_id=interaction.application_id,
+                token=interaction.token,
+                issued_at=issued,
+                original_id=original,
+            ),
+            can_thread=_may_thread(interaction),
+            thread_name=thread_name(question),
+        )
+        await self.service.ask(
+            Question(
+                text=question,
+                platform=PLATFORM,
+                user_id=str(interaction.user.id),
+                channel_id=str(conversation[0]),
+                thread_id=None if private or conversation[1] is None else str(conversation[1]),
+                language=_language(interaction),
+                locale=interaction.locale.value,
+            ),
+            dialect=self.dialect,
+            sink=sink,
+            pacer=self.pacer,
+        )
 
     async def on_message(self, message: discord.Message) -> None:
         """A mention of the bot in one of its threads is a follow-up question."""
@@ -157,12 +188,21 @@ class CitebotDiscord(discord.AutoShardedClient):
         thread = self._our_thread(message.channel)
         if thread is None:
             return
-        sink = DiscordAnswerSink(wire=self.wire, budgets=self.budgets, channel_id=thread.id,
-                                 reply_to=message.id)
-        await self.service.ask(Question(
-            text=_mention_free(message.content, self.user.id), platform=PLATFORM,
-            user_id=str(message.author.id), channel_id=str(thread.parent_id),
-            thread_id=str(thread.id)), dialect=self.dialect, sink=sink, pacer=self.pacer)
+        sink = DiscordAnswerSink(
+            wire=self.wire, budgets=self.budgets, channel_id=thread.id, reply_to=message.id
+        )
+        await self.service.ask(
+            Question(
+                text=_mention_free(message.content, self.user.id),
+                platform=PLATFORM,
+                user_id=str(message.author.id),
+                channel_id=str(thread.parent_id),
+                thread_id=str(thread.id),
+            ),
+            dialect=self.dialect,
+            sink=sink,
+            pacer=self.pacer,
+        )
 
     # -- buttons -------------------------------------------------------------------------------
 
@@ -182,16 +222,28 @@ class CitebotDiscord(discord.AutoShardedClient):
         await interaction.response.send_message(wording.feedback_thanks(), ephemeral=True)
         key = f"{PLATFORM}:{interaction.message.id}"
         changed = await self.service.state.record_feedback(key, str(interaction.user.id), value)
-        log.info("feedback", extra={"feedback": {"platform": PLATFORM, "answer": key,
-                                                 "user": str(interaction.user.id),
-                                                 "value": value, "changed": changed}})
+        log.info(
+            "feedback",
+            extra={
+                "feedback": {
+                    "platform": PLATFORM,
+                    "answer": key,
+                    "user": str(interaction.user.id),
+                    "value": value,
+                    "changed": changed,
+                }
+            },
+        )
 
     async def _related(self, interaction: discord.Interaction, custom_id: str) -> None:
         """Ask the clicked related question where the button is (the answer's thread)."""
         assert interaction.message is not None
-        labels = [child.label for row in interaction.message.components
-                  for child in getattr(row, "children", ())
-                  if getattr(child, "custom_id", None) == custom_id]
+        labels = [
+            child.label
+            for row in interaction.message.components
+            for child in getattr(row, "children", ())
+            if getattr(child, "custom_id", None) == custom_id
+        ]
         if not labels or not labels[0]:
             await interaction.response.defer()
             return

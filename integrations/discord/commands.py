@@ -25,10 +25,10 @@ def add_ask_command(tree: app_commands.CommandTree[Any], handler: AskHandler) ->
     """``/ask question:<text> private:<bool>``, answered by ``handler``."""
 
     @tree.command(name="ask", description="Ask a question; the answer cites its sources")
-    @app_commands.describe(question="What you want to know",
-                           private="Only you see the answer (no thread)")
-    async def ask(interaction: discord.Interaction, question: str,
-                  private: bool = False) -> None:
+    @app_commands.describe(
+        question="What you want to know", private="Only you see the answer (no thread)"
+    )
+    async def ask(interaction: discord.Interaction, question: str, private: bool = False) -> None:
         await handler(interaction, question, private)
 
     del ask
@@ -36,12 +36,23 @@ def add_ask_command(tree: app_commands.CommandTree[Any], handler: AskHandler) ->
 
 def _shape(commands: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     """What makes two command lists the same for Discord users (ids and versions aside)."""
-    def options(items: list[dict[str, Any]]) -> tuple[Any, ...]:
-        return tuple((o["name"], o["type"], o.get("description", ""), bool(o.get("required")),
-                      options(o.get("options") or [])) for o in items)
 
-    return sorted((c["name"], c.get("type", 1), c.get("description", ""),
-                   options(c.get("options") or [])) for c in commands)
+    def options(items: list[dict[str, Any]]) -> tuple[Any, ...]:
+        return tuple(
+            (
+                o["name"],
+                o["type"],
+                o.get("description", ""),
+                bool(o.get("required")),
+                options(o.get("options") or []),
+            )
+            for o in items
+        )
+
+    return sorted(
+        (c["name"], c.get("type", 1), c.get("description", ""), options(c.get("options") or []))
+        for c in commands
+    )
 
 
 async def sync_if_changed(client: discord.Client, tree: app_commands.CommandTree[Any]) -> bool:

@@ -56,10 +56,17 @@ def _discord_dialect() -> Dialect:
     return DiscordDialect()
 
 
-async def run_discord(settings: Settings, service: AnswerService | None = None,
-                      ready: asyncio.Event | None = None, *, client: AnswerClient | None = None,
-                      stop: asyncio.Event | None = None, dialect: Dialect | None = None,
-                      pacer: Pacer = DISCORD_PACER, **options: Any) -> None:
+async def run_discord(
+    settings: Settings,
+    service: AnswerService | None = None,
+    ready: asyncio.Event | None = None,
+    *,
+    client: AnswerClient | None = None,
+    stop: asyncio.Event | None = None,
+    dialect: Dialect | None = None,
+    pacer: Pacer = DISCORD_PACER,
+    **options: Any,
+) -> None:
     """Answer Discord until ``stop`` is set or the task is cancelled; then drain and close.
 
     The worker passes its shared ``service`` (and drains it first); without one, a service is
@@ -73,9 +80,14 @@ async def run_discord(settings: Settings, service: AnswerService | None = None,
                 if client is None:
                     raise ValueError("run_discord needs an AnswerService or an AnswerClient")
                 service = await stack.enter_async_context(answer_service(settings, client))
-            bot = CitebotDiscord(settings=settings, service=service,
-                                 dialect=dialect or _discord_dialect(), pacer=pacer,
-                                 ready=ready, **options)
+            bot = CitebotDiscord(
+                settings=settings,
+                service=service,
+                dialect=dialect or _discord_dialect(),
+                pacer=pacer,
+                ready=ready,
+                **options,
+            )
             try:
                 await bot.login(token)  # opens discord.py's session, even when it fails
             except BaseException:
@@ -126,7 +138,10 @@ async def sync_commands(settings: Settings) -> None:
         try:
             await client.login(token)
             synced = await tree.sync()
-            log.info("synced %d slash command(s): %s", len(synced),
-                     ", ".join(f"/{c.name}" for c in synced))
+            log.info(
+                "synced %d slash command(s): %s",
+                len(synced),
+                ", ".join(f"/{c.name}" for c in synced),
+            )
         finally:
             await client.close()

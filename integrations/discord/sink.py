@@ -89,11 +89,19 @@ async def _pace(budget: RateBudget, key: object, *, final: bool) -> None:
 class DiscordAnswerSink:
     """An :class:`bot.answer.AnswerSink` for one answer in one channel."""
 
-    def __init__(self, *, wire: DiscordWire, channel_id: int,
-                 interaction: InteractionToken | None = None, ephemeral: bool = False,
-                 can_thread: bool = False, thread_name: str = "Sources",
-                 reply_to: int | None = None, budgets: RouteBudgets,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        wire: DiscordWire,
+        channel_id: int,
+        interaction: InteractionToken | None = None,
+        ephemeral: bool = False,
+        can_thread: bool = False,
+        thread_name: str = "Sources",
+        reply_to: int | None = None,
+        budgets: RouteBudgets,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._wire = wire
         self._budgets = budgets
         self._channel_id = channel_id
@@ -107,7 +115,8 @@ class DiscordAnswerSink:
         self._hold_until = 0.0
         # Slot 0 of an interaction answer is its deferred response (id None: "@original").
         self.message_ids: list[int | None] = (
-            [interaction.original_id] if interaction is not None else [])
+            [interaction.original_id] if interaction is not None else []
+        )
         self._shown: list[int | None] = [None] if interaction is not None else []
         """Each message's :func:`fingerprint` as last written (None: nothing yet)."""
         self.thread_id: int | None = None
@@ -124,8 +133,11 @@ class DiscordAnswerSink:
         bodies = [message_body(payload, ephemeral=self._ephemeral) for payload in messages]
         prints = [fingerprint(body) for body in bodies]
         fresh = range(len(self._shown), len(bodies))
-        stale = [index for index, shown in enumerate(self._shown[:len(bodies)])
-                 if prints[index] != shown]
+        stale = [
+            index
+            for index, shown in enumerate(self._shown[: len(bodies)])
+            if prints[index] != shown
+        ]
         if not final and not self._room_for(len(fresh) + len(stale)):
             return  # all or nothing: a half-done flush would hide text that moved on
         try:
@@ -147,11 +159,16 @@ class DiscordAnswerSink:
         if self._can_thread and anchor is not None:
             try:
                 await _pace(self._budgets.threads, self._channel_id, final=True)
-                self.thread_id = await self._wire.start_thread(self._channel_id, anchor,
-                                                               self._thread_name)
+                self.thread_id = await self._wire.start_thread(
+                    self._channel_id, anchor, self._thread_name
+                )
             except discord.HTTPException as error:
-                log.info("no thread on %s (%s %s); the cards follow as messages",
-                         anchor, error.status, error.code)
+                log.info(
+                    "no thread on %s (%s %s); the cards follow as messages",
+                    anchor,
+                    error.status,
+                    error.code,
+                )
         for payload in payloads:
             data: dict[str, Any] | None
             try:
@@ -159,8 +176,9 @@ class DiscordAnswerSink:
                     await _pace(self._budgets.channel, self.thread_id, final=True)
                     data = await self._wire.create_message(self.thread_id, message_body(payload))
                 else:
-                    data = await self._create(message_body(payload, ephemeral=self._ephemeral),
-                                              final=True)
+                    data = await self._create(
+                        message_body(payload, ephemeral=self._ephemeral), final=True
+                    )
             except discord.HTTPException as error:  # the answer is shown; keep the other cards
                 log.warning("Discord refused a card message (%s %s)", error.status, error.code)
                 continue
@@ -199,8 +217,9 @@ class DiscordAnswerSink:
             self._token_expired = True
         return not self._token_expired
 
-    async def _via_token(self, call: Callable[[InteractionToken], Awaitable[Payload]], *,
-                         final: bool) -> Payload | None:
+    async def _via_token(
+        self, call: Callable[[InteractionToken], Awaitable[Payload]], *, final: bool
+    ) -> Payload | None:
         """Try the interaction webhook; None when its token has expired (use the bot token)."""
         if not self._token_alive():
             return None
@@ -217,8 +236,12 @@ class DiscordAnswerSink:
 
     async def _edit(self, index: int, body: Payload, *, final: bool) -> Payload | None:
         message_id = self.message_ids[index]
-        data = await self._via_token(lambda t: self._wire.edit_interaction_message(
-            t.application_id, t.token, message_id, body), final=final)
+        data = await self._via_token(
+            lambda t: self._wire.edit_interaction_message(
+                t.application_id, t.token, message_id, body
+            ),
+            final=final,
+        )
         if data is not None:
             return data
         if self._ephemeral or message_id is None:
@@ -228,15 +251,21 @@ class DiscordAnswerSink:
         return await self._wire.edit_message(self._channel_id, message_id, body)
 
     async def _create(self, body: Payload, *, final: bool) -> Payload | None:
-        data = await self._via_token(lambda t: self._wire.followup(t.application_id, t.token,
-                                                                   body), final=final)
+        data = await self._via_token(
+            lambda t: self._wire.followup(t.application_id, t.token, body), final=final
+        )
         if data is not None:
             return data
         if self._ephemeral:
             log.info("cannot add to an ephemeral answer after its token expired")
             return None
         if self._reply_to is not None and not self.message_ids:
-            body = {**body, "message_reference": {"message_id": str(self._reply_to),
-                                                  "fail_if_not_exists": False}}
+            body = {
+                **body,
+                "message_reference": {
+                    "message_id": str(self._reply_to),
+                    "fail_if_not_exists": False,
+                },
+            }
         await _pace(self._budgets.channel, self._channel_id, final=final)
         return await self._wire.create_message(self._channel_id, body)

@@ -20,8 +20,14 @@ from typing import Any, TypeVar
 import aiohttp
 from discord.http import HTTPClient, Route
 
-__all__ = ["DiscordWire", "RateLimitedWrite", "message_body", "rate_limit_trace",
-           "redact_tokens", "unless_rate_limited"]
+__all__ = [
+    "DiscordWire",
+    "RateLimitedWrite",
+    "message_body",
+    "rate_limit_trace",
+    "redact_tokens",
+    "unless_rate_limited",
+]
 
 T = TypeVar("T")
 Body = Mapping[str, Any]
@@ -31,7 +37,8 @@ SUPPRESS_EMBEDS = 4
 
 
 _TOKENS = re.compile(
-    r"(/(?:webhooks|interactions)/\d+/|\btoken['\"]: ['\"]|\d+\+)[A-Za-z0-9_.\-]{20,}")
+    r"(/(?:webhooks|interactions)/\d+/|\btoken['\"]: ['\"]|\d+\+)[A-Za-z0-9_.\-]{20,}"
+)
 """An interaction token in a webhook URL, an event payload or a rate-limit bucket key."""
 
 
@@ -77,8 +84,9 @@ def rate_limit_trace(on_429: Callable[[], None] = lambda: None) -> aiohttp.Trace
     that its request got one."""
     trace = aiohttp.TraceConfig()
 
-    async def on_end(_session: aiohttp.ClientSession, _ctx: Any,
-                     params: aiohttp.TraceRequestEndParams) -> None:
+    async def on_end(
+        _session: aiohttp.ClientSession, _ctx: Any, params: aiohttp.TraceRequestEndParams
+    ) -> None:
         if params.response.status != 429:
             return
         on_429()
@@ -87,8 +95,9 @@ def rate_limit_trace(on_429: Callable[[], None] = lambda: None) -> aiohttp.Trace
             return
         headers = params.response.headers
         with contextlib.suppress(TypeError, ValueError):
-            watch.retry_after = float(headers.get("X-RateLimit-Reset-After")
-                                      or headers.get("Retry-After") or 1.0)
+            watch.retry_after = float(
+                headers.get("X-RateLimit-Reset-After") or headers.get("Retry-After") or 1.0
+            )
         watch.hit.set()
 
     trace.on_request_end.append(on_end)
@@ -133,20 +142,30 @@ class DiscordWire:
     def __init__(self, http: HTTPClient) -> None:
         self._http = http
 
-    async def edit_interaction_message(self, application_id: int, token: str,
-                                       message_id: int | None, body: Body) -> dict[str, Any]:
+    async def edit_interaction_message(
+        self, application_id: int, token: str, message_id: int | None, body: Body
+    ) -> dict[str, Any]:
         """Edit an interaction's message; ``None`` means the original response."""
-        route = Route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
-                      webhook_id=application_id, webhook_token=token,
-                      message_id="@original" if message_id is None else message_id)
+        route = Route(
+            "PATCH",
+            "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+            webhook_id=application_id,
+            webhook_token=token,
+            message_id="@original" if message_id is None else message_id,
+        )
         data: dict[str, Any] = await self._http.request(route, json=dict(body))
         return data
 
     async def followup(self, application_id: int, token: str, body: Body) -> dict[str, Any]:
-        route = Route("POST", "/webhooks/{webhook_id}/{webhook_token}",
-                      webhook_id=application_id, webhook_token=token)
-        data: dict[str, Any] = await self._http.request(route, json=dict(body),
-                                                        params={"wait": "true"})
+        route = Route(
+            "POST",
+            "/webhooks/{webhook_id}/{webhook_token}",
+            webhook_id=application_id,
+            webhook_token=token,
+        )
+        data: dict[str, Any] = await self._http.request(
+            route, json=dict(body), params={"wait": "true"}
+        )
         return data
 
     async def create_message(self, channel_id: int, body: Body) -> dict[str, Any]:
@@ -155,15 +174,24 @@ class DiscordWire:
         return data
 
     async def edit_message(self, channel_id: int, message_id: int, body: Body) -> dict[str, Any]:
-        route = Route("PATCH", "/channels/{channel_id}/messages/{message_id}",
-                      channel_id=channel_id, message_id=message_id)
+        route = Route(
+            "PATCH",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=channel_id,
+            message_id=message_id,
+        )
         data: dict[str, Any] = await self._http.request(route, json=dict(body))
         return data
 
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
         """A public thread on a message; its id is the message's id."""
-        route = Route("POST", "/channels/{channel_id}/messages/{message_id}/threads",
-                      channel_id=channel_id, message_id=message_id)
+        route = Route(
+            "POST",
+            "/channels/{channel_id}/messages/{message_id}/threads",
+            channel_id=channel_id,
+            message_id=message_id,
+        )
         data: dict[str, Any] = await self._http.request(
-            route, json={"name": name, "auto_archive_duration": 1440})
+            route, json={"name": name, "auto_archive_duration": 1440}
+        )
         return int(data["id"])

@@ -16,8 +16,12 @@ if TYPE_CHECKING:
 __all__ = ["run_slack"]
 
 
-async def run_slack(settings: Settings, service: AnswerService | None = None,
-                    ready: asyncio.Event | None = None, **options: Any) -> None:
+async def run_slack(
+    settings: Settings,
+    service: AnswerService | None = None,
+    ready: asyncio.Event | None = None,
+    **options: Any,
+) -> None:
     """See :func:`integrations.slack.run.run_slack` (the worker's ``Runner`` shape)."""
     from integrations.slack.run import run_slack as run
 

@@ -46,9 +46,17 @@ PEOPLE_SUBTYPES = frozenset({"file_share", "thread_broadcast"})
 class SlackBot:
     """One workspace's listeners; :meth:`start` learns who the bot is (and checks the token)."""
 
-    def __init__(self, *, web: AsyncWebClient, service: AnswerService, dialect: Dialect,
-                 pacer: Pacer, streams: NativeStreams | None = None,
-                 channel_allowlist: tuple[str, ...] = (), update_interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        web: AsyncWebClient,
+        service: AnswerService,
+        dialect: Dialect,
+        pacer: Pacer,
+        streams: NativeStreams | None = None,
+        channel_allowlist: tuple[str, ...] = (),
+        update_interval: float = 1.0,
+    ) -> None:
         self.web = web
         self.locales = UserLocales(web)
         self.service = service
@@ -67,8 +75,11 @@ class SlackBot:
         self.bot_id = str(identity.get("bot_id") or "")
 
     def app(self, *, signing_secret: str | None = None) -> AsyncApp:
-        app = AsyncApp(client=self.web, signing_secret=signing_secret or "",
-                       request_verification_enabled=signing_secret is not None)
+        app = AsyncApp(
+            client=self.web,
+            signing_secret=signing_secret or "",
+            request_verification_enabled=signing_secret is not None,
+        )
         app.event("app_mention")(self._on_event)
         app.event("message")(self._on_event)
         app.action(RELATED_ACTION)(self._on_related)
@@ -89,8 +100,11 @@ class SlackBot:
     def _ignored(self, event: dict[str, Any]) -> bool:
         """Edits, deletions, other apps, the bot itself, and channel chatter are not questions."""
         subtype = event.get("subtype")
-        if (subtype and subtype not in PEOPLE_SUBTYPES) or event.get("bot_id") \
-                or event.get("edited"):
+        if (
+            (subtype and subtype not in PEOPLE_SUBTYPES)
+            or event.get("bot_id")
+            or event.get("edited")
+        ):
             return True
         if not event.get("user") or event.get("user") == self.bot_user_id:
             return True
@@ -101,40 +115,58 @@ class SlackBot:
             return
         channel, ts = str(event["channel"]), str(event["ts"])
         state = self.service.state
-        if not (await state.first_time(f"slack:event:{body.get('event_id')}")
-                and await state.first_time(f"slack:message:{channel}:{ts}")):
+        if not (
+            await state.first_time(f"slack:event:{body.get('event_id')}")
+            and await state.first_time(f"slack:message:{channel}:{ts}")
+        ):
             self.service.metrics.dedup_hits.labels("slack").inc()
             log.info("dropped an event already answered (event %s)", body.get("event_id"))
             return
         thread_ts = event.get("thread_ts")
-        self._spawn(self._answer(
-            text=question_text(str(event.get("text", "")), bot_user_id=self.bot_user_id),
-            team=event.get("team") or body.get("team_id"), channel=channel,
-            user=str(event["user"]), thread_ts=str(thread_ts or ts),
-            follow_up_before=ts if thread_ts else None, direct=event.get("channel_type") == "im"))
+        self._spawn(
+            self._answer(
+                text=question_text(str(event.get("text", "")), bot_user_id=self.bot_user_id),
+                team=event.get("team") or body.get("team_id"),
+                channel=channel,
+                user=str(event["user"]),
+                thread_ts=str(thread_ts or ts),
+                follow_up_before=ts if thread_ts else None,
+                direct=event.get("channel_type") == "im",
+            )
+        )
 
     async def _on_related(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
         container = body.get("container", {})
         channel = str(container.get("channel_id"))
-        self._spawn(self._answer(
-            text=str(action.get("value", "")), team=body.get("user", {}).get("team_id"),
-            channel=channel, user=str(body["user"]["id"]),
-            thread_ts=str(container.get("thread_ts") or container.get("message_ts")),
-            follow_up_before="", direct=channel.startswith("D")))
+        self._spawn(
+            self._answer(
+                text=str(action.get("value", "")),
+                team=body.get("user", {}).get("team_id"),
+                channel=channel,
+                user=str(body["user"]["id"]),
+                thread_ts=str(container.get("thread_ts") or container.get("message_ts")),
+                follow_up_before="",
+                direct=channel.startswith("D"),
+            )
+        )
 
     async def _on_feedback(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
         container = body.get("container", {})
         channel, user = str(container.get("channel_id")), str(body["user"]["id"])
         await self.service.state.record_feedback(
-            f"slack:{channel}:{container.get('message_ts')}", user, str(action.get("value")))
+            f"slack:{channel}:{container.get('message_ts')}", user, str(action.get("value"))
+        )
         wording = self.service.wording_for(catalogue_language(await self.locales.locale(user)))
         thanks = notice(self.dialect, wording.feedback_thanks())
         with contextlib.suppress(SlackApiError):
             await self.web.chat_postEphemeral(
-                channel=channel, user=user, thread_ts=container.get("thread_ts"),
-                **{k: v for k, v in thanks.items() if k in ("markdown_text", "text", "blocks")})
+                channel=channel,
+                user=user,
+                thread_ts=container.get("thread_ts"),
+                **{k: v for k, v in thanks.items() if k in ("markdown_text", "text", "blocks")},
+            )
 
     # -- one answer -----------------------------------------------------------------------------
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
@@ -147,11 +179,26 @@ class SlackBot:
         if not task.cancelled() and task.exception() is not None:
             log.error("a Slack answer failed", exc_info=task.exception())
 
-    async def _answer(self, *, text: str, team: str | None, channel: str, user: str,
-                      thread_ts: str, follow_up_before: str | None, direct: bool) -> None:
-        sink = SlackSink(web=self.web, channel=channel, thread_ts=thread_ts, team_id=team,
-                         user_id=user, streams=self.streams,
-                         update_interval=self.update_interval)
+    async def _answer(
+        self,
+        *,
+        text: str,
+        team: str | None,
+        channel: str,
+        user: str,
+        thread_ts: str,
+        follow_up_before: str | None,
+        direct: bool,
+    ) -> None:
+        sink = SlackSink(
+            web=self.web,
+            channel=channel,
+            thread_ts=thread_ts,
+            team_id=team,
+            user_id=user,
+            streams=self.streams,
+            update_interval=self.update_interval,
+        )
         locale = await self.locales.locale(user)
         language = catalogue_language(locale)
         wording = self.service.wording_for(language)
@@ -159,12 +206,20 @@ class SlackBot:
             await self.service.refuse(sink, self.dialect, wording.not_allowed_here())
             return
         await self._status(channel, thread_ts, wording.thinking())
-        question = Question(text=text, platform="slack", user_id=user, channel_id=channel,
-                            thread_id=thread_ts, language=language, locale=locale)
+        question = Question(
+            text=text,
+            platform="slack",
+            user_id=user,
+            channel_id=channel,
+            thread_id=thread_ts,
+            language=language,
+            locale=locale,
+        )
         try:
             if follow_up_before is not None:
-                question = replace(question,
-                                   history=await self._history(question, follow_up_before))
+                question = replace(
+                    question, history=await self._history(question, follow_up_before)
+                )
             await self.service.ask(question, dialect=self.dialect, sink=sink, pacer=self.pacer)
         except BaseException:
             # Slack clears the status when the bot replies; a failure before any reply must not
@@ -176,7 +231,8 @@ class SlackBot:
     async def _status(self, channel: str, thread_ts: str, status: str) -> None:
         try:
             await self.web.assistant_threads_setStatus(
-                channel_id=channel, thread_ts=thread_ts, status=status)
+                channel_id=channel, thread_ts=thread_ts, status=status
+            )
         except SlackApiError as error:  # not every workspace or channel offers a status
             log.debug("no thinking status: %s", error.response.get("error"))
 
@@ -188,9 +244,15 @@ class SlackBot:
             return remembered
         try:
             replies = await self.web.conversations_replies(
-                channel=question.channel_id, ts=str(question.thread_id), limit=200)
+                channel=question.channel_id, ts=str(question.thread_id), limit=200
+            )
         except SlackApiError as error:
             log.info("could not read the thread back: %s", error.response.get("error"))
             return ()
-        return thread_turns(replies.get("messages", []), bot_user_id=self.bot_user_id,
-                            bot_id=self.bot_id, before_ts=before_ts or None, limit=limit)
+        return thread_turns(
+            replies.get("messages", []),
+            bot_user_id=self.bot_user_id,
+            bot_id=self.bot_id,
+            before_ts=before_ts or None,
+            limit=limit,
+        )

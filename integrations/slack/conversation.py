@@ -26,8 +26,14 @@ def _is_card(message: Mapping[str, Any]) -> bool:
     return any(block.get("type") in _CARD_BLOCKS for block in message.get("blocks") or [])
 
 
-def thread_turns(messages: Iterable[Mapping[str, Any]], *, bot_user_id: str, bot_id: str,
-                 before_ts: str | None, limit: int) -> tuple[Turn, ...]:
+def thread_turns(
+    messages: Iterable[Mapping[str, Any]],
+    *,
+    bot_user_id: str,
+    bot_id: str,
+    before_ts: str | None,
+    limit: int,
+) -> tuple[Turn, ...]:
     """The last ``limit`` turns of a thread read back from ``conversations.replies``.
 
     Answers that rolled over into several messages become one turn; citation cards, other apps
@@ -45,8 +51,10 @@ def thread_turns(messages: Iterable[Mapping[str, Any]], *, bot_user_id: str, bot
         elif message.get("bot_id") or message.get("subtype"):
             continue
         else:
-            content, role = question_text(str(message.get("text", "")),
-                                          bot_user_id=bot_user_id), "user"
+            content, role = (
+                question_text(str(message.get("text", "")), bot_user_id=bot_user_id),
+                "user",
+            )
         if not content:
             continue
         if turns and turns[-1].role == role == "assistant":

@@ -73,9 +73,14 @@ class SlackDialect(CommonMarkSyntax):
     def notice(self, text: str) -> Payload:
         return {"text": clip(mrkdwn(text), 4000), **UNFURL_OFF}
 
-    def thread(self, cards: Sequence[CitationCard], also_consulted: Sequence[Citation],
-               related: Sequence[str], *, labels: Labels = ENGLISH_LABELS
-               ) -> tuple[Payload, ...]:
+    def thread(
+        self,
+        cards: Sequence[CitationCard],
+        also_consulted: Sequence[Citation],
+        related: Sequence[str],
+        *,
+        labels: Labels = ENGLISH_LABELS,
+    ) -> tuple[Payload, ...]:
         groups = [self.card(card, labels) for card in cards]
         if also_consulted:
             groups.append(self.also_consulted(also_consulted, labels))
@@ -85,8 +90,9 @@ class SlackDialect(CommonMarkSyntax):
         payloads = []
         for batch in _batches(groups):
             blocks = [block for group in batch for block in group]
-            payloads.append({"text": self._fallback(blocks, labels), "blocks": blocks,
-                             **UNFURL_OFF})
+            payloads.append(
+                {"text": self._fallback(blocks, labels), "blocks": blocks, **UNFURL_OFF}
+            )
         return tuple(payloads)
 
     def card(self, card: CitationCard, labels: Labels = ENGLISH_LABELS) -> list[dict[str, Any]]:
@@ -97,25 +103,33 @@ class SlackDialect(CommonMarkSyntax):
         blocks: list[dict[str, Any]] = [_section(f"*{card.number}.* *{title}*")]
         quote: list[dict[str, Any]] = []
         if c.heading:
-            quote.append({"type": "text", "text": kill_mentions(clip(c.heading, 150)) + "\n",
-                          "style": {"bold": True}})
+            quote.append(
+                {
+                    "type": "text",
+                    "text": kill_mentions(clip(c.heading, 150)) + "\n",
+                    "style": {"bold": True},
+                }
+            )
         if c.cited_text:
             quote.append({"type": "text", "text": kill_mentions(clip(c.cited_text, 1500))})
         if quote:
-            blocks.append({"type": "rich_text",
-                           "elements": [{"type": "rich_text_quote", "elements": quote}]})
+            blocks.append(
+                {"type": "rich_text", "elements": [{"type": "rich_text_quote", "elements": quote}]}
+            )
         about = " · ".join(part for part in (c.author, c.year, c.reference) if part)
         if about:
             blocks.append(_context(mrkdwn(clip(about, 500))))
         if card.supports:
             said = mrkdwn(clip(" … ".join(card.supports), 1500))
-            blocks.append(_context(f"_{mrkdwn(labels.supports_lead)}_ "
-                                   f"{labels.quoted.format(quote=said)}"))
+            blocks.append(
+                _context(f"_{mrkdwn(labels.supports_lead)}_ {labels.quoted.format(quote=said)}")
+            )
         blocks.append({"type": "divider"})
         return blocks
 
-    def also_consulted(self, citations: Sequence[Citation],
-                       labels: Labels = ENGLISH_LABELS) -> list[dict[str, Any]]:
+    def also_consulted(
+        self, citations: Sequence[Citation], labels: Labels = ENGLISH_LABELS
+    ) -> list[dict[str, Any]]:
         lines = [f"*{mrkdwn(labels.also_consulted)}*"]
         size = len(lines[0])
         for index, c in enumerate(citations):
@@ -131,23 +145,31 @@ class SlackDialect(CommonMarkSyntax):
             size += len(line) + 1
         return [_section("\n".join(lines))]
 
-    def related(self, questions: Sequence[str],
-                labels: Labels = ENGLISH_LABELS) -> list[dict[str, Any]]:
+    def related(
+        self, questions: Sequence[str], labels: Labels = ENGLISH_LABELS
+    ) -> list[dict[str, Any]]:
         # The label is shown (mentions broken); the value only comes back on a click, as the
         # question to ask, so it keeps the upstream's words.
         buttons = [
-            {"type": "button", "text": {"type": "plain_text", "text": clip(kill_mentions(q), 75)},
-             "action_id": f"citebot_related_{index}", "value": clip(q, 2000)}
-            for index, q in enumerate(q.strip() for q in questions[:5]) if q
+            {
+                "type": "button",
+                "text": {"type": "plain_text", "text": clip(kill_mentions(q), 75)},
+                "action_id": f"citebot_related_{index}",
+                "value": clip(q, 2000),
+            }
+            for index, q in enumerate(q.strip() for q in questions[:5])
+            if q
         ]
         if not buttons:
             return []
-        return [_section(f"*{mrkdwn(labels.related)}*"),
-                {"type": "actions", "elements": buttons}]
+        return [_section(f"*{mrkdwn(labels.related)}*"), {"type": "actions", "elements": buttons}]
 
     def _fallback(self, blocks: Sequence[dict[str, Any]], labels: Labels) -> str:
-        titles = [b["text"]["text"] for b in blocks
-                  if b["type"] == "section" and b["text"]["text"][1:2].isdigit()]
+        titles = [
+            b["text"]["text"]
+            for b in blocks
+            if b["type"] == "section" and b["text"]["text"][1:2].isdigit()
+        ]
         sources = mrkdwn(labels.sources)
         return clip(f"{sources}: " + " · ".join(titles) if titles else sources, 3900)
 
@@ -162,14 +184,23 @@ def _context(text: str) -> dict[str, Any]:
 
 def _feedback(labels: Labels) -> dict[str, Any]:
     def button(emoji: str, label: str, value: str) -> dict[str, Any]:
-        return {"text": {"type": "plain_text", "text": emoji}, "accessibility_label": label,
-                "value": value}
+        return {
+            "text": {"type": "plain_text", "text": emoji},
+            "accessibility_label": label,
+            "value": value,
+        }
 
-    return {"type": "context_actions", "elements": [{
-        "type": "feedback_buttons", "action_id": "citebot_feedback",
-        "positive_button": button("👍", labels.good_answer, "up"),
-        "negative_button": button("👎", labels.bad_answer, "down"),
-    }]}
+    return {
+        "type": "context_actions",
+        "elements": [
+            {
+                "type": "feedback_buttons",
+                "action_id": "citebot_feedback",
+                "positive_button": button("👍", labels.good_answer, "up"),
+                "negative_button": button("👎", labels.bad_answer, "down"),
+            }
+        ],
+    }
 
 
 def _batches(groups: list[list[dict[str, Any]]]) -> list[list[list[dict[str, Any]]]]:

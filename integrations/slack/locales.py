@@ -24,17 +24,32 @@ __all__ = ["UserLocales"]
 
 log = logging.getLogger(__name__)
 
-WORKSPACE_FAILURES = frozenset({"missing_scope", "not_allowed_token_type", "no_permission",
-                                "invalid_auth", "account_inactive", "token_revoked"})
+WORKSPACE_FAILURES = frozenset(
+    {
+        "missing_scope",
+        "not_allowed_token_type",
+        "no_permission",
+        "invalid_auth",
+        "account_inactive",
+        "token_revoked",
+    }
+)
 """Errors that no other user would escape: stop asking until the pause is over."""
 
 
 class UserLocales:
     """``await locales.locale(user)``: the user's Slack locale tag, or None."""
 
-    def __init__(self, web: AsyncWebClient, *, size: int = 5000, ttl: float = 3600.0,
-                 failure_ttl: float = 300.0, timeout: float = 3.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        web: AsyncWebClient,
+        *,
+        size: int = 5000,
+        ttl: float = 3600.0,
+        failure_ttl: float = 300.0,
+        timeout: float = 3.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._web = web
         self._size = size
         self._ttl = ttl
@@ -94,5 +109,9 @@ class UserLocales:
             return
         self._reported.add(code)
         hint = f" (the app needs the {needed} scope)" if needed else ""
-        log.warning("users.info failed with %s%s: Slack users read the default language",
-                    code, hint, exc_info=error)
+        log.warning(
+            "users.info failed with %s%s: Slack users read the default language",
+            code,
+            hint,
+            exc_info=error,
+        )

@@ -32,11 +32,18 @@ def _slack_dialect() -> Dialect:
     return SlackDialect()
 
 
-async def run_slack(settings: Settings, service: AnswerService | None = None,
-                    ready: asyncio.Event | None = None, *, client: AnswerClient | None = None,
-                    stop: asyncio.Event | None = None, dialect: Dialect | None = None,
-                    pacer: Pacer = SLACK_PACER, ping_interval: float = 10.0,
-                    budget: SlackBudget | None = None) -> None:
+async def run_slack(
+    settings: Settings,
+    service: AnswerService | None = None,
+    ready: asyncio.Event | None = None,
+    *,
+    client: AnswerClient | None = None,
+    stop: asyncio.Event | None = None,
+    dialect: Dialect | None = None,
+    pacer: Pacer = SLACK_PACER,
+    ping_interval: float = 10.0,
+    budget: SlackBudget | None = None,
+) -> None:
     """Answer Slack until ``stop`` is set or the task is cancelled, then drain and close.
 
     The worker passes its shared ``service`` (and drains it itself); without one, a service is
@@ -50,17 +57,26 @@ async def run_slack(settings: Settings, service: AnswerService | None = None,
     async with contextlib.AsyncExitStack() as stack:
         # One pooled session: a fresh TLS connection per call would delay every append.
         session = await stack.enter_async_context(
-            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30)))
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+        )
         if service is None:
             if client is None:
                 raise ValueError("run_slack needs an AnswerService or an AnswerClient")
             service = await stack.enter_async_context(answer_service(settings, client))
-        web_client = make_web_client(token=settings.slack_bot_token.get_secret_value(),
-                                     base_url=settings.slack_api_base_url, session=session,
-                                     on_429=service.metrics.platform_429s.labels("slack").inc,
-                                     budget=budget or SlackBudget())
-        bot = SlackBot(web=web_client, service=service, dialect=dialect or _slack_dialect(),
-                       pacer=pacer, channel_allowlist=settings.slack_channel_allowlist)
+        web_client = make_web_client(
+            token=settings.slack_bot_token.get_secret_value(),
+            base_url=settings.slack_api_base_url,
+            session=session,
+            on_429=service.metrics.platform_429s.labels("slack").inc,
+            budget=budget or SlackBudget(),
+        )
+        bot = SlackBot(
+            web=web_client,
+            service=service,
+            dialect=dialect or _slack_dialect(),
+            pacer=pacer,
+            channel_allowlist=settings.slack_channel_allowlist,
+        )
         await bot.start()
         stack.push_async_callback(bot.drain, settings.shutdown_grace_seconds)
         if mode == "socket":
@@ -73,13 +89,18 @@ async def run_slack(settings: Settings, service: AnswerService | None = None,
         await (stop.wait() if stop is not None else asyncio.Event().wait())
 
 
-async def _socket_mode(bot: SlackBot, settings: Settings, stack: contextlib.AsyncExitStack,
-                       ping_interval: float) -> None:
+async def _socket_mode(
+    bot: SlackBot, settings: Settings, stack: contextlib.AsyncExitStack, ping_interval: float
+) -> None:
     from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
     assert settings.slack_app_token is not None
-    handler = AsyncSocketModeHandler(bot.app(), settings.slack_app_token.get_secret_value(),
-                                     web_client=bot.web, ping_interval=ping_interval)
+    handler = AsyncSocketModeHandler(
+        bot.app(),
+        settings.slack_app_token.get_secret_value(),
+        web_client=bot.web,
+        ping_interval=ping_interval,
+    )
     # Closed first on the way out, so Slack sends new events to the workers that stay.
     stack.push_async_callback(handler.close_async)
     await handler.connect_async()  # type: ignore[no-untyped-call]
@@ -88,8 +109,9 @@ async def _socket_mode(bot: SlackBot, settings: Settings, stack: contextlib.Asyn
 async def _http_mode(bot: SlackBot, settings: Settings, stack: contextlib.AsyncExitStack) -> None:
     assert settings.slack_signing_secret is not None
     app = bot.app(signing_secret=settings.slack_signing_secret.get_secret_value())
-    runner = web.AppRunner(app.web_app(path="/slack/events", port=settings.port),
-                           handle_signals=False)
+    runner = web.AppRunner(
+        app.web_app(path="/slack/events", port=settings.port), handle_signals=False
+    )
     await runner.setup()
     stack.push_async_callback(runner.cleanup)
     await web.TCPSite(runner, "0.0.0.0", settings.port).start()

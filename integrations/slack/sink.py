@@ -84,8 +84,17 @@ def _retry_after(error: SlackApiError) -> float:
 class SlackSink:
     """The :class:`bot.answer.AnswerSink` for one answer in one thread."""
 
-    def __init__(self, *, web: AsyncWebClient, channel: str, thread_ts: str, team_id: str | None,
-                 user_id: str, streams: NativeStreams, update_interval: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        web: AsyncWebClient,
+        channel: str,
+        thread_ts: str,
+        team_id: str | None,
+        user_id: str,
+        streams: NativeStreams,
+        update_interval: float = 1.0,
+    ) -> None:
         self._web = web
         self._channel = channel
         self._thread_ts = thread_ts
@@ -126,20 +135,25 @@ class SlackSink:
                 continue
             except SlackApiError as error:
                 # Keep the content: the notification text carries what the blocks would show.
-                log.warning("Slack refused a thread message (%s); posting its text",
-                            error.response.get("error"))
+                log.warning(
+                    "Slack refused a thread message (%s); posting its text",
+                    error.response.get("error"),
+                )
             if not payload.get("text"):
                 continue
             try:
-                await self._post({"text": payload["text"], "unfurl_links": False,
-                                  "unfurl_media": False})
+                await self._post(
+                    {"text": payload["text"], "unfurl_links": False, "unfurl_media": False}
+                )
             except SlackApiError as error:
-                log.warning("Slack refused a card's text too (%s); skipping it",
-                            error.response.get("error"))
+                log.warning(
+                    "Slack refused a card's text too (%s); skipping it", error.response.get("error")
+                )
 
     async def _post(self, payload: Payload) -> str:
-        response = await self._web.chat_postMessage(channel=self._channel,
-                                                    thread_ts=self._thread_ts, **payload)
+        response = await self._web.chat_postMessage(
+            channel=self._channel, thread_ts=self._thread_ts, **payload
+        )
         return str(response["ts"])
 
     # -- the workspace budget ------------------------------------------------------------------
@@ -158,8 +172,12 @@ class SlackSink:
         shown.claims.clear()
 
     def _may_stream(self) -> bool:
-        return self._native and self._streams.usable() and self._free("chat.startStream") \
+        return (
+            self._native
+            and self._streams.usable()
+            and self._free("chat.startStream")
             and self._free("chat.stopStream")
+        )
 
     # -- one message --------------------------------------------------------------------------
     async def _create(self, payload: Payload, *, closed: bool) -> _Shown:
@@ -167,10 +185,17 @@ class SlackSink:
         if text and not closed and self._may_stream():
             try:
                 response = await self._web.chat_startStream(
-                    channel=self._channel, thread_ts=self._thread_ts, markdown_text=text,
-                    recipient_team_id=self._team_id, recipient_user_id=self._user_id)
-                return self._claim(_Shown(ts=str(response["ts"]), payload=payload,
-                                          streaming=True), "chat.stopStream", "chat.update")
+                    channel=self._channel,
+                    thread_ts=self._thread_ts,
+                    markdown_text=text,
+                    recipient_team_id=self._team_id,
+                    recipient_user_id=self._user_id,
+                )
+                return self._claim(
+                    _Shown(ts=str(response["ts"]), payload=payload, streaming=True),
+                    "chat.stopStream",
+                    "chat.update",
+                )
             except SlackApiError as error:
                 self._leave_stream(error)
         ts = await self._post(payload)
@@ -181,17 +206,19 @@ class SlackSink:
         if shown.streaming:
             sent, text = _markdown(shown.payload) or "", _markdown(payload)
             extends = text is not None and text.startswith(sent)
-            suffix = text[len(sent):] if text is not None and extends else ""
+            suffix = text[len(sent) :] if text is not None and extends else ""
             try:
                 if extends and closed:
-                    await self._web.chat_stopStream(channel=self._channel, ts=shown.ts,
-                                                    markdown_text=suffix or None)
+                    await self._web.chat_stopStream(
+                        channel=self._channel, ts=shown.ts, markdown_text=suffix or None
+                    )
                     shown.streaming = False
                 elif extends and suffix:
                     if not self._free("chat.appendStream"):
                         return  # skipped: the next append carries this text too
-                    await self._web.chat_appendStream(channel=self._channel, ts=shown.ts,
-                                                      markdown_text=suffix)
+                    await self._web.chat_appendStream(
+                        channel=self._channel, ts=shown.ts, markdown_text=suffix
+                    )
                 elif not extends:
                     # A stream only grows: close it, then edit the changed text in.
                     shown.streaming = False

@@ -29,8 +29,14 @@ from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.pacing import RateBudget
 
-__all__ = ["SLACK_RATES", "STREAM_METHODS", "PacedWebClient", "Rate", "SlackBudget",
-           "make_web_client"]
+__all__ = [
+    "SLACK_RATES",
+    "STREAM_METHODS",
+    "PacedWebClient",
+    "Rate",
+    "SlackBudget",
+    "make_web_client",
+]
 
 STREAM_METHODS = frozenset({"chat.startStream", "chat.appendStream", "chat.stopStream"})
 
@@ -70,13 +76,24 @@ class SlackBudget:
     the difference between when a call is reserved here and when Slack counts it.
     """
 
-    def __init__(self, *, rates: Mapping[str, Rate] = SLACK_RATES, time_scale: float = 1.0,
-                 margin: float = 0.25, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        rates: Mapping[str, Rate] = SLACK_RATES,
+        time_scale: float = 1.0,
+        margin: float = 0.25,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._rates = rates
-        self._budgets = {method: RateBudget(calls=rate.calls,
-                                            per_seconds=rate.per_seconds * time_scale,
-                                            margin=margin, clock=clock)
-                         for method, rate in rates.items()}
+        self._budgets = {
+            method: RateBudget(
+                calls=rate.calls,
+                per_seconds=rate.per_seconds * time_scale,
+                margin=margin,
+                clock=clock,
+            )
+            for method, rate in rates.items()
+        }
         self.claims: Counter[str] = Counter()
 
     def _key(self, method: str, channel: object) -> str:
@@ -85,8 +102,10 @@ class SlackBudget:
     def free(self, method: str, *, channel: object = None) -> bool:
         """Whether a call of ``method`` can go now and leave every claimed slot free."""
         budget = self._budgets.get(method)
-        return budget is None or budget.delay(self._key(method, channel),
-                                              after=self.claims[method]) == 0
+        return (
+            budget is None
+            or budget.delay(self._key(method, channel), after=self.claims[method]) == 0
+        )
 
     async def acquire(self, method: str, *, channel: object = None) -> None:
         """Wait for a slot for ``method`` (in ``channel`` where Slack counts per channel)."""
@@ -127,12 +146,19 @@ class _RateLimitRetryUnlessStreaming(AsyncRateLimitErrorRetryHandler):
             self._on_429()
         if request.url.rstrip("/").rsplit("/", 1)[-1] in STREAM_METHODS:
             return False
-        return await super()._can_retry_async(state=state, request=request, response=response,
-                                              error=error)
+        return await super()._can_retry_async(
+            state=state, request=request, response=response, error=error
+        )
 
 
-def make_web_client(*, token: str, base_url: str, on_429: Callable[[], None] = lambda: None,
-                    budget: SlackBudget | None = None, **options: Any) -> PacedWebClient:
+def make_web_client(
+    *,
+    token: str,
+    base_url: str,
+    on_429: Callable[[], None] = lambda: None,
+    budget: SlackBudget | None = None,
+    **options: Any,
+) -> PacedWebClient:
     """A client for ``base_url`` (keep its trailing slash) that keeps to ``budget`` (None:
     unpaced) and retries 429s and resets; ``on_429`` hears of every 429 (the worker counts
     them)."""
@@ -140,5 +166,6 @@ def make_web_client(*, token: str, base_url: str, on_429: Callable[[], None] = l
         AsyncConnectionErrorRetryHandler(max_retry_count=2),
         _RateLimitRetryUnlessStreaming(max_retry_count=3, on_429=on_429),
     ]
-    return PacedWebClient(budget=budget, token=token, base_url=base_url,
-                          retry_handlers=handlers, **options)
+    return PacedWebClient(
+        budget=budget, token=token, base_url=base_url, retry_handlers=handlers, **options
+    )

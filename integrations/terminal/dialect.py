@@ -73,14 +73,21 @@ class TerminalDialect:
         """Plain words, not markup: the terminal sink prints notices on stderr."""
         return {"notice": text}
 
-    def thread(self, cards: Sequence[CitationCard], also_consulted: Sequence[Citation],
-               related: Sequence[str], *, labels: Labels = ENGLISH_LABELS
-               ) -> tuple[Payload, ...]:
+    def thread(
+        self,
+        cards: Sequence[CitationCard],
+        also_consulted: Sequence[Citation],
+        related: Sequence[str],
+        *,
+        labels: Labels = ENGLISH_LABELS,
+    ) -> tuple[Payload, ...]:
         payloads: list[Payload] = [{"markup": self.card(card, labels)} for card in cards]
         if also_consulted:
             lines = [f"[bold]{rich_escape(labels.also_consulted)}[/bold]"]
-            lines += ["• " + self._title(c, labels) + self._about(c, with_reference=False)
-                      for c in also_consulted]
+            lines += [
+                "• " + self._title(c, labels) + self._about(c, with_reference=False)
+                for c in also_consulted
+            ]
             payloads.append({"markup": "\n".join(lines)})
         if related:
             lines = [f"[bold]{rich_escape(labels.related)}[/bold]"]
@@ -90,8 +97,10 @@ class TerminalDialect:
 
     def card(self, card: CitationCard, labels: Labels = ENGLISH_LABELS) -> str:
         c = card.citation
-        lines = [f"[bold]{superscript(card.number)} {self._title(c, labels)}[/bold]"
-                 + self._about(c, with_reference=True)]
+        lines = [
+            f"[bold]{superscript(card.number)} {self._title(c, labels)}[/bold]"
+            + self._about(c, with_reference=True)
+        ]
         if c.source_url:
             lines.append(f"[dim]{rich_escape(c.source_url)}[/dim]")
         if c.heading:
@@ -101,8 +110,9 @@ class TerminalDialect:
             lines.append("[italic]│ " + quote.replace("\n", "\n│ ") + "[/italic]")
         if card.supports:
             said = rich_escape(" … ".join(card.supports))
-            lines.append(f"[dim]{rich_escape(labels.supports_lead)} "
-                         f"{labels.quoted.format(quote=said)}[/dim]")
+            lines.append(
+                f"[dim]{rich_escape(labels.supports_lead)} {labels.quoted.format(quote=said)}[/dim]"
+            )
         return "\n".join(lines)
 
     def _title(self, c: Citation, labels: Labels) -> str:

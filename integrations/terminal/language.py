@@ -25,8 +25,9 @@ def environment_locale(environ: Mapping[str, str]) -> str | None:
     return next((environ[name] for name in POSIX_MESSAGES if environ.get(name)), None)
 
 
-def terminal_language(flag: str | None, *, configured: str | None,
-                      environ: Mapping[str, str]) -> str | None:
+def terminal_language(
+    flag: str | None, *, configured: str | None, environ: Mapping[str, str]
+) -> str | None:
     """The catalogue for the asker at the terminal; None: English."""
     for tag in (flag, configured, environment_locale(environ)):
         language = catalogue_language(tag)

@@ -47,8 +47,14 @@ def _renderable(messages: Sequence[Payload]) -> Group:
 class TerminalSink:
     """Streams the answer under a status spinner; the final text and the cards stay printed."""
 
-    def __init__(self, *, sources: str = "Sources", status: str = "citebot is thinking…",
-                 console: Console | None = None, errors: Console | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        sources: str = "Sources",
+        status: str = "citebot is thinking…",
+        console: Console | None = None,
+        errors: Console | None = None,
+    ) -> None:
         self._sources = sources
         self._status = status
         self._console = console or Console(highlight=False, soft_wrap=True)
@@ -58,8 +64,7 @@ class TerminalSink:
     @asynccontextmanager
     async def live(self, question: str) -> AsyncIterator[None]:
         spinner = Spinner("dots", text=Text(self._status + " ", style="dim"))
-        self._live = Live(spinner, console=self._console, refresh_per_second=12,
-                          transient=True)
+        self._live = Live(spinner, console=self._console, refresh_per_second=12, transient=True)
         with self._live:
             yield
         self._live = None

@@ -54,8 +54,13 @@ async def test_queued_questions_learn_their_place_and_run_in_order() -> None:
         await asker.ask(name)
     asker.finish("A", "B", "C")
     await asker.settle()
-    assert asker.log == ["A answering", "B: queued, you are number 1",
-                         "C: queued, you are number 2", "B answering", "C answering"]
+    assert asker.log == [
+        "A answering",
+        "B: queued, you are number 1",
+        "C: queued, you are number 2",
+        "B answering",
+        "C answering",
+    ]
 
 
 async def test_no_more_than_the_cap_answer_at_once() -> None:
@@ -109,8 +114,12 @@ async def test_closing_turns_queued_and_new_questions_away_but_lets_answers_fini
     await asker.ask("C")
     asker.finish("A")
     await asker.settle()
-    assert asker.log == ["A answering", "B: queued, you are number 1",
-                         "B: restarting, ask again", "C: restarting, ask again"]
+    assert asker.log == [
+        "A answering",
+        "B: queued, you are number 1",
+        "B: restarting, ask again",
+        "C: restarting, ask again",
+    ]
     assert (admission.in_flight, admission.queued) == (0, 0)
 
 

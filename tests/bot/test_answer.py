@@ -49,17 +49,29 @@ class RecordingSink:
         return "\n".join(m["content"] for m in self.shows[-1][1])
 
 
-async def ask(client: AnswerClient, sink: RecordingSink, *,
-              min_interval: float = 0.0) -> Outcome:
-    return await answer_question(QUESTION, client=client, dialect=DiscordDialect(), sink=sink,
-                                 pacer=Pacer(min_interval=min_interval))
+async def ask(client: AnswerClient, sink: RecordingSink, *, min_interval: float = 0.0) -> Outcome:
+    return await answer_question(
+        QUESTION,
+        client=client,
+        dialect=DiscordDialect(),
+        sink=sink,
+        pacer=Pacer(min_interval=min_interval),
+    )
 
 
 async def test_the_answer_is_shown_then_linked_and_its_cards_posted(
-        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
-    upstream.queue(answer(["Hope is ", "a virtue[^1", "]."],
-                          [magisterium_citation(0, "Hope is the theological virtue.",
-                                                title="Catechism", reference="1817")]))
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    upstream.queue(
+        answer(
+            ["Hope is ", "a virtue[^1", "]."],
+            [
+                magisterium_citation(
+                    0, "Hope is the theological virtue.", title="Catechism", reference="1817"
+                )
+            ],
+        )
+    )
     sink = RecordingSink()
     outcome = await ask(answer_client, sink)
     assert outcome.status == "answered"
@@ -73,7 +85,8 @@ async def test_the_answer_is_shown_then_linked_and_its_cards_posted(
 
 
 async def test_the_first_text_is_shown_at_once_then_writes_are_spaced(
-        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
     pieces = [f"Word{n} " for n in range(30)]
     upstream.queue(answer(pieces, between=[Pause(0.03)]))
     sink = RecordingSink()
@@ -89,8 +102,7 @@ async def test_the_first_text_is_shown_at_once_then_writes_are_spaced(
     assert outcome.writes == len(sink.shows)
 
 
-async def test_nothing_is_written_twice(upstream: UpstreamSim,
-                                        answer_client: AnswerClient) -> None:
+async def test_nothing_is_written_twice(upstream: UpstreamSim, answer_client: AnswerClient) -> None:
     upstream.queue(answer(["Same", "", "", " text."], between=[Pause(0.02)]))
     sink = RecordingSink()
     await ask(answer_client, sink, min_interval=0.01)
@@ -99,7 +111,8 @@ async def test_nothing_is_written_twice(upstream: UpstreamSim,
 
 
 async def test_a_cut_stream_keeps_the_text_and_adds_a_note(
-        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
     upstream.queue(Stream((chunk("Hope is a "), chunk("virtue[^1] that"), Cut())))
     sink = RecordingSink()
     outcome = await ask(answer_client, sink)
@@ -110,7 +123,8 @@ async def test_a_cut_stream_keeps_the_text_and_adds_a_note(
 
 
 async def test_an_upstream_that_is_down_gets_one_friendly_message(
-        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
     upstream.default = Json(503, {"error": {"message": "maintenance"}})
     sink = RecordingSink()
     outcome = await ask(answer_client, sink)
@@ -121,7 +135,8 @@ async def test_an_upstream_that_is_down_gets_one_friendly_message(
 
 
 async def test_a_rate_limited_upstream_says_when_to_retry(
-        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
     upstream.default = Json(429, {}, {"Retry-After": "300"})
     sink = RecordingSink()
     await ask(answer_client, sink)
@@ -129,7 +144,8 @@ async def test_a_rate_limited_upstream_says_when_to_retry(
 
 
 async def test_the_content_filter_is_a_polite_refusal(
-        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
     upstream.queue(answer([], finish_reason="content_filter"))
     sink = RecordingSink()
     outcome = await ask(answer_client, sink)
@@ -138,7 +154,8 @@ async def test_the_content_filter_is_a_polite_refusal(
 
 
 async def test_cancelling_an_answer_closes_it_with_a_note(
-        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
     upstream.queue(Stream((chunk("Half of the answer"), Gate())))
     sink = RecordingSink()
     task = asyncio.create_task(ask(answer_client, sink))
@@ -152,11 +169,14 @@ async def test_cancelling_an_answer_closes_it_with_a_note(
 
 
 async def test_an_answer_cut_at_the_length_limit_says_so(
-        upstream: UpstreamSim, answer_client: AnswerClient) -> None:
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
     upstream.queue(answer(["A long answer that"], finish_reason="length"))
     sink = RecordingSink()
     outcome = await ask(answer_client, sink)
     assert outcome.status == "answered"
     assert sink.final.startswith("A long answer that")
-    assert sink.final.endswith("\n\n*The answer reached the length limit of the answer service "
-                               "and stops here. Ask a follow-up question for the rest.*")
+    assert sink.final.endswith(
+        "\n\n*The answer reached the length limit of the answer service "
+        "and stops here. Ask a follow-up question for the rest.*"
+    )

@@ -43,6 +43,7 @@ def _ids(catalog: Catalog) -> set[object]:
 
 def _pairs(catalog: Catalog) -> dict[object, object]:
     """id -> translation, plural ones as tuples (a .mo reads them back as lists)."""
+
     def plain(value: object) -> object:
         return tuple(value) if isinstance(value, list | tuple) else value
 
@@ -56,8 +57,12 @@ def _template() -> Catalog:
 def test_the_template_holds_exactly_the_sentences_of_the_code() -> None:
     with (ROOT / "babel.cfg").open() as mapping:
         method_map, options_map = parse_mapping_cfg(mapping)
-    extracted = {message for _file, _line, message, _comments, _context in extract_from_dir(
-        str(ROOT / "bot"), method_map, options_map)}
+    extracted = {
+        message
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT / "bot"), method_map, options_map
+        )
+    }
     assert extracted == _ids(_template()), "run `pybabel extract` then `pybabel update`"
 
 
@@ -116,4 +121,5 @@ def test_the_compiled_catalogue_is_loadable_and_is_the_po_compiled(language: str
     with compiled.open("rb") as file:
         shipped = read_mo(file)
     assert _pairs(shipped) == _pairs(read_mo(fresh)), (
-        "the .po changed since the build: run `pybabel compile` or reinstall")
+        "the .po changed since the build: run `pybabel compile` or reinstall"
+    )

@@ -24,21 +24,33 @@ CORPUS = ROOT / "bot" / "demo" / "corpus"
 def clean_env(env: dict[str, str] | None = None) -> dict[str, str]:
     """The machine's environment without keys, tokens or a language (the CLI speaks the
     environment's locale), plus ``env``."""
-    base = {key: value for key, value in os.environ.items()
-            if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "DEMO_",
-                                   "CITEBOT_", "LC_", "LANG"))}
-    base.update({"DEMO_TOKENS_PER_SECOND": "2000", "PYTHONWARNINGS": "error",
-                 "LC_CTYPE": "C.UTF-8"})
+    base = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(
+            ("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "DEMO_", "CITEBOT_", "LC_", "LANG")
+        )
+    }
+    base.update(
+        {"DEMO_TOKENS_PER_SECOND": "2000", "PYTHONWARNINGS": "error", "LC_CTYPE": "C.UTF-8"}
+    )
     base.update(env or {})
     return base
 
 
-def citebot(*args: str, env: dict[str, str] | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def citebot(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """Run the CLI with a clean environment (no keys or tokens leak in from the machine)."""
-    return subprocess.run([sys.executable, "-m", "bot", *args], capture_output=True, text=True,
-                          env=clean_env(env), timeout=timeout, cwd=tempfile.gettempdir(),
-                          check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        capture_output=True,
+        text=True,
+        env=clean_env(env),
+        timeout=timeout,
+        cwd=tempfile.gettempdir(),
+        check=False,
+    )
 
 
 def corpus_text() -> str:
@@ -73,8 +85,9 @@ def test_ask_json_for_discord_previews_the_payloads() -> None:
 
 
 def test_ask_json_for_slack_previews_the_payloads() -> None:
-    result = citebot("ask", "What does STATE_URL do?", "--platform", "slack", "--json",
-                     "--builder-url")
+    result = citebot(
+        "ask", "What does STATE_URL do?", "--platform", "slack", "--json", "--builder-url"
+    )
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)
     assert document["platform"] == "slack"
@@ -84,10 +97,16 @@ def test_ask_json_for_slack_previews_the_payloads() -> None:
 
 
 def test_ask_with_an_unreachable_upstream_says_so_in_one_paragraph() -> None:
-    result = citebot("ask", "Anything?", env={"UPSTREAM_BASE_URL": "http://127.0.0.1:9/v1",
-                                              "UPSTREAM_API_KEY": "sk-hidden-value",
-                                              "UPSTREAM_MAX_RETRIES": "1",
-                                              "UPSTREAM_CONNECT_TIMEOUT": "1"})
+    result = citebot(
+        "ask",
+        "Anything?",
+        env={
+            "UPSTREAM_BASE_URL": "http://127.0.0.1:9/v1",
+            "UPSTREAM_API_KEY": "sk-hidden-value",
+            "UPSTREAM_MAX_RETRIES": "1",
+            "UPSTREAM_CONNECT_TIMEOUT": "1",
+        },
+    )
     assert result.returncode == 1
     assert "could not reach the answer service" in result.stderr
     assert "Traceback" not in result.stderr
@@ -95,25 +114,43 @@ def test_ask_with_an_unreachable_upstream_says_so_in_one_paragraph() -> None:
 
 
 def test_ask_speaks_the_configured_language_when_the_upstream_is_unreachable() -> None:
-    result = citebot("ask", "Que dit le Catéchisme ?", env={
-        "CITEBOT_LANGUAGE": "fr", "UPSTREAM_BASE_URL": "http://127.0.0.1:9/v1",
-        "UPSTREAM_API_KEY": "sk-test", "UPSTREAM_MAX_RETRIES": "0",
-        "UPSTREAM_CONNECT_TIMEOUT": "1"})
+    result = citebot(
+        "ask",
+        "Que dit le Catéchisme ?",
+        env={
+            "CITEBOT_LANGUAGE": "fr",
+            "UPSTREAM_BASE_URL": "http://127.0.0.1:9/v1",
+            "UPSTREAM_API_KEY": "sk-test",
+            "UPSTREAM_MAX_RETRIES": "0",
+            "UPSTREAM_CONNECT_TIMEOUT": "1",
+        },
+    )
     assert result.returncode == 1
-    assert ("Je n’ai pas pu joindre le service de réponses pour le moment. "
-            "Veuillez réessayer dans une minute.") in result.stderr
+    assert (
+        "Je n’ai pas pu joindre le service de réponses pour le moment. "
+        "Veuillez réessayer dans une minute."
+    ) in result.stderr
     assert "could not reach" not in result.stderr
 
 
-@pytest.mark.parametrize(("args", "env", "heading"), [
-    (("--locale", "pt-BR"), {"LANG": "de_DE.UTF-8"}, "Fontes"),
-    ((), {"LANG": "de_DE.UTF-8", "LC_MESSAGES": "", "LC_ALL": "nl_NL.UTF-8"}, "Bronnen"),
-    ((), {"LANG": "de_DE.UTF-8", "CITEBOT_LANGUAGE": "pl"}, "Źródła"),
-    (("--locale", "zh-CN"), {"CITEBOT_LANGUAGE": "pl"}, "参考来源"),
-], ids=["flag-over-environment", "lc-all-over-lang", "setting-over-environment",
-        "flag-over-setting"])
-def test_ask_speaks_the_askers_language(args: tuple[str, ...], env: dict[str, str],
-                                        heading: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "env", "heading"),
+    [
+        (("--locale", "pt-BR"), {"LANG": "de_DE.UTF-8"}, "Fontes"),
+        ((), {"LANG": "de_DE.UTF-8", "LC_MESSAGES": "", "LC_ALL": "nl_NL.UTF-8"}, "Bronnen"),
+        ((), {"LANG": "de_DE.UTF-8", "CITEBOT_LANGUAGE": "pl"}, "Źródła"),
+        (("--locale", "zh-CN"), {"CITEBOT_LANGUAGE": "pl"}, "参考来源"),
+    ],
+    ids=[
+        "flag-over-environment",
+        "lc-all-over-lang",
+        "setting-over-environment",
+        "flag-over-setting",
+    ],
+)
+def test_ask_speaks_the_askers_language(
+    args: tuple[str, ...], env: dict[str, str], heading: str
+) -> None:
     result = citebot("ask", "How do I deploy citebot?", *args, env=env)
     assert result.returncode == 0, result.stderr
     assert re.search(rf"─ {heading} ─", result.stdout), result.stdout
@@ -123,35 +160,57 @@ def test_ask_speaks_the_askers_language(args: tuple[str, ...], env: dict[str, st
 async def slack_json(upstream: UpstreamSim, question: str, locale: str) -> bytes:
     """``citebot ask QUESTION --locale LOCALE --platform slack --json`` against ``upstream``."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "ask", question, "--locale", locale,
-        "--platform", "slack", "--json", cwd=tempfile.gettempdir(),
+        sys.executable,
+        "-m",
+        "bot",
+        "ask",
+        question,
+        "--locale",
+        locale,
+        "--platform",
+        "slack",
+        "--json",
+        cwd=tempfile.gettempdir(),
         env=clean_env({"UPSTREAM_BASE_URL": upstream.base_url, "UPSTREAM_API_KEY": "sk-test"}),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 0, err.decode()
     return out
 
 
 async def test_ask_tells_the_upstream_the_askers_language_and_keeps_the_quotes() -> None:
-    quotes = ("Die Liebe Gottes – „caritas“ – ist größer als jede Sünde.",
-              "Deus caritas est: «qui manet in caritate, in Deo manet».")
+    quotes = (
+        "Die Liebe Gottes – „caritas“ – ist größer als jede Sünde.",
+        "Deus caritas est: «qui manet in caritate, in Deo manet».",
+    )
     async with UpstreamSim().running() as upstream:
-        upstream.queue(answer(
-            ["Deus é amor[^1]", " e quem permanece no amor permanece em Deus[^2]."],
-            [magisterium_citation(0, quotes[0], title="Katechismus"),
-             magisterium_citation(1, quotes[1], title="Deus caritas est")]))
+        upstream.queue(
+            answer(
+                ["Deus é amor[^1]", " e quem permanece no amor permanece em Deus[^2]."],
+                [
+                    magisterium_citation(0, quotes[0], title="Katechismus"),
+                    magisterium_citation(1, quotes[1], title="Deus caritas est"),
+                ],
+            )
+        )
         out = await slack_json(upstream, "Deus é amor?", "pt-BR")
     [system, question] = upstream.questions[0]
     assert system["role"] == "system"
     assert "answer in Portuguese (Brazil)" in system["content"]
     assert question == {"role": "user", "content": "Deus é amor?"}
     document = json.loads(out)
-    assert [c["cited_text"].encode() for c in document["citations"]] == [
-        q.encode() for q in quotes]
+    assert [c["cited_text"].encode() for c in document["citations"]] == [q.encode() for q in quotes]
     [cards] = document["thread"]
     assert cards["text"].startswith("Fontes: ")
-    shown = [element["text"] for block in cards["blocks"] if block["type"] == "rich_text"
-             for quote in block["elements"] for element in quote["elements"]]
+    shown = [
+        element["text"]
+        for block in cards["blocks"]
+        if block["type"] == "rich_text"
+        for quote in block["elements"]
+        for element in quote["elements"]
+    ]
     assert [text.encode() for text in shown] == [q.encode() for q in quotes]
 
 
@@ -160,15 +219,21 @@ def test_a_bad_setting_is_one_line_naming_the_variable() -> None:
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "citebot: STATE_URL: must start with memory://, sqlite:/// or redis://, got "
-        "'mongodb://nope'"]
+        "'mongodb://nope'"
+    ]
 
 
-@pytest.mark.parametrize(("env", "words"), [
-    ({}, "no platform is configured: set DISCORD_TOKEN"),
-    ({"DISCORD_TOKEN": "x"}, "UPSTREAM_API_KEY (or MAGISTERIUM_API_KEY) is not set"),
-    ({"SLACK_BOT_TOKEN": "xoxb-1"}, "neither SLACK_APP_TOKEN (Socket Mode) nor "
-                                    "SLACK_SIGNING_SECRET"),
-])
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({}, "no platform is configured: set DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": "x"}, "UPSTREAM_API_KEY (or MAGISTERIUM_API_KEY) is not set"),
+        (
+            {"SLACK_BOT_TOKEN": "xoxb-1"},
+            "neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET",
+        ),
+    ],
+)
 def test_run_refuses_to_start_naming_what_is_missing(env: dict[str, str], words: str) -> None:
     result = citebot("run", env=env)
     assert result.returncode == 2
@@ -180,17 +245,30 @@ async def test_demo_server_serves_the_magisterium_wire_until_stopped() -> None:
     env = {key: value for key, value in os.environ.items() if not key.startswith("DEMO_")}
     env["DEMO_TOKENS_PER_SECOND"] = "inf"
     server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "demo-server", "--port", "0", env=env,
-        cwd=tempfile.gettempdir(), stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot",
+        "demo-server",
+        "--port",
+        "0",
+        env=env,
+        cwd=tempfile.gettempdir(),
+        stderr=asyncio.subprocess.PIPE,
+    )
     try:
         assert server.stderr is not None
         announced = (await asyncio.wait_for(server.stderr.readline(), 20)).decode()
         base = re.search(r"(http://127\.0\.0\.1:\d+/v1)", announced)
         assert base is not None, announced
         async with httpx.AsyncClient() as http:
-            reply = await http.post(f"{base.group(1)}/chat/completions", json={
-                "model": "magisterium-1", "stream": False,
-                "messages": [{"role": "user", "content": "How do I deploy citebot?"}]})
+            reply = await http.post(
+                f"{base.group(1)}/chat/completions",
+                json={
+                    "model": "magisterium-1",
+                    "stream": False,
+                    "messages": [{"role": "user", "content": "How do I deploy citebot?"}],
+                },
+            )
         body = reply.json()
         assert body["object"] == "chat.completion"
         assert "[^1]" in body["choices"][0]["message"]["content"]
@@ -201,11 +279,14 @@ async def test_demo_server_serves_the_magisterium_wire_until_stopped() -> None:
     assert server.returncode in (0, 130)
 
 
-async def test_ask_with_a_locale_citebot_has_no_words_for_still_asks_the_upstream_for_it(
-        ) -> None:
+async def test_ask_with_a_locale_citebot_has_no_words_for_still_asks_the_upstream_for_it() -> None:
     async with UpstreamSim().running() as upstream:
-        upstream.queue(answer(["恵みは神の賜物です[^1]。"],
-                              [magisterium_citation(0, "Gratia est donum Dei.", title="Summa")]))
+        upstream.queue(
+            answer(
+                ["恵みは神の賜物です[^1]。"],
+                [magisterium_citation(0, "Gratia est donum Dei.", title="Summa")],
+            )
+        )
         out = await slack_json(upstream, "恵みとは？", "ja-JP")
     [system, _question] = upstream.questions[0]
     assert "answer in Japanese (Japan)" in system["content"]

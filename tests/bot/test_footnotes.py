@@ -117,8 +117,13 @@ def test_a_footnote_knows_the_sentence_it_supports() -> None:
 
 
 def cite(number: int, url: str | None = "https://v.va/a", reference: str | None = "1") -> Citation:
-    return Citation(number=number, cited_text=f"quote {number}", source_url=url,
-                    reference=reference, title=f"Doc {number}")
+    return Citation(
+        number=number,
+        cited_text=f"quote {number}",
+        source_url=url,
+        reference=reference,
+        title=f"Doc {number}",
+    )
 
 
 def test_resolution_numbers_densely_in_order_of_first_use() -> None:
@@ -126,15 +131,18 @@ def test_resolution_numbers_densely_in_order_of_first_use() -> None:
     result = resolve([(3, "s3"), (1, "s1"), (3, "again")], citations)
     assert result.numbers == {3: 1, 1: 2}
     assert [(c.number, c.citation.source_url) for c in result.cards] == [
-        (1, "https://c"), (2, "https://a")]
+        (1, "https://c"),
+        (2, "https://a"),
+    ]
     assert result.cards[0].supports == ("s3", "again")
     assert [c.source_url for c in result.also_consulted] == ["https://b"]
 
 
 def test_the_same_source_shares_one_number_and_one_link() -> None:
     citations = [cite(1, "https://a", "34"), cite(2, "https://a", "34")]
-    citations[1] = Citation(number=2, cited_text="quote 1", source_url="https://a",
-                            reference="34", title="Doc 1")
+    citations[1] = Citation(
+        number=2, cited_text="quote 1", source_url="https://a", reference="34", title="Doc 1"
+    )
     result = resolve([(1, "x"), (2, "y")], citations)
     assert result.numbers == {1: 1, 2: 1}
     assert result.links == {1: "https://a"}

@@ -7,13 +7,20 @@ import pytest
 from bot.instructions import language_instruction
 
 
-@pytest.mark.parametrize(("tag", "name"), [
-    ("ja-JP", "Japanese (Japan)"), ("ja", "Japanese"), ("pt_BR", "Portuguese (Brazil)"),
-    ("es-LA", "Spanish"),  # Slack's Latin-American Spanish: a region Babel does not know
-    ("zh-TW", "Chinese (Traditional, Taiwan)"), ("de_DE.UTF-8", "German (Germany)"),
-])
+@pytest.mark.parametrize(
+    ("tag", "name"),
+    [
+        ("ja-JP", "Japanese (Japan)"),
+        ("ja", "Japanese"),
+        ("pt_BR", "Portuguese (Brazil)"),
+        ("es-LA", "Spanish"),  # Slack's Latin-American Spanish: a region Babel does not know
+        ("zh-TW", "Chinese (Traditional, Taiwan)"),
+        ("de_DE.UTF-8", "German (Germany)"),
+    ],
+)
 def test_a_known_language_is_named_in_english_and_quotes_stay_untranslated(
-        tag: str, name: str) -> None:
+    tag: str, name: str
+) -> None:
     [turn] = language_instruction(tag)
     assert turn.role == "system"
     assert f"answer in {name}." in turn.content

@@ -47,14 +47,16 @@ class Sink:
 @pytest.fixture
 async def service(answer_client: AnswerClient) -> AsyncIterator[AnswerService]:
     async with open_state("memory://") as state:
-        yield AnswerService(client=answer_client, state=state,
-                            admission=Admission(max_in_flight=1),
-                            limits=Limits(questions_per_minute=3, max_question_length=50))
+        yield AnswerService(
+            client=answer_client,
+            state=state,
+            admission=Admission(max_in_flight=1),
+            limits=Limits(questions_per_minute=3, max_question_length=50),
+        )
 
 
 def question(text: str, *, user: str = "U1", thread: str | None = None) -> Question:
-    return Question(text=text, platform="discord", user_id=user, channel_id="C1",
-                    thread_id=thread)
+    return Question(text=text, platform="discord", user_id=user, channel_id="C1", thread_id=thread)
 
 
 async def ask(service: AnswerService, q: Question, sink: Sink | None = None) -> Sink:
@@ -64,26 +66,30 @@ async def ask(service: AnswerService, q: Question, sink: Sink | None = None) -> 
 
 
 async def test_a_user_asking_too_often_is_told_when_to_come_back(
-        service: AnswerService, upstream: UpstreamSim) -> None:
+    service: AnswerService, upstream: UpstreamSim
+) -> None:
     for n in range(3):
         await ask(service, question(f"Question {n}?"))
     refused = await ask(service, question("One more?"))
-    assert refused.shown == ["You have asked a lot of questions in a short time. Please wait "
-                             "60 seconds and ask again."]
+    assert refused.shown == [
+        "You have asked a lot of questions in a short time. Please wait 60 seconds and ask again."
+    ]
     assert len(upstream.requests) == 3
     other_user = await ask(service, question("Mine?", user="U2"))
     assert other_user.shown[-1] == "Hello world."
 
 
 async def test_a_question_over_the_length_limit_is_refused_with_the_limit(
-        service: AnswerService, upstream: UpstreamSim) -> None:
+    service: AnswerService, upstream: UpstreamSim
+) -> None:
     refused = await ask(service, question("Why " * 20))
     assert refused.shown == ["That question is too long: please keep it under 50 characters."]
     assert upstream.requests == []
 
 
 async def test_over_the_workers_cap_a_question_is_queued_and_told_its_place(
-        service: AnswerService, upstream: UpstreamSim) -> None:
+    service: AnswerService, upstream: UpstreamSim
+) -> None:
     upstream.queue(Stream((chunk("Slow answer"), Gate())), answer(["Second answer."]))
     answering = Sink()
     first = asyncio.create_task(ask(service, question("First?"), answering))
@@ -93,15 +99,19 @@ async def test_over_the_workers_cap_a_question_is_queued_and_told_its_place(
     await waiting.wait_for("number 1 in line")
     upstream.release()
     await asyncio.gather(first, second)
-    assert waiting.shown[0].startswith("Many questions are being answered right now; yours is "
-                                       "number 1 in line")
+    assert waiting.shown[0].startswith(
+        "Many questions are being answered right now; yours is number 1 in line"
+    )
     assert waiting.shown[-1] == "Second answer."
 
 
 async def test_one_thread_answers_one_question_at_a_time_in_order_with_memory(
-        service: AnswerService, upstream: UpstreamSim) -> None:
-    upstream.queue(Stream((chunk("First answer."), Gate(), chunk(finish_reason="stop"))),
-                   answer(["Second answer."]))
+    service: AnswerService, upstream: UpstreamSim
+) -> None:
+    upstream.queue(
+        Stream((chunk("First answer."), Gate(), chunk(finish_reason="stop"))),
+        answer(["Second answer."]),
+    )
     answering = Sink()
     first = asyncio.create_task(ask(service, question("First?", thread="T1"), answering))
     await answering.wait_for("First answer.")
@@ -119,7 +129,8 @@ async def test_one_thread_answers_one_question_at_a_time_in_order_with_memory(
 
 
 async def test_draining_refuses_new_questions_and_interrupts_late_answers(
-        service: AnswerService, upstream: UpstreamSim) -> None:
+    service: AnswerService, upstream: UpstreamSim
+) -> None:
     upstream.queue(Stream((chunk("Half an answer"), Gate())))
     sink = Sink()
     running = asyncio.create_task(ask(service, question("Long?"), sink))
@@ -133,12 +144,16 @@ async def test_draining_refuses_new_questions_and_interrupts_late_answers(
 
 
 async def test_health_endpoints_say_alive_ready_and_count_answers(
-        service: AnswerService, upstream: UpstreamSim) -> None:
+    service: AnswerService, upstream: UpstreamSim
+) -> None:
     ready = {"slack": asyncio.Event()}
     ports: list[int] = []
-    async with health_server(host="127.0.0.1", port=0, service=service, ready=ready,
-                             on_bound=ports.append), httpx.AsyncClient(
-            base_url=f"http://127.0.0.1:{ports[0]}") as http:
+    async with (
+        health_server(
+            host="127.0.0.1", port=0, service=service, ready=ready, on_bound=ports.append
+        ),
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}") as http,
+    ):
         assert (await http.get("/healthz")).json() == {"status": "ok"}
         not_yet = await http.get("/readyz")
         assert not_yet.status_code == 503

@@ -21,8 +21,10 @@ from tests.sim.redis_server import free_port
 from tests.sim.slack import SlackSim
 from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk, magisterium_citation
 
-HOPE = answer(["Hope is ", "a theological ", "virtue[^1]."],
-              [magisterium_citation(0, "Hope is the theological virtue.", title="Catechism")])
+HOPE = answer(
+    ["Hope is ", "a theological ", "virtue[^1]."],
+    [magisterium_citation(0, "Hope is the theological virtue.", title="Catechism")],
+)
 
 
 @dataclass
@@ -52,8 +54,12 @@ async def dedup_hits(running: list[Worker], *, expected: int, within: float = 10
     """The workers' dropped duplicates, once they reach ``expected`` (acks precede handling)."""
     deadline = time.monotonic() + within
     while True:
-        total = sum([await worker.metric("citebot_dedup_hits_total", 'platform="slack"')
-                     for worker in running])
+        total = sum(
+            [
+                await worker.metric("citebot_dedup_hits_total", 'platform="slack"')
+                for worker in running
+            ]
+        )
         if total >= expected or time.monotonic() > deadline:
             return total
         await asyncio.sleep(0.05)
@@ -65,18 +71,42 @@ def answer_lines(log: str) -> list[dict[str, object]]:
 
 
 @asynccontextmanager
-async def workers(count: int, sim: SlackSim, upstream: UpstreamSim, state_url: str,
-                  **extra: str) -> AsyncIterator[list[Worker]]:
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_"))}
-    env.update({"SLACK_BOT_TOKEN": sim.bot_token, "SLACK_APP_TOKEN": sim.app_token,
-                "SLACK_API_BASE_URL": sim.base_url, "UPSTREAM_BASE_URL": upstream.base_url,
-                "UPSTREAM_API_KEY": "sk-test", "STATE_URL": state_url, **extra})
+async def workers(
+    count: int, sim: SlackSim, upstream: UpstreamSim, state_url: str, **extra: str
+) -> AsyncIterator[list[Worker]]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_"))
+    }
+    env.update(
+        {
+            "SLACK_BOT_TOKEN": sim.bot_token,
+            "SLACK_APP_TOKEN": sim.app_token,
+            "SLACK_API_BASE_URL": sim.base_url,
+            "UPSTREAM_BASE_URL": upstream.base_url,
+            "UPSTREAM_API_KEY": "sk-test",
+            "STATE_URL": state_url,
+            **extra,
+        }
+    )
     ports = [free_port() for _ in range(count)]
-    started = [Worker(await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", env={**env, "METRICS_PORT": str(port)},
-        cwd=tempfile.gettempdir(), stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE), port) for port in ports]
+    started = [
+        Worker(
+            await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                "run",
+                env={**env, "METRICS_PORT": str(port)},
+                cwd=tempfile.gettempdir(),
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            ),
+            port,
+        )
+        for port in ports
+    ]
     try:
         await sim.wait_connections(count, within=30)
         yield started
@@ -103,12 +133,14 @@ async def world() -> AsyncIterator[tuple[SlackSim, UpstreamSim]]:
 
 
 async def test_an_event_delivered_to_two_workers_and_redelivered_is_answered_once(
-        world: tuple[SlackSim, UpstreamSim], fresh_redis: str) -> None:
+    world: tuple[SlackSim, UpstreamSim], fresh_redis: str
+) -> None:
     sim, upstream = world
     async with workers(2, sim, upstream, fresh_redis) as both:
         delivery = await sim.mention("C1", "What is hope?", to_all=True)
-        await sim.wait_for(lambda: any(m.blocks for m in sim.bot_replies("C1", delivery.ts)),
-                           within=20)
+        await sim.wait_for(
+            lambda: any(m.blocks for m in sim.bot_replies("C1", delivery.ts)), within=20
+        )
         again = await sim.redeliver(delivery, to_all=True)
         await sim.acked(again)
         dropped = await dedup_hits(both, expected=3)
@@ -117,7 +149,8 @@ async def test_an_event_delivered_to_two_workers_and_redelivered_is_answered_onc
     assert len(upstream.requests) == 1
     answers = [m for m in sim.bot_replies("C1", delivery.ts) if m.streamed]
     assert [m.shown for m in answers] == [
-        r"Hope is a theological virtue[\[1\]](https://example.org/doc/1)."]
+        r"Hope is a theological virtue[\[1\]](https://example.org/doc/1)."
+    ]
     (line,) = [line for _, _, log in logs for line in answer_lines(log)]
     assert line["platform"] == "slack"
     assert line["outcome"] == "answered"
@@ -129,7 +162,8 @@ async def test_an_event_delivered_to_two_workers_and_redelivered_is_answered_onc
 
 
 async def test_the_per_user_limit_is_shared_across_workers(
-        world: tuple[SlackSim, UpstreamSim], fresh_redis: str) -> None:
+    world: tuple[SlackSim, UpstreamSim], fresh_redis: str
+) -> None:
     sim, upstream = world
     async with workers(2, sim, upstream, fresh_redis, RATE_LIMIT_PER_MINUTE="2") as both:
         asked = []
@@ -144,7 +178,8 @@ async def test_the_per_user_limit_is_shared_across_workers(
 
 
 async def test_sigterm_mid_answer_closes_it_with_a_note_and_exits_0(
-        world: tuple[SlackSim, UpstreamSim]) -> None:
+    world: tuple[SlackSim, UpstreamSim],
+) -> None:
     sim, upstream = world
     upstream.queue(Stream((chunk("The first half of the answer"), Gate())))
     async with workers(1, sim, upstream, "memory://", SHUTDOWN_GRACE_SECONDS="1") as (worker,):

@@ -30,21 +30,33 @@ def test_the_magisterium_alias_sets_the_key_and_never_prints_it() -> None:
 
 def test_demo_and_slack_modes() -> None:
     assert load_settings({"UPSTREAM_BASE_URL": "DEMO"}).uses_demo
-    assert load_settings({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}).slack_mode \
+    assert (
+        load_settings({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}).slack_mode
         == "socket"
-    assert load_settings({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}).slack_mode \
+    )
+    assert (
+        load_settings({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}).slack_mode
         == "http"
-    assert load_settings({"SLACK_API_BASE_URL": "http://127.0.0.1:9/api"}).slack_api_base_url \
+    )
+    assert (
+        load_settings({"SLACK_API_BASE_URL": "http://127.0.0.1:9/api"}).slack_api_base_url
         == "http://127.0.0.1:9/api/"
+    )
 
 
-@pytest.mark.parametrize(("env", "line"), [
-    ({"UPSTREAM_BASE_URL": "ftp://x"}, "UPSTREAM_BASE_URL: must be an http(s) URL"),
-    ({"STATE_URL": "mongodb://x"}, "STATE_URL: must start with memory://"),
-    ({"METRICS_PORT": "eighty"}, "METRICS_PORT: Input should be a valid integer"),
-    ({"DISCORD_SHARD_IDS": "0,one"}, "DISCORD_SHARD_IDS: must be comma-separated shard numbers"),
-    ({"UPSTREAM_MAX_RETRIES": "-1"}, "UPSTREAM_MAX_RETRIES: Input should be greater than"),
-])
+@pytest.mark.parametrize(
+    ("env", "line"),
+    [
+        ({"UPSTREAM_BASE_URL": "ftp://x"}, "UPSTREAM_BASE_URL: must be an http(s) URL"),
+        ({"STATE_URL": "mongodb://x"}, "STATE_URL: must start with memory://"),
+        ({"METRICS_PORT": "eighty"}, "METRICS_PORT: Input should be a valid integer"),
+        (
+            {"DISCORD_SHARD_IDS": "0,one"},
+            "DISCORD_SHARD_IDS: must be comma-separated shard numbers",
+        ),
+        ({"UPSTREAM_MAX_RETRIES": "-1"}, "UPSTREAM_MAX_RETRIES: Input should be greater than"),
+    ],
+)
 def test_a_malformed_variable_is_one_line_naming_it(env: dict[str, str], line: str) -> None:
     with pytest.raises(SettingsError) as caught:
         load_settings(env)
@@ -57,14 +69,21 @@ def test_an_unknown_language_is_one_line_listing_those_citebot_speaks() -> None:
     with pytest.raises(SettingsError) as caught:
         load_settings({"CITEBOT_LANGUAGE": "klingon"})
     assert str(caught.value) == (
-        "CITEBOT_LANGUAGE: must be one of de, en, es, fr, it, nl, pl, pt_BR, zh_Hans, "
-        "got 'klingon'")
+        "CITEBOT_LANGUAGE: must be one of de, en, es, fr, it, nl, pl, pt_BR, zh_Hans, got 'klingon'"
+    )
 
 
-@pytest.mark.parametrize(("value", "language"), [
-    ("nl", "nl"), ("pt-BR", "pt_BR"), ("pt_BR.UTF-8", "pt_BR"), ("EN", "en"), ("xx:de_DE:en", "de"),
-    ("zh-CN", "zh_Hans"),
-])
+@pytest.mark.parametrize(
+    ("value", "language"),
+    [
+        ("nl", "nl"),
+        ("pt-BR", "pt_BR"),
+        ("pt_BR.UTF-8", "pt_BR"),
+        ("EN", "en"),
+        ("xx:de_DE:en", "de"),
+        ("zh-CN", "zh_Hans"),
+    ],
+)
 def test_a_language_is_read_as_the_catalogue_it_names(value: str, language: str) -> None:
     assert load_settings({"CITEBOT_LANGUAGE": value}).language == language
     assert load_settings({}).language == "en"
@@ -78,7 +97,8 @@ def test_a_secret_is_never_echoed_in_an_error() -> None:
 
 
 def test_the_environment_and_a_dotenv_file_are_read(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     env_file = tmp_path / ".env"
     env_file.write_text("UPSTREAM_MODEL=from-dotenv\nSTATE_URL=sqlite:///x.db\n")
     monkeypatch.setenv("STATE_URL", "redis://localhost:6379/0")

@@ -38,7 +38,8 @@ LATIN = "Grace does not destroy nature but builds on it and perfects it, as the 
 USED, UNUSED = 30, 12
 
 DIALECTS: list[tuple[Dialect, Any]] = [
-    (DiscordDialect(), validate_discord_payload), (SlackDialect(), validate_slack_payload),
+    (DiscordDialect(), validate_discord_payload),
+    (SlackDialect(), validate_slack_payload),
 ]
 
 
@@ -51,11 +52,19 @@ def _long_answer(language: str) -> str:
 
 def _citations(language: str) -> tuple[Citation, ...]:
     sentence = SENTENCE.get(language, LATIN)
-    return tuple(Citation(
-        number=number, cited_text=sentence * 40, heading=sentence * 3, title=sentence * 4,
-        author=sentence * 4, year="1965", reference=sentence * 40,
-        source_url=f"https://www.vatican.va/{number}/" + "x" * 300,
-    ) for number in range(1, USED + UNUSED + 1))
+    return tuple(
+        Citation(
+            number=number,
+            cited_text=sentence * 40,
+            heading=sentence * 3,
+            title=sentence * 4,
+            author=sentence * 4,
+            year="1965",
+            reference=sentence * 40,
+            source_url=f"https://www.vatican.va/{number}/" + "x" * 300,
+        )
+        for number in range(1, USED + UNUSED + 1)
+    )
 
 
 def _problems(validate: Any, payloads: Iterable[Payload]) -> list[str]:
@@ -69,16 +78,18 @@ def _shown(payloads: Iterable[Payload]) -> str:
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("dialect", "validate"), DIALECTS, ids=["discord", "slack"])
 def test_a_long_cited_answer_keeps_the_limits_in_every_language(
-        language: str, dialect: Dialect, validate: Any) -> None:
+    language: str, dialect: Dialect, validate: Any
+) -> None:
     wording = Wording(language)
     text = _long_answer(language)
     formatter = AnswerFormatter(dialect, wording=wording)
     for start in range(0, len(text), 997):
-        formatter.feed(text[start:start + 997])
+        formatter.feed(text[start : start + 997])
         assert _problems(validate, formatter.render()) == []
     related = tuple(f"{SENTENCE.get(language, LATIN) * 6}?" for _ in range(5))
-    done = AnswerDone(text=text, finish_reason="length", citations=_citations(language),
-                      related_questions=related)
+    done = AnswerDone(
+        text=text, finish_reason="length", citations=_citations(language), related_questions=related
+    )
     rendered = formatter.finish(done, note=wording.cut_short())
 
     assert len(rendered.answer) > 2
@@ -96,7 +107,8 @@ def test_a_long_cited_answer_keeps_the_limits_in_every_language(
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("dialect", "validate"), DIALECTS, ids=["discord", "slack"])
 def test_an_interrupted_answer_keeps_the_limits_in_every_language(
-        language: str, dialect: Dialect, validate: Any) -> None:
+    language: str, dialect: Dialect, validate: Any
+) -> None:
     wording = Wording(language)
     formatter = AnswerFormatter(dialect, wording=wording)
     formatter.feed(_long_answer(language)[:25_000])
@@ -106,23 +118,38 @@ def test_an_interrupted_answer_keeps_the_limits_in_every_language(
 
 
 ERRORS: list[UpstreamError] = [
-    BadKey("no"), BadRequest("no"), TokenLimit("no"), RateLimited("busy", retry_after=86_400),
-    RateLimited("busy", retry_after=None), UpstreamDown("down"), StreamCut("cut"),
-    ContentFiltered("no"), UpstreamError("?"),
+    BadKey("no"),
+    BadRequest("no"),
+    TokenLimit("no"),
+    RateLimited("busy", retry_after=86_400),
+    RateLimited("busy", retry_after=None),
+    UpstreamDown("down"),
+    StreamCut("cut"),
+    ContentFiltered("no"),
+    UpstreamError("?"),
 ]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("dialect", "validate"), DIALECTS, ids=["discord", "slack"])
 def test_every_notice_keeps_the_limits_in_every_language(
-        language: str, dialect: Dialect, validate: Any) -> None:
+    language: str, dialect: Dialect, validate: Any
+) -> None:
     wording = Wording(language)
     sentences = [
-        *(wording.explain(error) for error in ERRORS), wording.cut_short(), wording.empty(),
-        wording.restarting(), wording.queued(1_000_000), wording.after_thread_turn(1),
-        wording.after_thread_turn(1_000), wording.user_rate_limited(86_400),
-        wording.question_too_long(1_000_000), wording.empty_question(),
-        wording.not_allowed_here(), wording.feedback_thanks(), wording.thinking(),
+        *(wording.explain(error) for error in ERRORS),
+        wording.cut_short(),
+        wording.empty(),
+        wording.restarting(),
+        wording.queued(1_000_000),
+        wording.after_thread_turn(1),
+        wording.after_thread_turn(1_000),
+        wording.user_rate_limited(86_400),
+        wording.question_too_long(1_000_000),
+        wording.empty_question(),
+        wording.not_allowed_here(),
+        wording.feedback_thanks(),
+        wording.thinking(),
     ]
     notices = [notice(dialect, sentence) for sentence in sentences]
     assert _problems(validate, notices) == []

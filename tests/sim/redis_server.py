@@ -32,7 +32,8 @@ def redis_server_path() -> str:
     path = shutil.which("redis-server")
     if path is None:
         raise RedisServerMissing(
-            "redis-server is not on PATH (apt-get install -y redis-server; .ci/run does this)")
+            "redis-server is not on PATH (apt-get install -y redis-server; .ci/run does this)"
+        )
     return path
 
 
@@ -59,9 +60,24 @@ def start_redis_server() -> Iterator[str]:
         for _attempt in range(3):  # another process may grab the free port before redis does
             port = free_port()
             process = subprocess.Popen(
-                [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no", "--dir", workdir, "--logfile", os.path.join(workdir, "log")],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                [
+                    binary,
+                    "--port",
+                    str(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    workdir,
+                    "--logfile",
+                    os.path.join(workdir, "log"),
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
             try:
                 if _await_ping(process, port):

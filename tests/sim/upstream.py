@@ -140,8 +140,9 @@ class _Ticker:
         self.task = None
 
 
-def chunk(content: str | None = None, *, finish_reason: str | None = None,
-          **top: Any) -> dict[str, Any]:
+def chunk(
+    content: str | None = None, *, finish_reason: str | None = None, **top: Any
+) -> dict[str, Any]:
     """One ``chat.completion.chunk``; ``top`` adds top-level fields (citations, usage...)."""
     delta: dict[str, Any] = {} if content is None else {"content": content}
     return {
@@ -168,19 +169,35 @@ def magisterium_citation(index: int, text: str, **fields: Any) -> dict[str, Any]
     }
 
 
-def answer(pieces: Sequence[str], citations: Sequence[dict[str, Any]] = (), *,
-           finish_reason: str = "stop", related: Sequence[str] | None = None,
-           between: Sequence[Step] = ()) -> Stream:
+def answer(
+    pieces: Sequence[str],
+    citations: Sequence[dict[str, Any]] = (),
+    *,
+    finish_reason: str = "stop",
+    related: Sequence[str] | None = None,
+    between: Sequence[Step] = (),
+) -> Stream:
     """A well-formed streamed answer: a role chunk, the pieces, the final chunk, ``[DONE]``."""
-    steps: list[Step] = [{**chunk(), "choices": [{"index": 0, "delta": {"role": "assistant",
-                                                                      "content": ""},
-                                                  "finish_reason": None}]}]
+    steps: list[Step] = [
+        {
+            **chunk(),
+            "choices": [
+                {"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}
+            ],
+        }
+    ]
     for piece in pieces:
         steps.append(chunk(piece))
         steps.extend(between)
-    final = chunk(finish_reason=finish_reason, citations=list(citations),
-                  usage={"prompt_tokens": 12, "completion_tokens": len(pieces),
-                         "total_tokens": 12 + len(pieces)})
+    final = chunk(
+        finish_reason=finish_reason,
+        citations=list(citations),
+        usage={
+            "prompt_tokens": 12,
+            "completion_tokens": len(pieces),
+            "total_tokens": 12 + len(pieces),
+        },
+    )
     if related is not None:
         final["related_questions"] = list(related)
     steps.append(final)
@@ -230,13 +247,21 @@ class UpstreamSim:
         self.requests.append(Request(body=body, headers=dict(request.headers), at=time.monotonic()))
         reply = self.replies.pop(0) if self.replies else self.default
         if isinstance(reply, Json):
-            payload = reply.body if reply.body is not None else {
-                "error": {"message": f"simulated {reply.status}"}}
+            payload = (
+                reply.body
+                if reply.body is not None
+                else {"error": {"message": f"simulated {reply.status}"}}
+            )
             text = payload if isinstance(payload, str) else json.dumps(payload)
-            return web.Response(status=reply.status, text=text, headers=reply.headers,
-                                content_type="application/json")
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
-                                               "Cache-Control": "no-cache"})
+            return web.Response(
+                status=reply.status,
+                text=text,
+                headers=reply.headers,
+                content_type="application/json",
+            )
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
         await response.prepare(request)
         with contextlib.suppress(ConnectionResetError):  # the client hung up
             if isinstance(reply, Numbered):
@@ -245,24 +270,33 @@ class UpstreamSim:
                 await self._play(reply, request, response)
         return response
 
-    async def _play_numbered(self, reply: Numbered, body: dict[str, Any],
-                             response: web.StreamResponse) -> None:
+    async def _play_numbered(
+        self, reply: Numbered, body: dict[str, Any], response: web.StreamResponse
+    ) -> None:
         messages = body.get("messages") or [{}]
-        stream = NumberedStream(question=str(messages[-1].get("content", "")),
-                                words=reply.words, response=response)
+        stream = NumberedStream(
+            question=str(messages[-1].get("content", "")), words=reply.words, response=response
+        )
         self.numbered.append(stream)
         ticker = self._tickers.setdefault(reply.per_second, _Ticker(reply.per_second))
         await response.write(_encoded(""))  # the role chunk
         ticker.add(stream)
         await stream.finished.wait()
-        final = chunk(finish_reason="stop", citations=[],
-                      usage={"prompt_tokens": 12, "completion_tokens": len(stream.sent),
-                             "total_tokens": 12 + len(stream.sent)})
+        final = chunk(
+            finish_reason="stop",
+            citations=[],
+            usage={
+                "prompt_tokens": 12,
+                "completion_tokens": len(stream.sent),
+                "total_tokens": 12 + len(stream.sent),
+            },
+        )
         await response.write(f"data: {json.dumps(final)}\n\ndata: [DONE]\n\n".encode())
         await response.write_eof()
 
-    async def _play(self, reply: Stream, request: web.Request,
-                    response: web.StreamResponse) -> None:
+    async def _play(
+        self, reply: Stream, request: web.Request, response: web.StreamResponse
+    ) -> None:
         text_sent = False
         for step in reply.steps:
             if isinstance(step, Pause):

@@ -51,20 +51,24 @@ class Streamed:
         return [c["choices"][0]["delta"]["content"] for c in self.chunks[1:-1]]
 
 
-def body(question: str, *, history: Sequence[str] = (), stream: bool = True,
-         **extra: Any) -> dict[str, Any]:
+def body(
+    question: str, *, history: Sequence[str] = (), stream: bool = True, **extra: Any
+) -> dict[str, Any]:
     messages = []
     for turn in history:
-        messages += [{"role": "user", "content": turn},
-                     {"role": "assistant", "content": "(an earlier answer)"}]
+        messages += [
+            {"role": "user", "content": turn},
+            {"role": "assistant", "content": "(an earlier answer)"},
+        ]
     messages.append({"role": "user", "content": question})
     return {"model": "magisterium-1", "messages": messages, "stream": stream, **extra}
 
 
 async def stream(http: httpx.AsyncClient, url: str, question: str, **extra: Any) -> Streamed:
     events: list[str] = []
-    async with aconnect_sse(http, "POST", f"{url}/chat/completions",
-                            json=body(question, **extra)) as source:
+    async with aconnect_sse(
+        http, "POST", f"{url}/chat/completions", json=body(question, **extra)
+    ) as source:
         assert source.response.status_code == 200
         assert source.response.headers["content-type"].startswith("text/event-stream")
         events = [event.data async for event in source.aiter_sse()]
@@ -73,8 +77,11 @@ async def stream(http: httpx.AsyncClient, url: str, question: str, **extra: Any)
 
 
 def corpus_texts(folder: Path = CORPUS_DIR) -> list[str]:
-    return [p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())
-            if p.suffix in (".md", ".txt")]
+    return [
+        p.read_text(encoding="utf-8")
+        for p in sorted(folder.iterdir())
+        if p.suffix in (".md", ".txt")
+    ]
 
 
 def statements(text: str) -> list[tuple[str, int]]:
@@ -93,9 +100,16 @@ def assert_backed(text: str, citations: list[dict[str, Any]], sources: Iterable[
     texts = list(sources)
     for citation in citations:
         assert any(citation["cited_text"] in source for source in texts), citation["cited_text"]
-        assert set(citation) == {"cited_text", "cited_text_heading", "document_title",
-                                 "document_index", "document_author", "document_year",
-                                 "document_reference", "source_url"}
+        assert set(citation) == {
+            "cited_text",
+            "cited_text_heading",
+            "document_title",
+            "document_index",
+            "document_author",
+            "document_year",
+            "document_reference",
+            "source_url",
+        }
     for statement, number in statements(text):
         assert statement, "no footnote stands alone"
         assert statement in by_index[number - 1]["cited_text"]

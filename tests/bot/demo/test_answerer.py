@@ -44,12 +44,13 @@ def test_passages_are_numbered_like_paragraphs_under_their_headings() -> None:
     assert deploy[0].heading == "Deploying citebot as a worker"
     assert (deploy[1].reference, deploy[1].heading) == ("1.1", "Heroku-like platforms")
     source = deploy[0].document.path.read_text(encoding="utf-8")
-    assert all(source[p.start:p.start + len(p.text)] == p.text for p in deploy)
+    assert all(source[p.start : p.start + len(p.text)] == p.text for p in deploy)
 
 
 def test_a_sentence_carrying_its_own_marker_is_never_quoted(tmp_path: Path) -> None:
     (tmp_path / "refs.md").write_text(
-        "# Bells\n\nChurch bells ring at noon [2]. Bells are cast in bronze.\n", encoding="utf-8")
+        "# Bells\n\nChurch bells ring at noon [2]. Bells are cast in bronze.\n", encoding="utf-8"
+    )
 
     answer = compose_answer(Corpus.load(tmp_path), "When do church bells ring?")
 
@@ -72,25 +73,44 @@ def test_the_featured_document_opens_the_answer() -> None:
     assert answer.text.startswith("citebot is a chat bot")
 
 
-_LINES = st.sampled_from([
-    "", "", "# A title", "## Bells", "### Ringing ##", "```", "~~~", "| a | b |",
-    "- Bells ring at noon.", "* Bronze bells last.", "1. Ring twice [3].",
-    "Bells are cast in bronze. They ring at noon! Do they? Yes.",
-    "A bell tower, e.g. a campanile, holds bells.", "  indented bell text", "> quoted bells",
-    "<!-- author: X -->", "Bells [^1]: a definition line.", "Ünïcödé bells ring.",
-])
+_LINES = st.sampled_from(
+    [
+        "",
+        "",
+        "# A title",
+        "## Bells",
+        "### Ringing ##",
+        "```",
+        "~~~",
+        "| a | b |",
+        "- Bells ring at noon.",
+        "* Bronze bells last.",
+        "1. Ring twice [3].",
+        "Bells are cast in bronze. They ring at noon! Do they? Yes.",
+        "A bell tower, e.g. a campanile, holds bells.",
+        "  indented bell text",
+        "> quoted bells",
+        "<!-- author: X -->",
+        "Bells [^1]: a definition line.",
+        "Ünïcödé bells ring.",
+    ]
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(_LINES, max_size=25), st.sampled_from(["\n", "\r\n"]),
-       st.sampled_from(["Do bells ring at noon?", "bronze", "tower campanile", "ünicode"]))
+@given(
+    st.lists(_LINES, max_size=25),
+    st.sampled_from(["\n", "\r\n"]),
+    st.sampled_from(["Do bells ring at noon?", "bronze", "tower campanile", "ünicode"]),
+)
 def test_any_markdown_is_cut_into_verbatim_passages_that_back_every_statement(
-        lines: list[str], newline: str, question: str) -> None:
+    lines: list[str], newline: str, question: str
+) -> None:
     text = newline.join(lines)
     document, passages = parse(Path("bells.md"), text)
     corpus = Corpus(documents=[document], passages=passages) if passages else None
 
-    assert all(text[p.start:p.start + len(p.text)] == p.text for p in passages)
+    assert all(text[p.start : p.start + len(p.text)] == p.text for p in passages)
     assert all(p.text and p.text == p.text.strip() for p in passages)
     if corpus is not None:
         answer = compose_answer(corpus, question)

@@ -57,7 +57,8 @@ def texts(folder: Path) -> list[str]:
 
 
 async def test_answers_quote_the_users_markdown_with_its_header_and_headings(
-        http: httpx.AsyncClient, garden: Path) -> None:
+    http: httpx.AsyncClient, garden: Path
+) -> None:
     async with running_demo(corpus=str(garden), tokens_per_second=0) as url:
         answer = await stream(http, url, "How should I prune tomato side shoots?")
 
@@ -74,7 +75,8 @@ async def test_answers_quote_the_users_markdown_with_its_header_and_headings(
 
 
 async def test_a_text_file_is_titled_by_its_name_and_has_no_invented_source(
-        http: httpx.AsyncClient, garden: Path) -> None:
+    http: httpx.AsyncClient, garden: Path
+) -> None:
     async with running_demo(corpus=str(garden), tokens_per_second=0) as url:
         answer = await stream(http, url, "Why does my compost heap smell of ammonia?")
         deploy = await stream(http, url, "How do I deploy citebot?")
@@ -83,14 +85,17 @@ async def test_a_text_file_is_titled_by_its_name_and_has_no_invented_source(
     assert_backed(answer.text, citations, texts(garden))
     assert "ammonia" in answer.text
     assert {c["document_title"] for c in citations} == {"compost-heaps"}
-    assert all(c["document_author"] is None and c["document_year"] is None
-               and c["source_url"] is None for c in citations)
+    assert all(
+        c["document_author"] is None and c["document_year"] is None and c["source_url"] is None
+        for c in citations
+    )
     assert citations[0]["document_reference"] in {"1", "2"}
     assert deploy.final["citations"] == [], "the bundled docs are not mixed in"
 
 
-async def test_hard_wrapped_lines_are_quoted_verbatim(http: httpx.AsyncClient,
-                                                       garden: Path) -> None:
+async def test_hard_wrapped_lines_are_quoted_verbatim(
+    http: httpx.AsyncClient, garden: Path
+) -> None:
     async with running_demo(corpus=str(garden), tokens_per_second=0) as url:
         answer = await stream(http, url, "How often should I water tomatoes in the sun?")
 
@@ -101,8 +106,7 @@ async def test_hard_wrapped_lines_are_quoted_verbatim(http: httpx.AsyncClient,
 
 
 @pytest.mark.parametrize("layout", ["missing", "empty", "only-code"])
-async def test_an_unusable_corpus_folder_fails_before_serving(tmp_path: Path,
-                                                             layout: str) -> None:
+async def test_an_unusable_corpus_folder_fails_before_serving(tmp_path: Path, layout: str) -> None:
     folder = tmp_path / "docs"
     if layout != "missing":
         folder.mkdir()
@@ -114,8 +118,7 @@ async def test_an_unusable_corpus_folder_fails_before_serving(tmp_path: Path,
             pass
 
 
-async def test_the_bundled_corpus_answers_when_no_folder_is_given(
-        http: httpx.AsyncClient) -> None:
+async def test_the_bundled_corpus_answers_when_no_folder_is_given(http: httpx.AsyncClient) -> None:
     async with running_demo(corpus=None, tokens_per_second=0) as url:
         answer = await stream(http, url, "What is the embedded demo upstream?")
 

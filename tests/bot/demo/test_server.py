@@ -11,7 +11,8 @@ from tests.bot.demo.conftest import MARKER, assert_backed, body, corpus_texts, s
 
 
 async def test_deploy_question_streams_a_cited_answer_from_the_deploy_guide(
-        http: httpx.AsyncClient, demo_url: str) -> None:
+    http: httpx.AsyncClient, demo_url: str
+) -> None:
     answer = await stream(http, demo_url, "How do I deploy citebot?")
 
     assert answer.chunks[0]["choices"][0]["delta"] == {"role": "assistant", "content": ""}
@@ -34,7 +35,8 @@ async def test_deploy_question_streams_a_cited_answer_from_the_deploy_guide(
 
 
 async def test_markers_reach_the_wire_split_across_deltas(
-        http: httpx.AsyncClient, demo_url: str) -> None:
+    http: httpx.AsyncClient, demo_url: str
+) -> None:
     answer = await stream(http, demo_url, "How do Slack threads and mentions work?")
 
     assert any("[" in d and "]" not in d for d in answer.content_deltas)
@@ -43,10 +45,13 @@ async def test_markers_reach_the_wire_split_across_deltas(
 
 
 async def test_non_streaming_completion_carries_top_level_citations(
-        http: httpx.AsyncClient, demo_url: str) -> None:
-    response = await http.post(f"{demo_url}/chat/completions",
-                               json=body("Which variables configure Slack?", stream=False),
-                               headers={"Authorization": "Bearer any-key"})
+    http: httpx.AsyncClient, demo_url: str
+) -> None:
+    response = await http.post(
+        f"{demo_url}/chat/completions",
+        json=body("Which variables configure Slack?", stream=False),
+        headers={"Authorization": "Bearer any-key"},
+    )
 
     assert response.status_code == 200
     reply = response.json()
@@ -59,9 +64,9 @@ async def test_non_streaming_completion_carries_top_level_citations(
 
 
 async def test_related_questions_come_on_the_final_chunk_only_when_asked(
-        http: httpx.AsyncClient, demo_url: str) -> None:
-    asked = await stream(http, demo_url, "How do I deploy citebot?",
-                         return_related_questions=True)
+    http: httpx.AsyncClient, demo_url: str
+) -> None:
+    asked = await stream(http, demo_url, "How do I deploy citebot?", return_related_questions=True)
     plain = await stream(http, demo_url, "How do I deploy citebot?")
 
     related = asked.final["related_questions"]
@@ -73,7 +78,8 @@ async def test_related_questions_come_on_the_final_chunk_only_when_asked(
 
 
 async def test_a_question_the_corpus_cannot_answer_gets_a_polite_uncited_reply(
-        http: httpx.AsyncClient, demo_url: str) -> None:
+    http: httpx.AsyncClient, demo_url: str
+) -> None:
     answer = await stream(http, demo_url, "What is the best recipe for sourdough bread?")
 
     assert answer.text == NOTHING_FOUND
@@ -82,18 +88,22 @@ async def test_a_question_the_corpus_cannot_answer_gets_a_polite_uncited_reply(
     assert answer.events[-1] == "[DONE]"
 
 
-@pytest.mark.parametrize("question", [
-    'How do I "deploy citebot',
-    "deploy*",
-    "NEAR(deploy citebot",
-    "-deploy -",
-    "column:deploy title: body:",
-    "deploy AND OR NOT ( ) { } ^ +",
-    "'; DROP TABLE passages; --",
-    "?!",
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        'How do I "deploy citebot',
+        "deploy*",
+        "NEAR(deploy citebot",
+        "-deploy -",
+        "column:deploy title: body:",
+        "deploy AND OR NOT ( ) { } ^ +",
+        "'; DROP TABLE passages; --",
+        "?!",
+    ],
+)
 async def test_search_syntax_in_a_question_never_breaks_the_answer(
-        http: httpx.AsyncClient, demo_url: str, question: str) -> None:
+    http: httpx.AsyncClient, demo_url: str, question: str
+) -> None:
     answer = await stream(http, demo_url, question)
 
     assert answer.events[-1] == "[DONE]"
@@ -104,7 +114,8 @@ async def test_search_syntax_in_a_question_never_breaks_the_answer(
 
 
 async def test_a_question_in_another_language_is_answered_or_politely_declined(
-        http: httpx.AsyncClient, demo_url: str) -> None:
+    http: httpx.AsyncClient, demo_url: str
+) -> None:
     french = await stream(http, demo_url, "Comment déployer citebot sur un serveur ?")
     spanish = await stream(http, demo_url, "¿Cuál es la capital de Francia?")
     chinese = await stream(http, demo_url, "如何部署？")
@@ -115,26 +126,35 @@ async def test_a_question_in_another_language_is_answered_or_politely_declined(
 
 
 async def test_a_short_follow_up_borrows_the_topic_of_the_earlier_question(
-        http: httpx.AsyncClient, demo_url: str) -> None:
-    answer = await stream(http, demo_url, "And with Slack?",
-                          history=["How do I deploy citebot as a worker?"])
+    http: httpx.AsyncClient, demo_url: str
+) -> None:
+    answer = await stream(
+        http, demo_url, "And with Slack?", history=["How do I deploy citebot as a worker?"]
+    )
 
     assert "Socket Mode" in answer.text
     assert_backed(answer.text, answer.final["citations"], corpus_texts())
 
 
-@pytest.mark.parametrize(("payload", "message"), [
-    (b"{not json", "not valid JSON"),
-    (b"[1, 2]", "JSON object"),
-    (b'{"model": "magisterium-1"}', "messages"),
-    (b'{"messages": []}', "messages"),
-    (b'{"messages": [{"role": "system", "content": "be brief"}]}', "user message"),
-    (b'{"messages": [{"content": "no role"}]}', "role"),
-])
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        (b"{not json", "not valid JSON"),
+        (b"[1, 2]", "JSON object"),
+        (b'{"model": "magisterium-1"}', "messages"),
+        (b'{"messages": []}', "messages"),
+        (b'{"messages": [{"role": "system", "content": "be brief"}]}', "user message"),
+        (b'{"messages": [{"content": "no role"}]}', "role"),
+    ],
+)
 async def test_a_bad_request_is_a_400_in_the_openai_error_shape(
-        http: httpx.AsyncClient, demo_url: str, payload: bytes, message: str) -> None:
-    response = await http.post(f"{demo_url}/chat/completions", content=payload,
-                               headers={"Content-Type": "application/json"})
+    http: httpx.AsyncClient, demo_url: str, payload: bytes, message: str
+) -> None:
+    response = await http.post(
+        f"{demo_url}/chat/completions",
+        content=payload,
+        headers={"Content-Type": "application/json"},
+    )
 
     assert response.status_code == 400
     error = response.json()["error"]
@@ -146,8 +166,9 @@ async def test_models_health_and_unknown_routes(http: httpx.AsyncClient, demo_ur
     models = await http.get(f"{demo_url}/models")
     root = demo_url.removesuffix("/v1")
     health = await http.get(f"{root}/healthz")
-    unversioned = await http.post(f"{root}/chat/completions", json=body("What is citebot?",
-                                                                        stream=False))
+    unversioned = await http.post(
+        f"{root}/chat/completions", json=body("What is citebot?", stream=False)
+    )
     missing = await http.get(f"{demo_url}/nowhere")
 
     assert [m["id"] for m in models.json()["data"]] == ["magisterium-1"]
@@ -158,10 +179,12 @@ async def test_models_health_and_unknown_routes(http: httpx.AsyncClient, demo_ur
 
 
 async def test_pacing_sends_one_delta_per_token_and_survives_a_client_hanging_up(
-        http: httpx.AsyncClient) -> None:
+    http: httpx.AsyncClient,
+) -> None:
     async with running_demo(tokens_per_second=40) as url:
-        async with aconnect_sse(http, "POST", f"{url}/chat/completions",
-                                json=body("How do I deploy citebot?")) as source:
+        async with aconnect_sse(
+            http, "POST", f"{url}/chat/completions", json=body("How do I deploy citebot?")
+        ) as source:
             deltas = []
             async for event in source.aiter_sse():
                 deltas.append(event.json()["choices"][0]["delta"])
@@ -176,7 +199,8 @@ async def test_pacing_sends_one_delta_per_token_and_survives_a_client_hanging_up
 
 
 async def test_a_paced_answer_arrives_whole_one_delta_per_token(
-        http: httpx.AsyncClient, demo_url: str) -> None:
+    http: httpx.AsyncClient, demo_url: str
+) -> None:
     unpaced = await stream(http, demo_url, "How do I deploy citebot?")
     async with running_demo(tokens_per_second=5000) as url:
         paced = await stream(http, url, "How do I deploy citebot?")

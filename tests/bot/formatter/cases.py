@@ -16,8 +16,12 @@ class Case:
     related: tuple[str, ...] = ()
 
     def done(self) -> AnswerDone:
-        return AnswerDone(text=self.text, finish_reason="stop", citations=self.normalised(),
-                          related_questions=self.related)
+        return AnswerDone(
+            text=self.text,
+            finish_reason="stop",
+            citations=self.normalised(),
+            related_questions=self.related,
+        )
 
     def normalised(self) -> tuple[Citation, ...]:
         return normalise_citations({"citations": self.citations}) if self.citations else ()
@@ -93,24 +97,41 @@ HTML_ENTITIES = Case(
 
 NULL_FIELDS = Case(
     text="A claim with a bare source.[^1]",
-    citations=[{"cited_text": "Only the quote is known.", "document_index": 0,
-                "document_title": None, "document_author": None, "document_year": None,
-                "document_reference": None, "source_url": None, "cited_text_heading": None}],
+    citations=[
+        {
+            "cited_text": "Only the quote is known.",
+            "document_index": 0,
+            "document_title": None,
+            "document_author": None,
+            "document_year": None,
+            "document_reference": None,
+            "source_url": None,
+            "cited_text_heading": None,
+        }
+    ],
 )
 
 BAD_URLS = Case(
     text="Click [here](javascript:alert(1)) or [there](discord://x) or [ok](https://ok.org).[^1]"
     "[^2][^3]",
-    citations=[source(0, source_url="javascript:alert(1)"),
-               source(1, source_url="discord://channels/1"),
-               source(2, source_url="ftp://files.org/x")],
+    citations=[
+        source(0, source_url="javascript:alert(1)"),
+        source(1, source_url="discord://channels/1"),
+        source(2, source_url="ftp://files.org/x"),
+    ],
 )
 
 MENTIONS = Case(
     text="Hi @everyone and @here, <@123> <@!5> <@&7> <!channel> <!here> <!everyone> <#C1> "
     "<!subteam^S1>.[^1]\n\n`@everyone <@1> <!channel>`\n\n```\n@here <@&7> <!here>\n```",
-    citations=[source(0, cited_text="Tell @everyone and <!channel> and <@U1>.",
-                      document_title="@here <@&1>", document_author="<!everyone>")],
+    citations=[
+        source(
+            0,
+            cited_text="Tell @everyone and <!channel> and <@U1>.",
+            document_title="@here <@&1>",
+            document_author="<!everyone>",
+        )
+    ],
     related=("Ask @everyone <!channel>?",),
 )
 

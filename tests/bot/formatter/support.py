@@ -31,8 +31,9 @@ def problems(dialect: Dialect, payload: Payload) -> list[str]:
     return validate_slack_payload(payload)
 
 
-def stream(dialect: Dialect, case: Case, pieces: Sequence[str]) -> tuple[list[tuple[Payload, ...]],
-                                                                          RenderedAnswer]:
+def stream(
+    dialect: Dialect, case: Case, pieces: Sequence[str]
+) -> tuple[list[tuple[Payload, ...]], RenderedAnswer]:
     """Feed ``pieces`` rendering after each, as a pacer flushing every delta would."""
     formatter = AnswerFormatter(dialect)
     renders = []

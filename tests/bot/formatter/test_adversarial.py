@@ -12,10 +12,11 @@ from integrations.discord.dialect import DiscordDialect
 from tests.bot.formatter.support import answer_text, dialects, problems
 
 
-def final(dialect: Dialect, text: str, citations: tuple[Citation, ...] = (),
-          step: int = 0) -> list[str]:
+def final(
+    dialect: Dialect, text: str, citations: tuple[Citation, ...] = (), step: int = 0
+) -> list[str]:
     formatter = AnswerFormatter(dialect)
-    pieces = [text[i:i + step] for i in range(0, len(text), step)] if step else [text]
+    pieces = [text[i : i + step] for i in range(0, len(text), step)] if step else [text]
     for piece in pieces:
         formatter.feed(piece)
         formatter.render()
@@ -51,8 +52,11 @@ def test_a_long_quote_stays_a_quote_in_every_message(dialect: Dialect) -> None:
 @pytest.mark.parametrize("dialect", dialects(), ids=lambda d: d.name)
 @pytest.mark.parametrize("marker", ["[^1234]", "[^0]", "[^0012]"])
 def test_a_caret_marker_of_any_number_is_never_shown_raw(dialect: Dialect, marker: str) -> None:
-    (message,) = final(dialect, f"Grace perfects nature.{marker} Amen.[^1]",
-                       (Citation(number=1, cited_text="q", source_url="https://a.org"),))
+    (message,) = final(
+        dialect,
+        f"Grace perfects nature.{marker} Amen.[^1]",
+        (Citation(number=1, cited_text="q", source_url="https://a.org"),),
+    )
     assert "^" not in message
     assert "Grace perfects nature. Amen." in message.replace("\\", "")
 
@@ -61,8 +65,9 @@ def test_a_discord_card_shows_the_quote_lines_as_the_source_wrote_them() -> None
     quote = "Intro\n# Title\n- item\n3. third\n-# small\n> nested"
     card = CitationCard(number=1, citation=Citation(number=1, cited_text=quote))
     description = DiscordDialect().card(card)["description"]
-    assert description == ("> Intro\n> \\# Title\n> \\- item\n> 3\\. third\n> \\-# small\n"
-                           "> \\> nested")
+    assert description == (
+        "> Intro\n> \\# Title\n> \\- item\n> 3\\. third\n> \\-# small\n> \\> nested"
+    )
 
 
 @pytest.mark.parametrize("dialect", dialects(), ids=lambda d: d.name)

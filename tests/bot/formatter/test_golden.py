@@ -29,7 +29,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 
 def chunks(text: str, size: int = 7) -> list[str]:
-    return [text[i:i + size] for i in range(0, len(text), size)]
+    return [text[i : i + size] for i in range(0, len(text), size)]
 
 
 def rendered(dialect: Dialect, case: Case) -> RenderedAnswer:
@@ -75,8 +75,10 @@ def test_markdown_heavy_reads_well(dialect: Dialect) -> None:
     assert "  - nested point" in text
     assert "> A quoted line." in text
     assert [c.title for c in result.citations] == ["Document 1", "Document 2"]
-    assert result.cards[0].supports == ("Grace builds on nature, it does not destroy it.",
-                                         "A quoted line.")
+    assert result.cards[0].supports == (
+        "Grace builds on nature, it does not destroy it.",
+        "A quoted line.",
+    )
 
 
 @pytest.mark.parametrize("dialect", dialects(), ids=lambda d: d.name)
@@ -97,9 +99,12 @@ def test_thirteen_sources_get_thirteen_cards_in_batches(dialect: Dialect) -> Non
         assert [len(p.get("embeds", [])) for p in result.thread] == [10, 4, 0]
         buttons = result.thread[-1]["components"]
         assert [row["components"][0]["custom_id"] for row in buttons] == [
-            f"citebot:related:{i}" for i in range(5)]
-        assert result.answer[-1]["components"][0]["components"][0]["custom_id"] == \
-            "citebot:feedback:up"
+            f"citebot:related:{i}" for i in range(5)
+        ]
+        assert (
+            result.answer[-1]["components"][0]["components"][0]["custom_id"]
+            == "citebot:feedback:up"
+        )
     else:
         last = result.thread[-1]["blocks"]
         assert last[-1]["type"] == "context_actions"
@@ -135,7 +140,7 @@ def test_cjk_and_emoji_survive_and_long_quotes_are_cut_cleanly(dialect: Dialect)
     shown = all_text(result)
     assert "…" in shown
     assert "e\u0301" * 10 in shown
-    assert "\"\u0301" not in shown  # no combining mark left orphaned
+    assert '"\u0301' not in shown  # no combining mark left orphaned
     assert quotes[0].startswith("恩宠不废除本性")
 
 
@@ -143,8 +148,9 @@ def test_cjk_and_emoji_survive_and_long_quotes_are_cut_cleanly(dialect: Dialect)
 def test_html_entities_are_decoded(dialect: Dialect) -> None:
     result = rendered(dialect, CASES["html_entities"])
     shown = all_text(result)
-    assert "l'œuvre de l'Esprit & de la foi" in shown or "l'œuvre de l'Esprit &amp; de la foi" \
-        in shown
+    assert (
+        "l'œuvre de l'Esprit & de la foi" in shown or "l'œuvre de l'Esprit &amp; de la foi" in shown
+    )
     assert "&apos;" not in json.dumps(list(result.answer) + list(result.thread))
     assert "Faith & reason" in answer_text(result.answer[0])
 

@@ -20,20 +20,68 @@ from tests.bot.formatter.support import (
 )
 
 FRAGMENTS = [
-    "Grace", "builds", "on", "nature.", "Faith", "and", "reason", "恩宠成全本性。", "👨‍👩‍👧",
-    "e\u0301", "&amp;", "&apos;", "**bold**", "*it*", "~~old~~", "`a[1]`", "[^1]", "[^2]",
-    "[^3]", "[2]", "[^12]", "[^1234]", "[^0]", "[^1][^2]", "[^99]", "[x](https://ok.org/p)", "[a[1]](https://x.org)",
-    "[bad](javascript:alert(1))", "<https://auto.org>", "@everyone", "@here", "<@123>",
-    "<@!5>", "<@&7>", "<!channel>", "<!here>", "<#C1>", "<!subteam^S1>", "\n\n", "\n- ",
-    "\n1. ", "\n# ", "\n#### ", "\n> ", "\n\n```py\nx = a[1] <@1>\n```\n\n", "\n[^1]: def\n",
-    "| a | b |\n|---|---|\n| 1 | 2[^1] |\n", "\\", "[", "]", "^", "***", "\n---\n",
-    "w" * 2500, "\n\n```\n" + "code a[1] <!here>\n" * 150 + "```\n\n",
+    "Grace",
+    "builds",
+    "on",
+    "nature.",
+    "Faith",
+    "and",
+    "reason",
+    "恩宠成全本性。",
+    "👨‍👩‍👧",
+    "e\u0301",
+    "&amp;",
+    "&apos;",
+    "**bold**",
+    "*it*",
+    "~~old~~",
+    "`a[1]`",
+    "[^1]",
+    "[^2]",
+    "[^3]",
+    "[2]",
+    "[^12]",
+    "[^1234]",
+    "[^0]",
+    "[^1][^2]",
+    "[^99]",
+    "[x](https://ok.org/p)",
+    "[a[1]](https://x.org)",
+    "[bad](javascript:alert(1))",
+    "<https://auto.org>",
+    "@everyone",
+    "@here",
+    "<@123>",
+    "<@!5>",
+    "<@&7>",
+    "<!channel>",
+    "<!here>",
+    "<#C1>",
+    "<!subteam^S1>",
+    "\n\n",
+    "\n- ",
+    "\n1. ",
+    "\n# ",
+    "\n#### ",
+    "\n> ",
+    "\n\n```py\nx = a[1] <@1>\n```\n\n",
+    "\n[^1]: def\n",
+    "| a | b |\n|---|---|\n| 1 | 2[^1] |\n",
+    "\\",
+    "[",
+    "]",
+    "^",
+    "***",
+    "\n---\n",
+    "w" * 2500,
+    "\n\n```\n" + "code a[1] <!here>\n" * 150 + "```\n\n",
     "\n\n" + "A sentence here.[^2] " * 120,
 ]
 
 answers = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map(" ".join)
-long_answers = st.tuples(answers, st.integers(1, 3)).map(lambda pair: "\n\n".join(
-    [pair[0]] * pair[1]))
+long_answers = st.tuples(answers, st.integers(1, 3)).map(
+    lambda pair: "\n\n".join([pair[0]] * pair[1])
+)
 
 
 @st.composite
@@ -43,10 +91,15 @@ def citation_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
     citations = []
     for number in numbers:
         url = draw(st.sampled_from(urls))
-        citations.append(source(number - 1, source_url=url,
-                                document_reference=draw(st.sampled_from(["1", "2", None])),
-                                document_title=draw(st.sampled_from(["T", None, "@everyone"])),
-                                cited_text=draw(st.sampled_from(["quote", "<!here> q" * 200]))))
+        citations.append(
+            source(
+                number - 1,
+                source_url=url,
+                document_reference=draw(st.sampled_from(["1", "2", None])),
+                document_title=draw(st.sampled_from(["T", None, "@everyone"])),
+                cited_text=draw(st.sampled_from(["quote", "<!here> q" * 200])),
+            )
+        )
     return citations
 
 
@@ -85,17 +138,17 @@ def check(dialect: Dialect, case: Case, cuts: list[int]) -> None:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=answers, citations=citation_lists(), cuts=st.lists(st.integers(0, 600), max_size=40))
-def test_any_answer_any_split(text: str, citations: list[dict[str, Any]],
-                              cuts: list[int]) -> None:
+def test_any_answer_any_split(text: str, citations: list[dict[str, Any]], cuts: list[int]) -> None:
     for dialect in dialects():
         check(dialect, Case(text=text, citations=citations), cuts)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=long_answers, citations=citation_lists(),
-       cuts=st.lists(st.integers(0, 20000), max_size=60))
-def test_long_answers_split_the_same_however_they_stream(text: str,
-                                                        citations: list[dict[str, Any]],
-                                                        cuts: list[int]) -> None:
+@given(
+    text=long_answers, citations=citation_lists(), cuts=st.lists(st.integers(0, 20000), max_size=60)
+)
+def test_long_answers_split_the_same_however_they_stream(
+    text: str, citations: list[dict[str, Any]], cuts: list[int]
+) -> None:
     for dialect in dialects():
         check(dialect, Case(text=text, citations=citations), cuts)

@@ -36,20 +36,32 @@ def test_a_marker_split_across_deltas_never_shows_raw() -> None:
     for piece in ["Faith [", "^", "1", "2", "] and reason [1", "]."]:
         formatter.feed(piece)
         seen.append(formatter.render()[0]["content"])
-    assert seen == ["Faith", "Faith", "Faith", "Faith", "Faith ¹ and reason",
-                    "Faith ¹ and reason ²."]
+    assert seen == [
+        "Faith",
+        "Faith",
+        "Faith",
+        "Faith",
+        "Faith ¹ and reason",
+        "Faith ¹ and reason ².",
+    ]
 
 
 def test_footnotes_become_links_at_the_end() -> None:
     formatter = AnswerFormatter(DiscordDialect())
     formatter.feed("Grace builds on nature.[^1]")
     formatter.render()
-    rendered = formatter.finish(AnswerDone(
-        text=formatter.text, finish_reason="stop",
-        citations=(Citation(number=1, cited_text="q", source_url="https://v.va/a b"),)))
+    rendered = formatter.finish(
+        AnswerDone(
+            text=formatter.text,
+            finish_reason="stop",
+            citations=(Citation(number=1, cited_text="q", source_url="https://v.va/a b"),),
+        )
+    )
     assert rendered.answer[0]["content"] == "Grace builds on nature.[¹](<https://v.va/a%20b>)"
     assert [b["custom_id"] for b in rendered.answer[0]["components"][0]["components"]] == [
-        "citebot:feedback:up", "citebot:feedback:down"]
+        "citebot:feedback:up",
+        "citebot:feedback:down",
+    ]
 
 
 def test_a_long_answer_fills_messages_that_then_never_change() -> None:
@@ -57,7 +69,7 @@ def test_a_long_answer_fills_messages_that_then_never_change() -> None:
     formatter = AnswerFormatter(DiscordDialect())
     renders = []
     for start in range(0, len(case.text), 250):
-        formatter.feed(case.text[start:start + 250])
+        formatter.feed(case.text[start : start + 250])
         renders.append(formatter.render())
     assert len(renders[-1]) >= 5
     for before, after in itertools.pairwise(renders):
@@ -75,7 +87,7 @@ def test_a_paragraph_that_outgrows_the_message_moves_on_at_once_and_never_vanish
     formatter = AnswerFormatter(DiscordDialect())
     shown: list[int] = []
     for start in range(0, len(text), 20):
-        formatter.feed(text[start:start + 20])
+        formatter.feed(text[start : start + 20])
         shown.append(sum(len(answer_text(m)) for m in formatter.render()))
     # The second paragraph outgrows the first message: it goes to the next one as it streams,
     # instead of disappearing until it is finished.
@@ -86,7 +98,8 @@ def test_a_paragraph_that_outgrows_the_message_moves_on_at_once_and_never_vanish
 
 @pytest.mark.parametrize("dialect", [DiscordDialect(), SlackDialect()], ids=["discord", "slack"])
 def test_a_paragraph_that_may_yet_fit_keeps_what_it_showed_until_it_is_cut(
-        dialect: Dialect) -> None:
+    dialect: Dialect,
+) -> None:
     """Beside a short paragraph, a long one outgrows the room left, but where the reader will
     cut it is not decided yet (its first piece might still fit): meanwhile its finished
     sentences stay on screen where they were, and nothing once shown ever vanishes."""
@@ -98,9 +111,13 @@ def test_a_paragraph_that_may_yet_fit_keeps_what_it_showed_until_it_is_cut(
     formatter = AnswerFormatter(dialect)
     seen: set[str] = set()
     for start in range(0, len(text), 40):
-        formatter.feed(text[start:start + 40])
-        visible = set(re.findall(r"Sentence (\d{3}) says a little more about grace and nature\.",
-                                 " ".join(answer_text(m) for m in formatter.render())))
+        formatter.feed(text[start : start + 40])
+        visible = set(
+            re.findall(
+                r"Sentence (\d{3}) says a little more about grace and nature\.",
+                " ".join(answer_text(m) for m in formatter.render()),
+            )
+        )
         assert seen <= visible, f"vanished: {sorted(seen - visible)}"
         seen = visible
     assert seen == {f"{n:03d}" for n in range(rest)}
@@ -109,8 +126,9 @@ def test_a_paragraph_that_may_yet_fit_keeps_what_it_showed_until_it_is_cut(
 def test_links_that_do_not_fit_stay_plain_numbers_matching_their_cards() -> None:
     url = "https://www.vatican.va/" + "x" * 400
     text = " ".join(f"Claim {n}.[^{n}]" for n in range(1, 9)) * 20
-    citations = tuple(Citation(number=n, cited_text="q", source_url=f"{url}{n}")
-                      for n in range(1, 9))
+    citations = tuple(
+        Citation(number=n, cited_text="q", source_url=f"{url}{n}") for n in range(1, 9)
+    )
     formatter = AnswerFormatter(DiscordDialect())
     formatter.feed(text)
     rendered = formatter.finish(AnswerDone(text=text, finish_reason="stop", citations=citations))
@@ -126,8 +144,10 @@ def test_an_interrupted_answer_keeps_its_text_and_says_so() -> None:
     shown = formatter.render()
     final = formatter.interrupt("The answer was interrupted.")
     assert len(final) == len(shown)
-    assert final[-1]["content"] == "Grace builds on nature. It does not\n\n*The answer was " \
+    assert (
+        final[-1]["content"] == "Grace builds on nature. It does not\n\n*The answer was "
         "interrupted.*"
+    )
     assert final[-1]["components"] == []
 
 
@@ -139,7 +159,8 @@ def test_an_interrupted_long_answer_keeps_its_closed_messages() -> None:
     final = formatter.interrupt("Interrupted.")
     assert len(shown) == 2
     assert [skeleton(SlackDialect(), m) for m in shown[:-1]] == [
-        skeleton(SlackDialect(), m) for m in final[: len(shown) - 1]]
+        skeleton(SlackDialect(), m) for m in final[: len(shown) - 1]
+    ]
     assert all(validate_slack_payload(p) == [] for p in final)
     assert "\\[1\\]" not in answer_text(final[-1])
 
@@ -147,18 +168,15 @@ def test_an_interrupted_long_answer_keeps_its_closed_messages() -> None:
 def test_span_citations_get_a_footnote_where_their_span_ends() -> None:
     text = "Grace builds on nature. Faith seeks understanding."
     citations = (
-        Citation(number=1, title="A", source_url="https://a.org", provider="openai",
-                 span=(0, 23)),
-        Citation(number=2, title="B", source_url="https://b.org", provider="openai",
-                 span=(24, 50)),
+        Citation(number=1, title="A", source_url="https://a.org", provider="openai", span=(0, 23)),
+        Citation(number=2, title="B", source_url="https://b.org", provider="openai", span=(24, 50)),
     )
     formatter = AnswerFormatter(DiscordDialect())
     formatter.feed(text)
-    rendered = formatter.finish(AnswerDone(text=text, finish_reason="stop",
-                                           citations=citations))
+    rendered = formatter.finish(AnswerDone(text=text, finish_reason="stop", citations=citations))
     assert rendered.answer[0]["content"] == (
-        "Grace builds on nature.[¹](<https://a.org>) Faith seeks understanding."
-        "[²](<https://b.org>)")
+        "Grace builds on nature.[¹](<https://a.org>) Faith seeks understanding.[²](<https://b.org>)"
+    )
     assert rendered.cards[1].supports == ("Faith seeks understanding.",)
 
 
@@ -188,9 +206,14 @@ def test_the_same_source_twice_is_one_footnote_number() -> None:
     text = "One.[^1] Two.[^2]"
     formatter = AnswerFormatter(DiscordDialect())
     formatter.feed(text)
-    done = AnswerDone(text=text, finish_reason="stop", citations=tuple(
-        Citation(number=n, cited_text="same", source_url="https://a.org", reference="7")
-        for n in (1, 2)))
+    done = AnswerDone(
+        text=text,
+        finish_reason="stop",
+        citations=tuple(
+            Citation(number=n, cited_text="same", source_url="https://a.org", reference="7")
+            for n in (1, 2)
+        ),
+    )
     rendered = formatter.finish(done)
     assert rendered.answer[0]["content"].count("[¹](<https://a.org>)") == 2
     assert len(rendered.cards) == 1
@@ -201,6 +224,9 @@ def test_streaming_numbers_are_the_final_ones_when_every_marker_has_a_source() -
     formatter = AnswerFormatter(DiscordDialect())
     formatter.feed(text)
     assert formatter.render()[0]["content"] == "Hope.¹ Faith.² Love.¹"
-    done = AnswerDone(text=text, finish_reason="stop", citations=tuple(
-        Citation(number=n, cited_text=f"q{n}") for n in (1, 3)))
+    done = AnswerDone(
+        text=text,
+        finish_reason="stop",
+        citations=tuple(Citation(number=n, cited_text=f"q{n}") for n in (1, 3)),
+    )
     assert formatter.finish(done).answer[0]["content"] == "Hope.¹ Faith.² Love.¹"

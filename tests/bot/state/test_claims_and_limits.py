@@ -16,11 +16,11 @@ async def test_an_event_delivered_twenty_times_at_once_is_claimed_once(state: St
 
 
 @shared_backends
-async def test_two_workers_claim_a_redelivered_event_once(
-        open_states: Callable[[], State]) -> None:
+async def test_two_workers_claim_a_redelivered_event_once(open_states: Callable[[], State]) -> None:
     one, two = open_states(), open_states()
-    claims = await asyncio.gather(*(worker.first_time("Ev123")
-                                    for _ in range(10) for worker in (one, two)))
+    claims = await asyncio.gather(
+        *(worker.first_time("Ev123") for _ in range(10) for worker in (one, two))
+    )
     assert claims.count(True) == 1
 
 
@@ -52,8 +52,9 @@ async def test_the_window_slides_and_refusals_do_not_count(state: State) -> None
 @shared_backends
 async def test_two_workers_share_a_users_limit(open_states: Callable[[], State]) -> None:
     one, two = open_states(), open_states()
-    allowed = await asyncio.gather(*(worker.hit("U1", limit=10, per_seconds=60)
-                                     for _ in range(8) for worker in (one, two)))
+    allowed = await asyncio.gather(
+        *(worker.hit("U1", limit=10, per_seconds=60) for _ in range(8) for worker in (one, two))
+    )
     assert [decision.allowed for decision in allowed].count(True) == 10
     assert not (await one.hit("U1", limit=10, per_seconds=60)).allowed
     assert not (await two.hit("U1", limit=10, per_seconds=60)).allowed

@@ -61,13 +61,22 @@ async def test_three_questions_are_answered_in_arrival_order(state: State) -> No
         for name in ("A", "B", "C"):
             thread.finish(name)
         await thread.all_done()
-    assert thread.log == ["A answering", "B queued #1", "C queued #2", "A done",
-                          "B answering", "B done", "C answering", "C done"]
+    assert thread.log == [
+        "A answering",
+        "B queued #1",
+        "C queued #2",
+        "A done",
+        "B answering",
+        "B done",
+        "C answering",
+        "C done",
+    ]
 
 
 @shared_backends
 async def test_questions_through_different_workers_share_one_queue(
-        open_states: Callable[[], State]) -> None:
+    open_states: Callable[[], State],
+) -> None:
     one, two = open_states(), open_states()
     with Thread() as thread:
         await thread.ask(one, "A")
@@ -77,8 +86,16 @@ async def test_questions_through_different_workers_share_one_queue(
         thread.finish("B")
         thread.finish("C")
         await thread.all_done()
-    assert thread.log == ["A answering", "B queued #1", "C queued #2", "A done",
-                          "B answering", "B done", "C answering", "C done"]
+    assert thread.log == [
+        "A answering",
+        "B queued #1",
+        "C queued #2",
+        "A done",
+        "B answering",
+        "B done",
+        "C answering",
+        "C done",
+    ]
 
 
 async def test_other_threads_do_not_wait(state: State) -> None:
@@ -102,8 +119,14 @@ async def test_a_question_that_gives_up_waiting_leaves_the_queue(state: State) -
         thread.finish("C")
         await asyncio.gather(*thread.tasks, return_exceptions=True)
     assert thread.tasks[1].cancelled()
-    assert thread.log == ["A answering", "B queued #1", "C queued #2", "A done",
-                          "C answering", "C done"]
+    assert thread.log == [
+        "A answering",
+        "B queued #1",
+        "C queued #2",
+        "A done",
+        "C answering",
+        "C done",
+    ]
 
 
 async def test_a_failed_answer_frees_the_thread(state: State) -> None:

@@ -43,8 +43,7 @@ async def test_a_thread_is_forgotten_a_ttl_after_its_last_write(state: State) ->
 
 
 @shared_backends
-async def test_a_second_worker_continues_the_conversation(
-        open_states: Callable[[], State]) -> None:
+async def test_a_second_worker_continues_the_conversation(open_states: Callable[[], State]) -> None:
     one, two = open_states(), open_states()
     await one.append("T1", Q1, A1)
     await two.append("T1", Q2, A2)
@@ -52,8 +51,11 @@ async def test_a_second_worker_continues_the_conversation(
 
 
 async def test_a_button_finds_the_record_of_its_answer(state: State) -> None:
-    record = {"question": "Who wrote the Summa?", "related_questions": ["When?", "Why?"],
-              "thread": {"channel": "C1", "ts": "1700000000.000100"}}
+    record = {
+        "question": "Who wrote the Summa?",
+        "related_questions": ["When?", "Why?"],
+        "thread": {"channel": "C1", "ts": "1700000000.000100"},
+    }
     await state.put_record("M42", record)
     assert await state.get_record("M42") == record
     assert await state.get_record("M43") is None

@@ -18,7 +18,8 @@ async def test_memory_is_the_default_shape() -> None:
 
 
 async def test_a_relative_sqlite_path_is_relative_to_the_working_directory(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     async with open_state("sqlite:///state.db") as state:
         assert await state.first_time("Ev1")
@@ -36,17 +37,19 @@ async def test_live_redis_is_ready(redis_url: str) -> None:
         assert await state.ping()
 
 
-@pytest.mark.parametrize(("url", "reason"), [
-    ("postgres://db/0", "must start with memory://"),
-    ("sqlite://host/state.db", "sqlite:///relative/path"),
-    ("sqlite:///", "sqlite:///relative/path"),
-    ("sqlite:////no/such/directory/state.db", "cannot open SQLite database"),
-    ("redis://:hunter2@redis:port/0", "port must be a number"),
-    ("redis://:hunter2@redis:6379/zero", "DB a number"),
-    ("rediss://:hunter2@:6379/0", "rediss://HOST:PORT/DB"),
-])
-def test_a_bad_state_url_names_the_variable_and_hides_the_password(url: str,
-                                                                  reason: str) -> None:
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("postgres://db/0", "must start with memory://"),
+        ("sqlite://host/state.db", "sqlite:///relative/path"),
+        ("sqlite:///", "sqlite:///relative/path"),
+        ("sqlite:////no/such/directory/state.db", "cannot open SQLite database"),
+        ("redis://:hunter2@redis:port/0", "port must be a number"),
+        ("redis://:hunter2@redis:6379/zero", "DB a number"),
+        ("rediss://:hunter2@:6379/0", "rediss://HOST:PORT/DB"),
+    ],
+)
+def test_a_bad_state_url_names_the_variable_and_hides_the_password(url: str, reason: str) -> None:
     with pytest.raises(SettingsError) as refused:
         open_state(url)
     message = str(refused.value)

@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[DiscordSim]:
     async with DiscordSim() as simulator:
         monkeypatch.setattr(discord.http.Route, "BASE", simulator.base_url)
-        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
-                            yarl.URL(simulator.gateway_url))
+        monkeypatch.setattr(
+            discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(simulator.gateway_url)
+        )
         yield simulator
-
 
 
 @pytest.fixture

@@ -45,8 +45,9 @@ class RecordingState(MemoryState):
         super().__init__()
         self.voted = asyncio.Condition()
 
-    async def record_feedback(self, answer_key: str, user_id: str, value: str, *,
-                              ttl: float = RECORD_TTL) -> bool:
+    async def record_feedback(
+        self, answer_key: str, user_id: str, value: str, *, ttl: float = RECORD_TTL
+    ) -> bool:
         changed = await super().record_feedback(answer_key, user_id, value, ttl=ttl)
         async with self.voted:
             self.voted.notify_all()
@@ -66,13 +67,19 @@ class Harness:
             await self.service.finished.wait_for(lambda: len(self.service.outcomes) >= count)
         return self.service.outcomes
 
-    async def ask(self, question: str, *, private: bool = False,
-                  channel_id: int | None = None, locale: str = "en-US") -> SimMessage:
+    async def ask(
+        self,
+        question: str,
+        *,
+        private: bool = False,
+        channel_id: int | None = None,
+        locale: str = "en-US",
+    ) -> SimMessage:
         """A person runs /ask and waits for the whole answer; returns the answer message."""
         done = len(self.service.outcomes)
         interaction = await self.sim.slash_command(
-            "ask", {"question": question, "private": private}, channel_id=channel_id,
-            locale=locale)
+            "ask", {"question": question, "private": private}, channel_id=channel_id, locale=locale
+        )
         await self.answers(done + 1)
         assert interaction.original is not None
         return interaction.original
@@ -89,32 +96,64 @@ class Harness:
     def writes(self, message: SimMessage) -> list[RecordedRequest]:
         """Every successful create/edit that touched ``message``'s content, in order."""
         ids = (str(message.id), "@original")
-        return [r for r in self.sim.requests if r.method in ("PATCH", "POST")
-                and r.status == 200 and r.json is not None and "content" in r.json
-                and (r.path.rsplit("/", 1)[-1] in ids)]
+        return [
+            r
+            for r in self.sim.requests
+            if r.method in ("PATCH", "POST")
+            and r.status == 200
+            and r.json is not None
+            and "content" in r.json
+            and (r.path.rsplit("/", 1)[-1] in ids)
+        ]
 
 
 FAST = Pacer(min_interval=0.2)
 
 
 @asynccontextmanager
-async def running_harness(sim: DiscordSim, upstream: UpstreamSim, *, pacer: Pacer = FAST,
-                          env: dict[str, str] | None = None,
-                          **options: Any) -> AsyncIterator[Harness]:
-    settings = load_settings({
-        "DISCORD_TOKEN": sim.token, "DISCORD_API_BASE_URL": sim.base_url,
-        "UPSTREAM_BASE_URL": upstream.base_url, "UPSTREAM_API_KEY": "sim-key",
-        "SHUTDOWN_GRACE_SECONDS": "2", **(env or {})}, env_file=None)
-    async with AnswerClient(base_url=upstream.base_url, api_key=settings.upstream_api_key,
-                            model="magisterium-1", retry=RetryPolicy(max_retries=0)
-                            ) as client, RecordingState() as state:
-        service = RecordingService(client=client, state=state,
-                                   admission=Admission(max_in_flight=8))
+async def running_harness(
+    sim: DiscordSim,
+    upstream: UpstreamSim,
+    *,
+    pacer: Pacer = FAST,
+    env: dict[str, str] | None = None,
+    **options: Any,
+) -> AsyncIterator[Harness]:
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": sim.token,
+            "DISCORD_API_BASE_URL": sim.base_url,
+            "UPSTREAM_BASE_URL": upstream.base_url,
+            "UPSTREAM_API_KEY": "sim-key",
+            "SHUTDOWN_GRACE_SECONDS": "2",
+            **(env or {}),
+        },
+        env_file=None,
+    )
+    async with (
+        AnswerClient(
+            base_url=upstream.base_url,
+            api_key=settings.upstream_api_key,
+            model="magisterium-1",
+            retry=RetryPolicy(max_retries=0),
+        ) as client,
+        RecordingState() as state,
+    ):
+        service = RecordingService(client=client, state=state, admission=Admission(max_in_flight=8))
         stop, ready = asyncio.Event(), asyncio.Event()
-        runner = asyncio.create_task(run_discord(
-            settings, service, ready, client=client, stop=stop, pacer=pacer,
-            dialect=DiscordDialect(),
-            guild_ready_timeout=0.1, **options))
+        runner = asyncio.create_task(
+            run_discord(
+                settings,
+                service,
+                ready,
+                client=client,
+                stop=stop,
+                pacer=pacer,
+                dialect=DiscordDialect(),
+                guild_ready_timeout=0.1,
+                **options,
+            )
+        )
         connected = asyncio.create_task(ready.wait())
         await asyncio.wait({runner, connected}, return_when=asyncio.FIRST_COMPLETED)
         if runner.done():
@@ -125,4 +164,3 @@ async def running_harness(sim: DiscordSim, upstream: UpstreamSim, *, pacer: Pace
         finally:
             stop.set()
             await runner
-

@@ -12,11 +12,22 @@ THREADS = "POST /channels/{channel_id}/messages/{message_id}/threads"
 
 CITED = answer(
     ["Grace is a gift", " of God[^1], freely given[^2]."],
-    [magisterium_citation(0, "Grace is favor, the free and undeserved help.",
-                          title="Catechism", url="https://example.org/ccc/1996"),
-     magisterium_citation(1, "Sanctifying grace is an habitual gift.",
-                          title="Catechism", url="https://example.org/ccc/2000")],
-    related=["What is sanctifying grace?", "How is grace received?"])
+    [
+        magisterium_citation(
+            0,
+            "Grace is favor, the free and undeserved help.",
+            title="Catechism",
+            url="https://example.org/ccc/1996",
+        ),
+        magisterium_citation(
+            1,
+            "Sanctifying grace is an habitual gift.",
+            title="Catechism",
+            url="https://example.org/ccc/2000",
+        ),
+    ],
+    related=["What is sanctifying grace?", "How is grace received?"],
+)
 
 
 async def test_ask_defers_at_once_then_shows_the_linked_answer(harness: Harness) -> None:
@@ -102,14 +113,18 @@ async def test_a_thread_refused_after_all_still_lets_the_cards_follow(harness: H
 
 
 async def test_upstream_mentions_never_ping(harness: Harness) -> None:
-    harness.upstream.queue(answer(["Hey @everyone and @here, ", f"<@{harness.sim.user.id}> ",
-                                   "and <@&42> look."]))
+    harness.upstream.queue(
+        answer(["Hey @everyone and @here, ", f"<@{harness.sim.user.id}> ", "and <@&42> look."])
+    )
     message = await harness.ask("ping?")
 
     assert "everyone" in message.content
     assert harness.sim.pinged() == []
-    writes = [r for r in harness.sim.requests
-              if r.method in ("POST", "PATCH") and r.json and "content" in r.json]
+    writes = [
+        r
+        for r in harness.sim.requests
+        if r.method in ("POST", "PATCH") and r.json and "content" in r.json
+    ]
     assert writes
     assert all(r.json["allowed_mentions"] == {"parse": []} for r in writes)
 
@@ -131,11 +146,16 @@ async def test_a_cut_stream_keeps_the_text_and_says_so(harness: Harness) -> None
     assert "interrupted" in message.content.lower()
 
 
-async def test_a_card_discord_refuses_is_skipped_and_the_rest_still_land(
-        harness: Harness) -> None:
-    many = answer(["Grace is many things" + "".join(f"[^{i + 1}]" for i in range(12)) + "."],
-                  [magisterium_citation(i, f"Passage {i}.", title=f"Source {i}",
-                                        url=f"https://example.org/{i}") for i in range(12)])
+async def test_a_card_discord_refuses_is_skipped_and_the_rest_still_land(harness: Harness) -> None:
+    many = answer(
+        ["Grace is many things" + "".join(f"[^{i + 1}]" for i in range(12)) + "."],
+        [
+            magisterium_citation(
+                i, f"Passage {i}.", title=f"Source {i}", url=f"https://example.org/{i}"
+            )
+            for i in range(12)
+        ],
+    )
     harness.upstream.queue(many)
     harness.sim.refuse_next("POST /channels/{channel_id}/messages", 403, 50001, "Missing Access")
     message = await harness.ask("What is grace?")

@@ -6,9 +6,11 @@ from tests.integrations.discord.harness import Harness
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
-FIRST = answer(["Grace is a gift of God[^1]."],
-               [magisterium_citation(0, "Grace is favor.", url="https://example.org/ccc/1996")],
-               related=["What is sanctifying grace?"])
+FIRST = answer(
+    ["Grace is a gift of God[^1]."],
+    [magisterium_citation(0, "Grace is favor.", url="https://example.org/ccc/1996")],
+    related=["What is sanctifying grace?"],
+)
 
 
 async def test_ask_in_the_thread_sends_the_conversation_upstream(harness: Harness) -> None:
@@ -23,7 +25,10 @@ async def test_ask_in_the_thread_sends_the_conversation_upstream(harness: Harnes
     assert "It is habitual." in follow.content
     sent = harness.upstream.questions[1]
     assert [(m["role"], m["content"][:14]) for m in sent] == [
-        ("user", "What is grace?"), ("assistant", "Grace is a gif"), ("user", "Is it lasting?")]
+        ("user", "What is grace?"),
+        ("assistant", "Grace is a gif"),
+        ("user", "Is it lasting?"),
+    ]
 
 
 async def test_a_mention_in_the_thread_is_a_follow_up(harness: Harness) -> None:
@@ -32,8 +37,9 @@ async def test_a_mention_in_the_thread_is_a_follow_up(harness: Harness) -> None:
     thread = harness.sim.thread_of(message.id)
     assert thread is not None
 
-    await harness.sim.user_message(thread.id, f"<@{harness.sim.bot.id}> can it grow?",
-                                   mentions=[harness.sim.bot.id])
+    await harness.sim.user_message(
+        thread.id, f"<@{harness.sim.bot.id}> can it grow?", mentions=[harness.sim.bot.id]
+    )
     await harness.answers(2)
 
     reply = harness.sim.channel_messages(thread.id)[-1]
@@ -44,14 +50,16 @@ async def test_a_mention_in_the_thread_is_a_follow_up(harness: Harness) -> None:
 
 
 async def test_messages_without_a_mention_or_outside_our_threads_are_ignored(
-        harness: Harness) -> None:
+    harness: Harness,
+) -> None:
     harness.upstream.queue(FIRST)
     message = await harness.ask("What is grace?")
     thread = harness.sim.thread_of(message.id)
     assert thread is not None
     await harness.sim.user_message(thread.id, "just chatting")
-    await harness.sim.user_message(harness.sim.text.id, f"<@{harness.sim.bot.id}> hi",
-                                   mentions=[harness.sim.bot.id])
+    await harness.sim.user_message(
+        harness.sim.text.id, f"<@{harness.sim.bot.id}> hi", mentions=[harness.sim.bot.id]
+    )
     harness.upstream.queue(answer(["Still here."]))
     await harness.ask("And now?", channel_id=thread.id)
     assert len(harness.upstream.requests) == 2
@@ -90,7 +98,8 @@ async def test_feedback_is_recorded_and_acknowledged_privately(harness: Harness)
 
 
 async def test_outside_the_allowlisted_channels_ask_is_politely_refused(
-        sim: DiscordSim, upstream: UpstreamSim) -> None:
+    sim: DiscordSim, upstream: UpstreamSim
+) -> None:
     from tests.integrations.discord.harness import running_harness
 
     env = {"DISCORD_CHANNEL_ALLOWLIST": str(sim.forum.id)}
@@ -100,5 +109,6 @@ async def test_outside_the_allowlisted_channels_ask_is_politely_refused(
     assert interaction.original is not None
     assert interaction.ephemeral  # only the asker sees the refusal
     assert interaction.original.content == (
-        "citebot is not enabled here. Please ask in a channel where it is allowed.")
+        "citebot is not enabled here. Please ask in a channel where it is allowed."
+    )
     assert upstream.requests == []

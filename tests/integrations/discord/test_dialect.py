@@ -22,9 +22,21 @@ def card(number: int, **fields: object) -> CitationCard:
 
 def test_cards_are_embeds_discord_py_accepts() -> None:
     thread = DIALECT.thread(
-        [card(1, cited_text="A quote *with* stars", heading="Chapter 2", title="Lumen Gentium",
-              author="Paul VI", year="1964", reference="8", source_url="https://v.va/lg")],
-        [], [])
+        [
+            card(
+                1,
+                cited_text="A quote *with* stars",
+                heading="Chapter 2",
+                title="Lumen Gentium",
+                author="Paul VI",
+                year="1964",
+                reference="8",
+                source_url="https://v.va/lg",
+            )
+        ],
+        [],
+        [],
+    )
     (embed_data,) = thread[0]["embeds"]
     embed = discord.Embed.from_dict(embed_data)
     assert embed.title == "Lumen Gentium"
@@ -44,10 +56,18 @@ def test_long_quotes_are_cut_at_a_word_with_an_ellipsis() -> None:
 
 
 def test_many_big_cards_are_batched_within_limits() -> None:
-    cards = [card(n, cited_text="x " * 3000, title="T" * 300, author="A" * 300,
-                  reference="R" * 3000, heading="H" * 500) for n in range(1, 24)]
-    thread = DIALECT.thread(cards, [Citation(number=99, title="Unused")],
-                            ["Q" * 100] * 7)
+    cards = [
+        card(
+            n,
+            cited_text="x " * 3000,
+            title="T" * 300,
+            author="A" * 300,
+            reference="R" * 3000,
+            heading="H" * 500,
+        )
+        for n in range(1, 24)
+    ]
+    thread = DIALECT.thread(cards, [Citation(number=99, title="Unused")], ["Q" * 100] * 7)
     for payload in thread:
         assert validate_discord_payload(payload) == []
         assert sum(embed_size(e) for e in payload.get("embeds", [])) <= 6000

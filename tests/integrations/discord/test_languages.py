@@ -9,11 +9,22 @@ from tests.sim.upstream import Cut, Json, Stream, answer, chunk, magisterium_cit
 
 CITED = answer(
     ["Genade is een gave", " van God[^1]."],
-    [magisterium_citation(0, "Genade is gunst, de vrije en onverdiende hulp.",
-                          title="Catechismus", url="https://example.org/ccc/1996"),
-     magisterium_citation(1, "Heiligmakende genade is een blijvende gave.",
-                          title="Compendium", url="https://example.org/comp/423")],
-    related=["Wat is heiligmakende genade?"])
+    [
+        magisterium_citation(
+            0,
+            "Genade is gunst, de vrije en onverdiende hulp.",
+            title="Catechismus",
+            url="https://example.org/ccc/1996",
+        ),
+        magisterium_citation(
+            1,
+            "Heiligmakende genade is een blijvende gave.",
+            title="Compendium",
+            url="https://example.org/comp/423",
+        ),
+    ],
+    related=["Wat is heiligmakende genade?"],
+)
 
 
 async def test_a_dutch_user_gets_dutch_cards_notes_and_thanks(harness: Harness) -> None:
@@ -34,8 +45,9 @@ async def test_a_dutch_user_gets_dutch_cards_notes_and_thanks(harness: Harness) 
 
     harness.upstream.queue(Json(500, {"error": {"message": "boom"}}))
     failed = await harness.ask("Wat is genade?", locale="nl")
-    assert failed.content == ("Ik kon de antwoorddienst op dit moment niet bereiken. "
-                              "Probeer het over een minuut opnieuw.")
+    assert failed.content == (
+        "Ik kon de antwoorddienst op dit moment niet bereiken. Probeer het over een minuut opnieuw."
+    )
 
     harness.upstream.queue(Stream((chunk("Genade is een gave"), chunk(" van God."), Cut())))
     cut = await harness.ask("Wat is genade?", locale="nl")
@@ -44,7 +56,8 @@ async def test_a_dutch_user_gets_dutch_cards_notes_and_thanks(harness: Harness) 
 
 
 async def test_a_regional_locale_finds_its_language_and_an_unknown_one_gets_the_default(
-        harness: Harness) -> None:
+    harness: Harness,
+) -> None:
     harness.upstream.queue(Json(500), Json(500), Json(500))
     brazil = await harness.ask("O que é a graça?", locale="pt-BR")
     assert brazil.content.startswith("Não consegui acessar o serviço de respostas agora.")
@@ -54,21 +67,32 @@ async def test_a_regional_locale_finds_its_language_and_an_unknown_one_gets_the_
     assert american.content == japan.content
 
 
-QUOTES = ("A graça é um dom gratuito de Deus — «favor e socorro».",
-          "Gratia non tollit naturam, sed perficit eam: „la grâce“ achève la nature.")
+QUOTES = (
+    "A graça é um dom gratuito de Deus — «favor e socorro».",
+    "Gratia non tollit naturam, sed perficit eam: „la grâce“ achève la nature.",
+)
 
 
-@pytest.mark.parametrize(("locale", "supports", "language"), [
-    ("pt-BR", "Fundamenta", "Portuguese (Brazil)"),
-    ("zh-CN", "佐证", "Chinese (Simplified, China)"),
-])
+@pytest.mark.parametrize(
+    ("locale", "supports", "language"),
+    [
+        ("pt-BR", "Fundamenta", "Portuguese (Brazil)"),
+        ("zh-CN", "佐证", "Chinese (Simplified, China)"),
+    ],
+)
 async def test_the_users_locale_not_the_guilds_names_the_language_upstream_and_on_cards(
-        harness: Harness, locale: str, supports: str, language: str) -> None:
+    harness: Harness, locale: str, supports: str, language: str
+) -> None:
     """The simulated guild's locale is en-US; the interaction's ``locale`` is the user's."""
-    harness.upstream.queue(answer(
-        ["A graça é um dom[^1]", " que aperfeiçoa a natureza[^2]."],
-        [magisterium_citation(0, QUOTES[0], title="Catecismo"),
-         magisterium_citation(1, QUOTES[1], title="Summa")]))
+    harness.upstream.queue(
+        answer(
+            ["A graça é um dom[^1]", " que aperfeiçoa a natureza[^2]."],
+            [
+                magisterium_citation(0, QUOTES[0], title="Catecismo"),
+                magisterium_citation(1, QUOTES[1], title="Summa"),
+            ],
+        )
+    )
     message = await harness.ask("O que é a graça?", locale=locale)
 
     [system, question] = harness.upstream.questions[0]
@@ -78,11 +102,13 @@ async def test_the_users_locale_not_the_guilds_names_the_language_upstream_and_o
     embeds = [e for m in harness.sim.thread_messages(message.id) for e in m.embeds]
     assert embeds[0]["fields"][0]["name"] == supports
     assert [e["description"].encode() for e in embeds[:2]] == [
-        f"> {quote}".encode() for quote in QUOTES]
+        f"> {quote}".encode() for quote in QUOTES
+    ]
 
 
 async def test_a_language_without_a_catalogue_still_asks_the_upstream_for_it(
-        harness: Harness) -> None:
+    harness: Harness,
+) -> None:
     harness.upstream.queue(CITED)
     message = await harness.ask("恵み", locale="ja")
     [system, _question] = harness.upstream.questions[0]

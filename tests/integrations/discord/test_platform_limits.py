@@ -15,7 +15,8 @@ WEBHOOK_EDIT = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
 
 
 async def test_a_429_drops_the_intermediate_edit_and_the_answer_still_lands(
-        harness: Harness) -> None:
+    harness: Harness,
+) -> None:
     sim = harness.sim
     sim.rate_limit_next(WEBHOOK_EDIT, 0.5)
     harness.upstream.queue(answer(["First words", " and the rest."], between=[Gate()]))
@@ -34,17 +35,19 @@ async def test_a_429_drops_the_intermediate_edit_and_the_answer_still_lands(
     assert all(w.json != limited.json for w in writes)
     assert writes[0].at - limited.at >= 0.45
     counted = harness.service.metrics.registry.get_sample_value(
-        "citebot_platform_rate_limited_total", {"platform": "discord"})
+        "citebot_platform_rate_limited_total", {"platform": "discord"}
+    )
     assert counted == 1
 
 
-async def test_after_the_token_expires_edits_use_the_bot_token(
-        harness: Harness) -> None:
+async def test_after_the_token_expires_edits_use_the_bot_token(harness: Harness) -> None:
     harness.upstream.queue(answer(["Grace", " is a gift."], between=[Gate()]))
-    interaction = await harness.sim.slash_command("ask", {"question": "What is grace?",
-                                                          "private": False})
-    await harness.sim.until(lambda: interaction.original is not None
-                            and "Grace" in interaction.original.content)
+    interaction = await harness.sim.slash_command(
+        "ask", {"question": "What is grace?", "private": False}
+    )
+    await harness.sim.until(
+        lambda: interaction.original is not None and "Grace" in interaction.original.content
+    )
     harness.sim.expire_interaction_tokens()
     harness.upstream.release()
     await harness.answers(1)
@@ -58,8 +61,7 @@ async def test_after_the_token_expires_edits_use_the_bot_token(
     assert [r.status for r in harness.sim.requests_to(WEBHOOK_EDIT)][-1] == 401
 
 
-async def test_commands_sync_only_when_they_change(sim: DiscordSim,
-                                                   upstream: UpstreamSim) -> None:
+async def test_commands_sync_only_when_they_change(sim: DiscordSim, upstream: UpstreamSim) -> None:
     async with running_harness(sim, upstream):
         pass
     async with running_harness(sim, upstream) as again:
@@ -70,19 +72,24 @@ async def test_commands_sync_only_when_they_change(sim: DiscordSim,
 
 
 async def test_streamed_edits_are_paced_and_the_first_text_is_prompt(
-        sim: DiscordSim, upstream: UpstreamSim) -> None:
+    sim: DiscordSim, upstream: UpstreamSim
+) -> None:
     """A typical 1,500-character answer at Discord's real pacing (1 s, 5 writes / 5 s)."""
     pieces = [f"Sentence {i:02d} of a long and careful answer. " for i in range(34)]
     assert 1400 <= len("".join(pieces)) <= 1600
     upstream.queue(answer(pieces, between=[Pause(0.1)]))
     async with running_harness(sim, upstream, pacer=DISCORD_PACER) as harness:
-        message = await harness.ask("Tell me at length", )
+        message = await harness.ask(
+            "Tell me at length",
+        )
         writes = harness.writes(message)
         asked = harness.upstream.requests[0].at
         first_text = next(w.at for w in writes if w.json.get("content"))
         gaps = [b.at - a.at for a, b in itertools.pairwise(writes)]
-        print(f"\n1,500-character answer: {len(writes)} writes to the message, first text "
-              f"{first_text - asked:.2f}s after the upstream request; gaps {gaps}")
+        print(
+            f"\n1,500-character answer: {len(writes)} writes to the message, first text "
+            f"{first_text - asked:.2f}s after the upstream request; gaps {gaps}"
+        )
         assert message.content.startswith("Sentence 00")
         assert "Sentence 33" in message.content
         assert min(gaps) >= 0.95
@@ -93,7 +100,8 @@ async def test_streamed_edits_are_paced_and_the_first_text_is_prompt(
 
 
 async def test_text_that_moves_to_a_new_message_never_vanishes_while_streaming(
-        harness: Harness) -> None:
+    harness: Harness,
+) -> None:
     """A long paragraph starts in a message beside a short one, outgrows it and moves to a new
     message, again and again, while the per-answer budget is tight (0.2-s pacing against 5
     writes per 5 s): after every write a person still sees every sentence seen before."""
@@ -101,16 +109,23 @@ async def test_text_that_moves_to_a_new_message_never_vanishes_while_streaming(
     sentences = [f"{sentence} " for sentence in said]
     bounds = [0, 10, 30, 42, 62, 72]  # short, long, short, long, short
     paragraphs = ["".join(sentences[a:b]) + "\n\n" for a, b in itertools.pairwise(bounds)]
-    harness.upstream.queue(answer([p[i:i + 40] for p in paragraphs for i in range(0, len(p), 40)],
-                                  between=[Pause(0.01)]))
+    harness.upstream.queue(
+        answer(
+            [p[i : i + 40] for p in paragraphs for i in range(0, len(p), 40)], between=[Pause(0.01)]
+        )
+    )
     original = await harness.ask("Tell me everything")
 
     shown: dict[str, str] = {}
     order: list[str] = [str(original.id)]
     seen: set[str] = set()
     for request in harness.sim.requests:
-        if request.status != 200 or not isinstance(request.json, dict) \
-                or "content" not in request.json or "/webhooks/" not in request.path:
+        if (
+            request.status != 200
+            or not isinstance(request.json, dict)
+            or "content" not in request.json
+            or "/webhooks/" not in request.path
+        ):
             continue
         if request.method == "POST":
             order.append(str(request.reply["id"]))
@@ -118,8 +133,12 @@ async def test_text_that_moves_to_a_new_message_never_vanishes_while_streaming(
         else:
             edited = request.path.rsplit("/", 1)[-1]
             shown[order[0] if edited == "@original" else edited] = request.json["content"]
-        visible = set(re.findall(r"Sentence \d{3} says a little more about grace and nature\.",
-                                 " ".join(shown.get(m, "") for m in order)))
+        visible = set(
+            re.findall(
+                r"Sentence \d{3} says a little more about grace and nature\.",
+                " ".join(shown.get(m, "") for m in order),
+            )
+        )
         assert seen <= visible, f"vanished: {sorted(seen - visible)}"
         seen = visible
     assert len(order) >= 3

@@ -19,7 +19,8 @@ CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 
 
 async def test_a_feedback_click_is_acknowledged_while_the_state_is_slow(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     harness.upstream.queue(answer(["Grace is a gift."]))
     message = await harness.ask("What is grace?")
     state = harness.service.state
@@ -43,8 +44,9 @@ async def test_a_feedback_click_is_acknowledged_while_the_state_is_slow(
     assert votes == {str(harness.sim.user.id): "down"}
 
 
-async def test_refusals_and_acknowledgements_never_ping(sim: DiscordSim,
-                                                        upstream: UpstreamSim) -> None:
+async def test_refusals_and_acknowledgements_never_ping(
+    sim: DiscordSim, upstream: UpstreamSim
+) -> None:
     env = {"DISCORD_CHANNEL_ALLOWLIST": str(sim.forum.id)}
     async with running_harness(sim, upstream, env=env):
         interaction = await sim.slash_command("ask", {"question": "<@&1> @everyone?"})
@@ -54,46 +56,58 @@ async def test_refusals_and_acknowledgements_never_ping(sim: DiscordSim,
 
 
 async def test_a_rate_limited_interaction_edit_never_logs_its_token(
-        harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     sim = harness.sim
     harness.upstream.queue(answer(["First words", " and the rest."], between=[Gate()]))
     interaction = await sim.slash_command("ask", {"question": "slow?", "private": False})
-    await sim.until(lambda: interaction.original is not None
-                    and "First words" in interaction.original.content)
+    await sim.until(
+        lambda: interaction.original is not None and "First words" in interaction.original.content
+    )
     sim.rate_limit_next(WEBHOOK_EDIT, 0.1)  # the final edit waits it out and lands
     harness.upstream.release()
     await harness.answers(1)
 
     assert [r.status for r in sim.requests_to(WEBHOOK_EDIT)][-2:] == [429, 200]
-    ours = "\n".join(r.getMessage() for r in caplog.records
-                     if not r.name.startswith("aiohttp.access"))  # the simulator's own log
+    ours = "\n".join(
+        r.getMessage() for r in caplog.records if not r.name.startswith("aiohttp.access")
+    )  # the simulator's own log
     assert "rate limited" in ours
     assert interaction.token not in ours
     assert sim.token not in ours
 
 
-async def test_a_refused_login_closes_everything_it_opened(sim: DiscordSim,
-                                                           upstream: UpstreamSim) -> None:
+async def test_a_refused_login_closes_everything_it_opened(
+    sim: DiscordSim, upstream: UpstreamSim
+) -> None:
     with pytest.raises(discord.LoginFailure):
         async with running_harness(sim, upstream, env={"DISCORD_TOKEN": "not-the-token"}):
             pass
     gc.collect()  # an unclosed aiohttp session warns (an error here) when collected
 
 
-async def test_cancelling_the_runner_closes_the_client(sim: DiscordSim,
-                                                       upstream: UpstreamSim) -> None:
+async def test_cancelling_the_runner_closes_the_client(
+    sim: DiscordSim, upstream: UpstreamSim
+) -> None:
     """The worker cancels the runner on SIGTERM; the gateway is closed and nothing leaks."""
     from config import load_settings
     from integrations.discord import run_discord
 
-    settings = load_settings({"DISCORD_TOKEN": sim.token, "DISCORD_API_BASE_URL": sim.base_url,
-                              "UPSTREAM_BASE_URL": upstream.base_url,
-                              "SHUTDOWN_GRACE_SECONDS": "1"}, env_file=None)
+    settings = load_settings(
+        {
+            "DISCORD_TOKEN": sim.token,
+            "DISCORD_API_BASE_URL": sim.base_url,
+            "UPSTREAM_BASE_URL": upstream.base_url,
+            "SHUTDOWN_GRACE_SECONDS": "1",
+        },
+        env_file=None,
+    )
     async with running_harness(sim, upstream) as harness:
         ready = asyncio.Event()
-        runner = asyncio.create_task(run_discord(settings, harness.service, ready,
-                                                 guild_ready_timeout=0.1))
+        runner = asyncio.create_task(
+            run_discord(settings, harness.service, ready, guild_ready_timeout=0.1)
+        )
         async with asyncio.timeout(10):
             await ready.wait()
         runner.cancel()

@@ -19,15 +19,17 @@ class Bot:
     """A bare discord.py client with one /ask command whose body each test supplies."""
 
     def __init__(self, handler: Handler) -> None:
-        self.client = discord.Client(intents=discord.Intents.default(),
-                                     allowed_mentions=discord.AllowedMentions.none())
+        self.client = discord.Client(
+            intents=discord.Intents.default(), allowed_mentions=discord.AllowedMentions.none()
+        )
         self.tree = app_commands.CommandTree(self.client)
         self.done = asyncio.Event()
         self.errors: list[BaseException] = []
 
         @self.tree.command(name="ask", description="Ask a question")
-        async def ask(interaction: discord.Interaction, question: str,
-                      private: bool = False) -> None:
+        async def ask(
+            interaction: discord.Interaction, question: str, private: bool = False
+        ) -> None:
             try:
                 await handler(interaction, question, private)
             except Exception as error:
@@ -61,8 +63,7 @@ async def run_bot(sim: DiscordSim) -> AsyncIterator[Callable[[Handler], Awaitabl
         await task
 
 
-async def test_login_ready_and_command_sync(
-    sim: DiscordSim, run_bot: Starter) -> None:
+async def test_login_ready_and_command_sync(sim: DiscordSim, run_bot: Starter) -> None:
     async def nothing(interaction: discord.Interaction, question: str, private: bool) -> None:
         return None
 
@@ -76,8 +77,7 @@ async def test_login_ready_and_command_sync(
     assert sim.requests_to("GET /oauth2/applications/@me")
 
 
-async def test_defer_edit_thread_and_embeds(
-    sim: DiscordSim, run_bot: Starter) -> None:
+async def test_defer_edit_thread_and_embeds(sim: DiscordSim, run_bot: Starter) -> None:
     async def answer(interaction: discord.Interaction, question: str, private: bool) -> None:
         await interaction.response.defer(ephemeral=private, thinking=True)
         message = await interaction.edit_original_response(content=f"About {question}: yes.")

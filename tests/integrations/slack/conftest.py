@@ -38,29 +38,47 @@ class World:
     async def answered(self, channel: str, ts: str, requests: int = 1) -> list[Message]:
         """Wait until the upstream was asked ``requests`` times and every answer has finished;
         then the thread's bot replies, as a person sees them."""
-        await self.sim.wait_for(lambda: len(self.upstream.requests) >= requests
-                                and not self.busy())
+        await self.sim.wait_for(lambda: len(self.upstream.requests) >= requests and not self.busy())
         return self.sim.bot_replies(channel, ts)
 
     def busy(self) -> bool:
-        return any(not t.done() for t in asyncio.all_tasks()
-                   if t.get_name() == "citebot-slack-answer")
+        return any(
+            not t.done() for t in asyncio.all_tasks() if t.get_name() == "citebot-slack-answer"
+        )
 
 
 def slack_settings(sim: SlackSim, upstream: UpstreamSim, **extra: str) -> Settings:
-    return load_settings({"SLACK_BOT_TOKEN": sim.bot_token, "SLACK_APP_TOKEN": sim.app_token,
-                          "SLACK_API_BASE_URL": sim.base_url,
-                          "UPSTREAM_BASE_URL": upstream.base_url, "UPSTREAM_API_KEY": "sk-test",
-                          "HISTORY_TURNS": "3", "SHUTDOWN_GRACE_SECONDS": "2", **extra})
+    return load_settings(
+        {
+            "SLACK_BOT_TOKEN": sim.bot_token,
+            "SLACK_APP_TOKEN": sim.app_token,
+            "SLACK_API_BASE_URL": sim.base_url,
+            "UPSTREAM_BASE_URL": upstream.base_url,
+            "UPSTREAM_API_KEY": "sk-test",
+            "HISTORY_TURNS": "3",
+            "SHUTDOWN_GRACE_SECONDS": "2",
+            **extra,
+        }
+    )
 
 
 @contextlib.asynccontextmanager
-async def running_slack(settings: Settings, client: AnswerClient,
-                        **options: Any) -> AsyncIterator[None]:
+async def running_slack(
+    settings: Settings, client: AnswerClient, **options: Any
+) -> AsyncIterator[None]:
     stop, ready = asyncio.Event(), asyncio.Event()
     service = options.pop("service", None)
-    task = asyncio.create_task(run_slack(settings, service, ready, client=client, stop=stop,
-                                         pacer=options.pop("pacer", FAST), **options))
+    task = asyncio.create_task(
+        run_slack(
+            settings,
+            service,
+            ready,
+            client=client,
+            stop=stop,
+            pacer=options.pop("pacer", FAST),
+            **options,
+        )
+    )
     waiting = asyncio.create_task(ready.wait())
     await asyncio.wait({task, waiting}, return_when=asyncio.FIRST_COMPLETED)
     if task.done():
@@ -78,9 +96,15 @@ async def slack_world(**options: Any) -> AsyncIterator[World]:
     """A connected worker; ``options`` go to :func:`run_slack`."""
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
         settings = slack_settings(sim, upstream)
-        async with AnswerClient(base_url=upstream.base_url, api_key=SecretStr("sk-test"),
-                                model="magisterium-1", retry=RetryPolicy(max_retries=0)
-                                ) as client, running_slack(settings, client, **options):
+        async with (
+            AnswerClient(
+                base_url=upstream.base_url,
+                api_key=SecretStr("sk-test"),
+                model="magisterium-1",
+                retry=RetryPolicy(max_retries=0),
+            ) as client,
+            running_slack(settings, client, **options),
+        ):
             await sim.wait_connections(1)
             yield World(sim=sim, upstream=upstream, settings=settings, client=client)
 

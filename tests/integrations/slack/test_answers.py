@@ -15,8 +15,14 @@ CHANNEL = "C0GENERAL"
 
 CITED = answer(
     ["Life is sacred from conception", " to natural death[^1]."],
-    [magisterium_citation(0, "Human life is sacred &apos;from its beginning&apos;.",
-                          title="Cherishing Life", reference="34")],
+    [
+        magisterium_citation(
+            0,
+            "Human life is sacred &apos;from its beginning&apos;.",
+            title="Cherishing Life",
+            reference="34",
+        )
+    ],
     related=["What does the Catechism say about it?", "Why is life sacred?"],
 )
 
@@ -72,8 +78,9 @@ async def test_a_tier_2_429_falls_back_to_one_edited_message(world: World) -> No
     assert not shown.streamed
     assert shown.edits >= 1
     assert [c.ok for c in world.sim.calls_to("chat.startStream")] == [False]
-    edits = [c.at for c in world.sim.calls_to("chat.postMessage", "chat.update")
-             if c.ts == shown.ts]
+    edits = [
+        c.at for c in world.sim.calls_to("chat.postMessage", "chat.update") if c.ts == shown.ts
+    ]
     assert all(b - a >= 0.95 for a, b in itertools.pairwise(edits))
 
 
@@ -121,10 +128,17 @@ async def test_a_follow_up_in_the_thread_sends_the_earlier_turns(world: World) -
 async def test_a_follow_up_in_a_thread_the_bot_forgot_reads_the_thread_back(
     world: World,
 ) -> None:
-    parent = world.sim._said(CHANNEL, "channel", "<@U0BOT> Who wrote the Confessions?",
-                             user="U0ALICE", thread_ts=None)
-    world.sim._said(CHANNEL, "channel", "Saint Augustine, around 400.", user="U0BOT",
-                    thread_ts=parent.ts, bot_id="B0BOT")
+    parent = world.sim._said(
+        CHANNEL, "channel", "<@U0BOT> Who wrote the Confessions?", user="U0ALICE", thread_ts=None
+    )
+    world.sim._said(
+        CHANNEL,
+        "channel",
+        "Saint Augustine, around 400.",
+        user="U0BOT",
+        thread_ts=parent.ts,
+        bot_id="B0BOT",
+    )
     world.upstream.queue(answer(["In Latin."]))
     await world.sim.mention(CHANNEL, "In which language?", thread_ts=parent.ts)
     await world.answered(CHANNEL, parent.ts)

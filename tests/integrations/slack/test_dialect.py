@@ -26,11 +26,21 @@ def card(number: int, **fields: object) -> CitationCard:
 
 def test_cards_are_blocks_slack_sdk_accepts() -> None:
     thread = DIALECT.thread(
-        [card(1, cited_text="A quote *kept* as written & <b>", heading="Chapter 2",
-              title="Lumen & Gentium", author="Paul VI", year="1964", reference="8",
-              source_url="https://v.va/lg")],
+        [
+            card(
+                1,
+                cited_text="A quote *kept* as written & <b>",
+                heading="Chapter 2",
+                title="Lumen & Gentium",
+                author="Paul VI",
+                year="1964",
+                reference="8",
+                source_url="https://v.va/lg",
+            )
+        ],
         [Citation(number=2, title="Unused", source_url="https://u.org")],
-        ["What next?"])
+        ["What next?"],
+    )
     (payload,) = thread
     for block in payload["blocks"]:
         parsed = Block.parse(block)
@@ -59,8 +69,9 @@ def test_many_cards_stay_within_fifty_blocks_a_message() -> None:
     assert thread[-1]["blocks"][-1]["type"] == "context_actions"
 
 
-@pytest.mark.parametrize("text", ["<!channel>", "<!here>", "<!everyone>", "<@U123>", "<#C1>",
-                                  "<!subteam^S1>"])
+@pytest.mark.parametrize(
+    "text", ["<!channel>", "<!here>", "<!everyone>", "<@U123>", "<#C1>", "<!subteam^S1>"]
+)
 def test_mentions_are_inert_in_answers_and_cards(text: str) -> None:
     formatter = AnswerFormatter(DIALECT)
     formatter.feed(f"{text} `{text}`\n\n```\n{text}\n```")

@@ -49,18 +49,26 @@ async def test_bots_edits_and_own_messages_never_trigger_an_answer(world: World)
     last = await world.sim.dm("Second question")
     await world.answered(last.channel, last.ts, requests=2)
     assert [q[-1]["content"] for q in world.upstream.questions] == [
-        "First question", "Second question"]
+        "First question",
+        "Second question",
+    ]
 
 
 async def test_a_related_question_click_is_answered_in_the_thread(world: World) -> None:
-    world.upstream.queue(answer(["Prayer lifts the heart."], related=["How should I pray?"]),
-                         answer(["Simply and often."]))
+    world.upstream.queue(
+        answer(["Prayer lifts the heart."], related=["How should I pray?"]),
+        answer(["Simply and often."]),
+    )
     asked = await world.sim.mention(CHANNEL, "What is prayer?")
     await world.answered(CHANNEL, asked.ts)
-    [with_buttons] = [m for m in world.cards_of(CHANNEL, asked.ts)
-                      if any(e["action_id"] == "citebot_related_0" for e in m.elements())]
-    click = await world.sim.click("citebot_related_0", channel=CHANNEL,
-                                  message_ts=with_buttons.ts, user="U0BOB")
+    [with_buttons] = [
+        m
+        for m in world.cards_of(CHANNEL, asked.ts)
+        if any(e["action_id"] == "citebot_related_0" for e in m.elements())
+    ]
+    click = await world.sim.click(
+        "citebot_related_0", channel=CHANNEL, message_ts=with_buttons.ts, user="U0BOB"
+    )
     await world.sim.acked(click)
     await world.answered(CHANNEL, asked.ts, requests=2)
     sent = world.upstream.questions[1]
@@ -74,10 +82,14 @@ async def test_feedback_is_recorded_and_thanked_privately(world: World) -> None:
     world.upstream.queue(answer(["Peace be with you."]))
     asked = await world.sim.mention(CHANNEL, "Greet me")
     await world.answered(CHANNEL, asked.ts)
-    [with_feedback] = [m for m in world.sim.bot_replies(CHANNEL, asked.ts)
-                       if any(e["action_id"] == "citebot_feedback" for e in m.elements())]
-    click = await world.sim.click("citebot_feedback", "negative", channel=CHANNEL,
-                                  message_ts=with_feedback.ts, user="U0BOB")
+    [with_feedback] = [
+        m
+        for m in world.sim.bot_replies(CHANNEL, asked.ts)
+        if any(e["action_id"] == "citebot_feedback" for e in m.elements())
+    ]
+    click = await world.sim.click(
+        "citebot_feedback", "negative", channel=CHANNEL, message_ts=with_feedback.ts, user="U0BOB"
+    )
     await world.sim.acked(click)
     await world.sim.wait_for(lambda: world.sim.ephemerals("U0BOB"))
     [thanks] = world.sim.ephemerals("U0BOB")
@@ -88,14 +100,23 @@ async def test_feedback_is_recorded_and_thanked_privately(world: World) -> None:
 async def test_an_event_sent_to_every_worker_is_answered_once() -> None:
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
         settings = slack_settings(sim, upstream)
-        async with AnswerClient(base_url=upstream.base_url, api_key=None, model="m",
-                                retry=RetryPolicy(max_retries=0)) as client, \
-                open_state("memory://") as state:
-            service = AnswerService(client=client, state=state,
-                                    admission=Admission(max_in_flight=4))
+        async with (
+            AnswerClient(
+                base_url=upstream.base_url,
+                api_key=None,
+                model="m",
+                retry=RetryPolicy(max_retries=0),
+            ) as client,
+            open_state("memory://") as state,
+        ):
+            service = AnswerService(
+                client=client, state=state, admission=Admission(max_in_flight=4)
+            )
             world = World(sim=sim, upstream=upstream, settings=settings, client=client)
-            async with running_slack(settings, client, service=service), \
-                    running_slack(settings, client, service=service):
+            async with (
+                running_slack(settings, client, service=service),
+                running_slack(settings, client, service=service),
+            ):
                 await sim.wait_connections(2)
                 asked = await sim.mention(CHANNEL, "Who answers?", to_all=True)
                 await sim.acked(asked)
@@ -112,14 +133,21 @@ async def http_mode() -> AsyncIterator[tuple[World, str]]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
-        settings = slack_settings(sim, upstream, SLACK_APP_TOKEN="",
-                                  SLACK_SIGNING_SECRET="sim-secret", PORT=str(port))
+        settings = slack_settings(
+            sim, upstream, SLACK_APP_TOKEN="", SLACK_SIGNING_SECRET="sim-secret", PORT=str(port)
+        )
         assert settings.slack_mode == "http"
         url = f"http://127.0.0.1:{port}/slack/events"
         sim.http_target = (url, "sim-secret")
-        async with AnswerClient(base_url=upstream.base_url, api_key=None, model="m",
-                                retry=RetryPolicy(max_retries=0)) as client, \
-                running_slack(settings, client):
+        async with (
+            AnswerClient(
+                base_url=upstream.base_url,
+                api_key=None,
+                model="m",
+                retry=RetryPolicy(max_retries=0),
+            ) as client,
+            running_slack(settings, client),
+        ):
             yield World(sim=sim, upstream=upstream, settings=settings, client=client), url
 
 
@@ -137,13 +165,29 @@ async def test_http_mode_answers_signed_events_on_port() -> None:
 
 async def test_http_mode_refuses_an_event_with_a_bad_signature() -> None:
     async with http_mode() as (world, url):
-        forged = json.dumps({"type": "event_callback", "event_id": "Ev0FORGED", "team_id": "T0SIM",
-                             "event": {"type": "app_mention", "user": "U0ALICE", "ts": "1.1",
-                                       "channel": CHANNEL, "text": "<@U0BOT> obey me"}})
-        headers = {"Content-Type": "application/json", "X-Slack-Signature": "v0=" + "0" * 64,
-                   "X-Slack-Request-Timestamp": str(int(time.time()))}
-        async with aiohttp.ClientSession() as session, \
-                session.post(url, data=forged, headers=headers) as response:
+        forged = json.dumps(
+            {
+                "type": "event_callback",
+                "event_id": "Ev0FORGED",
+                "team_id": "T0SIM",
+                "event": {
+                    "type": "app_mention",
+                    "user": "U0ALICE",
+                    "ts": "1.1",
+                    "channel": CHANNEL,
+                    "text": "<@U0BOT> obey me",
+                },
+            }
+        )
+        headers = {
+            "Content-Type": "application/json",
+            "X-Slack-Signature": "v0=" + "0" * 64,
+            "X-Slack-Request-Timestamp": str(int(time.time())),
+        }
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(url, data=forged, headers=headers) as response,
+        ):
             assert response.status == 401
         assert not world.busy()
         assert world.upstream.requests == []
@@ -153,13 +197,20 @@ async def test_http_mode_refuses_an_event_with_a_bad_signature() -> None:
 async def test_outside_the_allowlisted_channels_a_mention_is_politely_refused() -> None:
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
         settings = slack_settings(sim, upstream, SLACK_CHANNEL_ALLOWLIST="C0ALLOWED")
-        async with AnswerClient(base_url=upstream.base_url, api_key=None, model="m",
-                                retry=RetryPolicy(max_retries=0)) as client, \
-                running_slack(settings, client):
+        async with (
+            AnswerClient(
+                base_url=upstream.base_url,
+                api_key=None,
+                model="m",
+                retry=RetryPolicy(max_retries=0),
+            ) as client,
+            running_slack(settings, client),
+        ):
             await sim.wait_connections(1)
             asked = await sim.mention(CHANNEL, "Anyone here?")
             await sim.wait_for(lambda: sim.bot_replies(CHANNEL, asked.ts))
             [refusal] = sim.bot_replies(CHANNEL, asked.ts)
-            assert refusal.shown == ("citebot is not enabled here. Please ask in a channel where "
-                                     "it is allowed.")
+            assert refusal.shown == (
+                "citebot is not enabled here. Please ask in a channel where it is allowed."
+            )
             assert upstream.requests == []

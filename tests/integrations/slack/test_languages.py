@@ -25,27 +25,36 @@ from tests.sim.upstream import Json, UpstreamSim, answer, magisterium_citation
 CHANNEL = "C0GENERAL"
 ANA, LI = "U0ANA", "U0LI"
 
-QUOTES = ("A vida humana é sagrada — «desde o seu início».",
-          "Gloria Dei vivens homo: “la gloire de Dieu, c'est l'homme vivant”.")
+QUOTES = (
+    "A vida humana é sagrada — «desde o seu início».",
+    "Gloria Dei vivens homo: “la gloire de Dieu, c'est l'homme vivant”.",
+)
 CITED = answer(
     ["A vida é sagrada[^1]", " desde a concepção[^2]."],
-    [magisterium_citation(0, QUOTES[0], title="Cherishing Life"),
-     magisterium_citation(1, QUOTES[1], title="Adversus haereses")],
-    related=["Por que a vida é sagrada?"])
+    [
+        magisterium_citation(0, QUOTES[0], title="Cherishing Life"),
+        magisterium_citation(1, QUOTES[1], title="Adversus haereses"),
+    ],
+    related=["Por que a vida é sagrada?"],
+)
 
 
 @contextlib.asynccontextmanager
-async def slack_with(*, scopes: frozenset[str] = BOT_SCOPES,
-                     **env: str) -> AsyncIterator[World]:
+async def slack_with(*, scopes: frozenset[str] = BOT_SCOPES, **env: str) -> AsyncIterator[World]:
     """A worker whose bot token has ``scopes``, with ANA (``pt-BR``) and LI (``zh-CN``)."""
-    async with SlackSim(me=Identity(scopes=scopes)) as sim, \
-            UpstreamSim().running() as upstream:
+    async with SlackSim(me=Identity(scopes=scopes)) as sim, UpstreamSim().running() as upstream:
         sim.workspace.add_user(ANA, locale="pt-BR")
         sim.workspace.add_user(LI, locale="zh-CN")
         settings = slack_settings(sim, upstream, **env)
-        async with AnswerClient(base_url=upstream.base_url, api_key=SecretStr("sk-test"),
-                                model="magisterium-1", retry=RetryPolicy(max_retries=0)
-                                ) as client, running_slack(settings, client):
+        async with (
+            AnswerClient(
+                base_url=upstream.base_url,
+                api_key=SecretStr("sk-test"),
+                model="magisterium-1",
+                retry=RetryPolicy(max_retries=0),
+            ) as client,
+            running_slack(settings, client),
+        ):
             await sim.wait_connections(1)
             yield World(sim=sim, upstream=upstream, settings=settings, client=client)
 
@@ -57,12 +66,18 @@ async def world() -> AsyncIterator[World]:
 
 
 def quotes_of(cards: Any) -> list[str]:
-    return [element["text"] for block in cards.blocks if block["type"] == "rich_text"
-            for quote in block["elements"] for element in quote["elements"]]
+    return [
+        element["text"]
+        for block in cards.blocks
+        if block["type"] == "rich_text"
+        for quote in block["elements"]
+        for element in quote["elements"]
+    ]
 
 
 async def test_a_brazilian_user_reads_portuguese_and_the_quotes_stay_the_sources(
-        world: World) -> None:
+    world: World,
+) -> None:
     world.upstream.queue(CITED)
     asked = await world.sim.mention(CHANNEL, "A vida é sagrada?", user=ANA)
     await world.answered(CHANNEL, asked.ts)
@@ -101,8 +116,9 @@ async def test_a_chinese_user_reads_chinese_in_the_same_channel(world: World) ->
     assert quotes_of(cards) == list(QUOTES)
     assert "answer in Chinese (Simplified, China)" in world.upstream.questions[0][0]["content"]
 
-    await world.sim.click("citebot_feedback", "positive", channel=CHANNEL,
-                          message_ts=cards.ts, user=LI)
+    await world.sim.click(
+        "citebot_feedback", "positive", channel=CHANNEL, message_ts=cards.ts, user=LI
+    )
     await world.sim.wait_for(lambda: world.sim.ephemerals(LI))
     [thanks] = world.sim.ephemerals(LI)
     assert thanks.shown == "感谢您的反馈！"
@@ -131,12 +147,14 @@ async def test_refusals_and_failures_are_worded_in_the_askers_language(world: Wo
     asked = await world.sim.mention(CHANNEL, "Tem alguém aí?", user=ANA)
     await world.answered(CHANNEL, asked.ts)
     [notice] = world.sim.bot_replies(CHANNEL, asked.ts)
-    assert notice.shown == ("Não consegui acessar o serviço de respostas agora. "
-                            "Tente novamente daqui a um minuto.")
+    assert notice.shown == (
+        "Não consegui acessar o serviço de respostas agora. Tente novamente daqui a um minuto."
+    )
 
 
 async def test_without_users_read_everyone_reads_citebot_language_and_is_answered(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     caplog.set_level(logging.WARNING, "integrations.slack.locales")
     async with slack_with(scopes=BOT_SCOPES - {"users:read"}, CITEBOT_LANGUAGE="de") as world:
         world.upstream.queue(CITED, CITED)
@@ -152,8 +170,12 @@ async def test_without_users_read_everyone_reads_citebot_language_and_is_answere
             [cards] = world.cards_of(CHANNEL, asked.ts)
             assert cards.text.startswith("Quellen: ")
         [call] = world.sim.calls_to("users.info")  # the missing scope stops the asking
-        assert call.response == {"ok": False, "error": "missing_scope", "needed": "users:read",
-                                 "provided": ",".join(sorted(BOT_SCOPES - {"users:read"}))}
+        assert call.response == {
+            "ok": False,
+            "error": "missing_scope",
+            "needed": "users:read",
+            "provided": ",".join(sorted(BOT_SCOPES - {"users:read"})),
+        }
         assert all(m[0]["role"] == "user" for m in world.upstream.questions)
     [warning] = [r.getMessage() for r in caplog.records]
     assert "missing_scope" in warning

@@ -24,8 +24,12 @@ class Clock:
 @pytest.fixture
 async def sim() -> AsyncIterator[SlackSim]:
     async with SlackSim() as simulated:
-        for user, locale in (("U0ANA", "pt-BR"), ("U0LI", "zh-CN"), ("U0JAN", "nl-NL"),
-                             ("U0AKI", "ja-JP")):
+        for user, locale in (
+            ("U0ANA", "pt-BR"),
+            ("U0LI", "zh-CN"),
+            ("U0JAN", "nl-NL"),
+            ("U0AKI", "ja-JP"),
+        ):
             simulated.workspace.add_user(user, locale=locale)
         yield simulated
 
@@ -34,13 +38,12 @@ def asked(sim: SlackSim) -> list[str]:
     return [call.args["user"] for call in sim.calls_to("users.info")]
 
 
-async def test_each_user_is_asked_once_per_ttl_and_the_oldest_is_forgotten(
-        sim: SlackSim) -> None:
+async def test_each_user_is_asked_once_per_ttl_and_the_oldest_is_forgotten(sim: SlackSim) -> None:
     clock = Clock()
-    locales = UserLocales(AsyncWebClient(token=sim.bot_token, base_url=sim.base_url),
-                          size=2, ttl=3600, clock=clock)
-    assert await asyncio.gather(*(locales.locale("U0ANA") for _ in range(3))) == [
-        "pt-BR"] * 3
+    locales = UserLocales(
+        AsyncWebClient(token=sim.bot_token, base_url=sim.base_url), size=2, ttl=3600, clock=clock
+    )
+    assert await asyncio.gather(*(locales.locale("U0ANA") for _ in range(3))) == ["pt-BR"] * 3
     assert await locales.locale("U0LI") == "zh-CN"
     assert await locales.locale("U0ANA") == "pt-BR"
     assert asked(sim) == ["U0ANA", "U0LI"]
@@ -55,11 +58,11 @@ async def test_each_user_is_asked_once_per_ttl_and_the_oldest_is_forgotten(
     assert asked(sim)[-1] == "U0LI"
 
 
-async def test_any_locale_is_kept_and_unknown_users_are_remembered(
-        sim: SlackSim) -> None:
+async def test_any_locale_is_kept_and_unknown_users_are_remembered(sim: SlackSim) -> None:
     clock = Clock()
-    locales = UserLocales(AsyncWebClient(token=sim.bot_token, base_url=sim.base_url),
-                          clock=clock, failure_ttl=60)
+    locales = UserLocales(
+        AsyncWebClient(token=sim.bot_token, base_url=sim.base_url), clock=clock, failure_ttl=60
+    )
     assert await locales.locale("U0AKI") == "ja-JP"  # no catalogue, but the upstream is told
     assert await locales.locale("U0NOBODY") is None
     sim.fail_next("users.info", "ratelimited", retry_after=30)
@@ -78,8 +81,7 @@ async def test_any_locale_is_kept_and_unknown_users_are_remembered(
 
 async def test_a_slow_answer_is_not_waited_for(sim: SlackSim) -> None:
     """The worker's client waits out a 429's Retry-After; a question does not wait with it."""
-    locales = UserLocales(make_web_client(token=sim.bot_token, base_url=sim.base_url),
-                          timeout=0.2)
+    locales = UserLocales(make_web_client(token=sim.bot_token, base_url=sim.base_url), timeout=0.2)
     sim.fail_next("users.info", "ratelimited", retry_after=30)
     assert await asyncio.wait_for(locales.locale("U0ANA"), 10) is None
     assert asked(sim) == ["U0ANA"]

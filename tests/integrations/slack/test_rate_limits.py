@@ -72,19 +72,28 @@ async def test_thirty_answers_at_once_in_one_channel_meet_no_429_and_lose_nothin
         for n in range(answers):
             upstream.queue(_long_answer(n))  # type: ignore[arg-type]
         settings = slack_settings(sim, upstream, MAX_IN_FLIGHT="40")
-        async with AnswerClient(base_url=upstream.base_url, api_key=SecretStr("sk-test"),
-                                model="magisterium-1", retry=RetryPolicy(max_retries=0)
-                                ) as client, \
-                running_slack(settings, client, budget=SlackBudget(time_scale=SCALE)):
+        async with (
+            AnswerClient(
+                base_url=upstream.base_url,
+                api_key=SecretStr("sk-test"),
+                model="magisterium-1",
+                retry=RetryPolicy(max_retries=0),
+            ) as client,
+            running_slack(settings, client, budget=SlackBudget(time_scale=SCALE)),
+        ):
             await sim.wait_connections(1)
             world = World(sim=sim, upstream=upstream, settings=settings, client=client)
-            asked = [await sim.mention(CHANNEL, f"Question {n}?", user=f"U{n:04d}")
-                     for n in range(answers)]
-            await sim.wait_for(lambda: len(upstream.requests) >= answers and not world.busy(),
-                               within=60)
+            asked = [
+                await sim.mention(CHANNEL, f"Question {n}?", user=f"U{n:04d}")
+                for n in range(answers)
+            ]
+            await sim.wait_for(
+                lambda: len(upstream.requests) >= answers and not world.busy(), within=60
+            )
         assert sim.ratelimited == {}
-        served = sorted(int(m.shown.split()[1]) for q in asked
-                        for m in world.answer_of(CHANNEL, q.ts))
+        served = sorted(
+            int(m.shown.split()[1]) for q in asked for m in world.answer_of(CHANNEL, q.ts)
+        )
         assert served == list(range(answers))
         for question in asked:
             [shown] = world.answer_of(CHANNEL, question.ts)

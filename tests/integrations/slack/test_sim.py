@@ -67,22 +67,65 @@ async def test_tokens_are_checked(sim: SlackSim) -> None:
         ({"markdown_text": "x" * 12001}, "msg_too_long"),
         ({"markdown_text": "hi", "text": "hi"}, "invalid_arguments"),
         ({"text": "t", "blocks": [{"type": "divider"}] * 51}, "invalid_blocks"),
-        ({"text": "t", "blocks": [{"type": "section",
-                                   "text": {"type": "mrkdwn", "text": "x" * 3001}}]},
-         "invalid_blocks"),
-        ({"text": "t", "blocks": [{"type": "header",
-                                   "text": {"type": "plain_text", "text": "x" * 151}}]},
-         "invalid_blocks"),
-        ({"text": "t", "blocks": [{"type": "context", "elements": [
-            {"type": "mrkdwn", "text": "x"}] * 11}]}, "invalid_blocks"),
-        ({"text": "t", "blocks": [{"type": "markdown", "text": "x" * 6001}] * 2},
-         "invalid_blocks"),
-        ({"text": "t", "blocks": [{"type": "actions", "elements": [
-            {"type": "button", "action_id": "a",
-             "text": {"type": "plain_text", "text": "x" * 76}}]}]}, "invalid_blocks"),
-        ({"text": "t", "blocks": [{"type": "actions", "elements": [
-            {"type": "button", "action_id": "a", "value": "v" * 2001,
-             "text": {"type": "plain_text", "text": "x"}}]}]}, "invalid_blocks"),
+        (
+            {
+                "text": "t",
+                "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "x" * 3001}}],
+            },
+            "invalid_blocks",
+        ),
+        (
+            {
+                "text": "t",
+                "blocks": [{"type": "header", "text": {"type": "plain_text", "text": "x" * 151}}],
+            },
+            "invalid_blocks",
+        ),
+        (
+            {
+                "text": "t",
+                "blocks": [{"type": "context", "elements": [{"type": "mrkdwn", "text": "x"}] * 11}],
+            },
+            "invalid_blocks",
+        ),
+        ({"text": "t", "blocks": [{"type": "markdown", "text": "x" * 6001}] * 2}, "invalid_blocks"),
+        (
+            {
+                "text": "t",
+                "blocks": [
+                    {
+                        "type": "actions",
+                        "elements": [
+                            {
+                                "type": "button",
+                                "action_id": "a",
+                                "text": {"type": "plain_text", "text": "x" * 76},
+                            }
+                        ],
+                    }
+                ],
+            },
+            "invalid_blocks",
+        ),
+        (
+            {
+                "text": "t",
+                "blocks": [
+                    {
+                        "type": "actions",
+                        "elements": [
+                            {
+                                "type": "button",
+                                "action_id": "a",
+                                "value": "v" * 2001,
+                                "text": {"type": "plain_text", "text": "x"},
+                            }
+                        ],
+                    }
+                ],
+            },
+            "invalid_blocks",
+        ),
         ({"text": "t", "attachments": [{"text": "a"}] * 101}, "too_many_attachments"),
         ({}, "no_text"),
     ],
@@ -104,12 +147,17 @@ async def test_unknown_channel(web: AsyncWebClient) -> None:
 
 async def test_a_stream_shows_its_appends_until_stopped(sim: SlackSim, web: AsyncWebClient) -> None:
     asked = await _said(sim)
-    started = await web.chat_startStream(channel="C0GENERAL", thread_ts=asked,
-                                         recipient_team_id="T0SIM", recipient_user_id="U0ALICE",
-                                         markdown_text="Hello")
+    started = await web.chat_startStream(
+        channel="C0GENERAL",
+        thread_ts=asked,
+        recipient_team_id="T0SIM",
+        recipient_user_id="U0ALICE",
+        markdown_text="Hello",
+    )
     await web.chat_appendStream(channel="C0GENERAL", ts=started["ts"], markdown_text=", world")
-    await web.chat_stopStream(channel="C0GENERAL", ts=started["ts"], markdown_text="!",
-                              blocks=[{"type": "divider"}])
+    await web.chat_stopStream(
+        channel="C0GENERAL", ts=started["ts"], markdown_text="!", blocks=[{"type": "divider"}]
+    )
     [answer] = sim.bot_replies("C0GENERAL", asked)
     assert answer.shown == "Hello, world!"
     assert answer.blocks == [{"type": "divider"}]
@@ -122,9 +170,13 @@ async def test_a_stream_takes_markdown_chunks_as_slack_sdks_chat_stream_sends_th
     sim: SlackSim, web: AsyncWebClient
 ) -> None:
     asked = await _said(sim)
-    stream = await web.chat_stream(channel="C0GENERAL", thread_ts=asked,
-                                   recipient_team_id="T0SIM", recipient_user_id="U0ALICE",
-                                   buffer_size=4)
+    stream = await web.chat_stream(
+        channel="C0GENERAL",
+        thread_ts=asked,
+        recipient_team_id="T0SIM",
+        recipient_user_id="U0ALICE",
+        buffer_size=4,
+    )
     await stream.append(markdown_text="Hello")
     await stream.append(markdown_text=", world")
     await stream.stop(markdown_text="!")
@@ -142,8 +194,9 @@ async def test_streams_need_recipients_in_channels_and_expire(
         await web.chat_startStream(channel="C0GENERAL", thread_ts=asked, markdown_text="x")
     assert refused.value.response["error"] == "missing_recipient_team_id"
     sim.expire_after_appends = 1
-    started = await web.chat_startStream(channel="C0GENERAL", thread_ts=asked,
-                                         recipient_team_id="T0SIM", recipient_user_id="U0ALICE")
+    started = await web.chat_startStream(
+        channel="C0GENERAL", thread_ts=asked, recipient_team_id="T0SIM", recipient_user_id="U0ALICE"
+    )
     await web.chat_appendStream(channel="C0GENERAL", ts=started["ts"], markdown_text="one")
     with pytest.raises(SlackApiError) as dropped:
         await web.chat_appendStream(channel="C0GENERAL", ts=started["ts"], markdown_text="two")
@@ -156,12 +209,15 @@ async def test_a_stream_refuses_more_than_12000_characters(
     sim: SlackSim, web: AsyncWebClient
 ) -> None:
     asked = await _said(sim)
-    started = await web.chat_startStream(channel="C0GENERAL", thread_ts=asked,
-                                         recipient_team_id="T0SIM", recipient_user_id="U0ALICE",
-                                         markdown_text="x" * 8000)
+    started = await web.chat_startStream(
+        channel="C0GENERAL",
+        thread_ts=asked,
+        recipient_team_id="T0SIM",
+        recipient_user_id="U0ALICE",
+        markdown_text="x" * 8000,
+    )
     with pytest.raises(SlackApiError) as refused:
-        await web.chat_appendStream(channel="C0GENERAL", ts=started["ts"],
-                                    markdown_text="y" * 4001)
+        await web.chat_appendStream(channel="C0GENERAL", ts=started["ts"], markdown_text="y" * 4001)
     assert refused.value.response["error"] == "msg_too_long"
     assert len(sim.bot_replies("C0GENERAL", asked)[0].shown) == 8000
 
@@ -169,17 +225,27 @@ async def test_a_stream_refuses_more_than_12000_characters(
 async def test_an_injected_429_carries_retry_after(sim: SlackSim, web: AsyncWebClient) -> None:
     sim.fail_next("chat.startStream", retry_after=7)
     with pytest.raises(SlackApiError) as limited:
-        await web.chat_startStream(channel="C0GENERAL", thread_ts=await _said(sim),
-                                   recipient_team_id="T0SIM", recipient_user_id="U0ALICE")
+        await web.chat_startStream(
+            channel="C0GENERAL",
+            thread_ts=await _said(sim),
+            recipient_team_id="T0SIM",
+            recipient_user_id="U0ALICE",
+        )
     assert limited.value.response.status_code == 429
     assert limited.value.response.headers["Retry-After"] == "7"
 
 
 async def test_form_encoded_calls_and_replies(sim: SlackSim, web: AsyncWebClient) -> None:
     asked = await _said(sim)
-    await web.api_call("chat.postMessage", data={"channel": "C0GENERAL", "thread_ts": asked,
-                                                 "text": "formed",
-                                                 "blocks": '[{"type": "divider"}]'})
+    await web.api_call(
+        "chat.postMessage",
+        data={
+            "channel": "C0GENERAL",
+            "thread_ts": asked,
+            "text": "formed",
+            "blocks": '[{"type": "divider"}]',
+        },
+    )
     replies = await web.conversations_replies(channel="C0GENERAL", ts=asked)
     assert [m["text"] for m in replies["messages"]] == ["<@U0BOT> question", "formed"]
     assert replies["messages"][1]["bot_id"] == "B0BOT"
@@ -187,8 +253,9 @@ async def test_form_encoded_calls_and_replies(sim: SlackSim, web: AsyncWebClient
 
 async def test_status_and_ephemeral(sim: SlackSim, web: AsyncWebClient) -> None:
     asked = await _said(sim)
-    await web.assistant_threads_setStatus(channel_id="C0GENERAL", thread_ts=asked,
-                                          status="is thinking…")
+    await web.assistant_threads_setStatus(
+        channel_id="C0GENERAL", thread_ts=asked, status="is thinking…"
+    )
     await web.chat_postMessage(channel="C0GENERAL", thread_ts=asked, text="answer")
     await web.chat_postEphemeral(channel="C0GENERAL", user="U0ALICE", text="thanks")
     assert sim.statuses("C0GENERAL", asked) == ["is thinking…", ""]
@@ -228,7 +295,6 @@ def _recorder(seen: list[tuple[int, str]], worker: int) -> Any:
 
 
 async def _said(sim: SlackSim) -> str:
-    said = sim._said("C0GENERAL", "channel", "<@U0BOT> question", user="U0ALICE",
-                     thread_ts=None)
+    said = sim._said("C0GENERAL", "channel", "<@U0BOT> question", user="U0ALICE", thread_ts=None)
     await asyncio.sleep(0)
     return said.ts

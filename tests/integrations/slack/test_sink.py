@@ -37,11 +37,18 @@ async def asked(sim: SlackSim) -> str:
     return said.ts
 
 
-def sink_for(web: AsyncWebClient, thread_ts: str, streams: NativeStreams | None = None,
-             interval: float = 0.3) -> SlackSink:
-    return SlackSink(web=web, channel=CHANNEL, thread_ts=thread_ts, team_id="T0SIM",
-                     user_id="U0ALICE", streams=streams or NativeStreams(),
-                     update_interval=interval)
+def sink_for(
+    web: AsyncWebClient, thread_ts: str, streams: NativeStreams | None = None, interval: float = 0.3
+) -> SlackSink:
+    return SlackSink(
+        web=web,
+        channel=CHANNEL,
+        thread_ts=thread_ts,
+        team_id="T0SIM",
+        user_id="U0ALICE",
+        streams=streams or NativeStreams(),
+        update_interval=interval,
+    )
 
 
 def methods(sim: SlackSim) -> list[str]:
@@ -108,8 +115,13 @@ async def test_a_dropped_stream_is_finished_by_editing_the_whole_text(
     [answer] = sim.bot_replies(CHANNEL, asked)
     assert answer.shown == "Alpha beta gamma."
     assert sink.fell_back == "message_not_in_streaming_state"
-    assert methods(sim) == ["chat.startStream", "chat.appendStream", "chat.appendStream",
-                            "chat.update", "chat.update"]
+    assert methods(sim) == [
+        "chat.startStream",
+        "chat.appendStream",
+        "chat.appendStream",
+        "chat.update",
+        "chat.update",
+    ]
 
 
 async def test_a_long_answer_rolls_over_into_a_new_message_without_loss(
@@ -123,8 +135,12 @@ async def test_a_long_answer_rolls_over_into_a_new_message_without_loss(
     shown = [m.shown for m in sim.bot_replies(CHANNEL, asked)]
     assert shown == [first, second]
     assert not any(m.streaming for m in sim.bot_replies(CHANNEL, asked))
-    assert methods(sim) == ["chat.startStream", "chat.stopStream", "chat.startStream",
-                            "chat.stopStream"]
+    assert methods(sim) == [
+        "chat.startStream",
+        "chat.stopStream",
+        "chat.startStream",
+        "chat.stopStream",
+    ]
 
 
 async def test_a_notice_alone_is_posted_once(
@@ -139,9 +155,11 @@ async def test_a_refused_card_still_shows_its_text(
     sim: SlackSim, web: AsyncWebClient, asked: str
 ) -> None:
     too_long = {"type": "header", "text": {"type": "plain_text", "text": "x" * 151}}
-    await sink_for(web, asked).post_thread([
-        {"text": "1. Cherishing Life, 34", "blocks": [too_long], "unfurl_links": False},
-    ])
+    await sink_for(web, asked).post_thread(
+        [
+            {"text": "1. Cherishing Life, 34", "blocks": [too_long], "unfurl_links": False},
+        ]
+    )
     [card] = sim.bot_replies(CHANNEL, asked)
     assert card.shown == "1. Cherishing Life, 34"
     assert card.blocks is None
@@ -152,10 +170,12 @@ async def test_a_card_slack_keeps_refusing_is_skipped_and_the_rest_still_land(
 ) -> None:
     sim.fail_next("chat.postMessage", "internal_error", times=2)  # the card, then its text
     card = {"type": "section", "text": {"type": "mrkdwn", "text": "Human life is sacred."}}
-    await sink_for(web, asked).post_thread([
-        {"text": "1. Cherishing Life, 34", "blocks": [card], "unfurl_links": False},
-        {"text": "2. Evangelium Vitae, 2", "blocks": [card], "unfurl_links": False},
-    ])
+    await sink_for(web, asked).post_thread(
+        [
+            {"text": "1. Cherishing Life, 34", "blocks": [card], "unfurl_links": False},
+            {"text": "2. Evangelium Vitae, 2", "blocks": [card], "unfurl_links": False},
+        ]
+    )
     [shown] = sim.bot_replies(CHANNEL, asked)
     assert shown.shown == "2. Evangelium Vitae, 2"
     assert shown.block_text() == "Human life is sacred."

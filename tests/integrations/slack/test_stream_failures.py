@@ -17,8 +17,9 @@ def _shown(world: World, ts: str) -> str:
 
 
 async def test_a_stream_that_expires_mid_answer_ends_with_the_exact_text(world: World) -> None:
-    sentences = [f"Sentence {p}.{i} of a long and careful answer." for p in range(5)
-                 for i in range(8)]
+    sentences = [
+        f"Sentence {p}.{i} of a long and careful answer." for p in range(5) for i in range(8)
+    ]
     pieces = [s + ("\n\n" if i % 8 == 7 else " ") for i, s in enumerate(sentences)]
     world.sim.expire_after_appends = 3
     world.upstream.queue(answer(pieces, between=[Pause(0.005)]))
@@ -52,5 +53,4 @@ async def test_upstream_channel_pings_show_as_inert_text(world: World) -> None:
     # A zero-width space after "<" leaves the words readable and the sequences inert.
     assert message.shown == "Hello <\u200b!channel> and <\u200b!here> and <\u200b@U0ALICE>."
     assert not any({"link_names", "parse"} & set(c.args) for c in world.sim.calls)
-    assert all(c.args.get("unfurl_links") is False for c in world.sim.calls_to(
-        "chat.postMessage"))
+    assert all(c.args.get("unfurl_links") is False for c in world.sim.calls_to("chat.postMessage"))

@@ -7,16 +7,22 @@ import pytest
 from integrations.terminal.language import environment_locale, terminal_language
 
 
-@pytest.mark.parametrize(("environ", "locale"), [
-    ({"LC_ALL": "de_DE.UTF-8", "LC_MESSAGES": "nl_NL.UTF-8", "LANG": "pl_PL.UTF-8"},
-     "de_DE.UTF-8"),
-    ({"LC_ALL": "", "LC_MESSAGES": "nl_NL.UTF-8", "LANG": "pl_PL.UTF-8"}, "nl_NL.UTF-8"),
-    ({"LANG": "pl_PL.UTF-8", "LC_CTYPE": "de_DE.UTF-8"}, "pl_PL.UTF-8"),
-    ({"LC_ALL": "C", "LANG": "pl_PL.UTF-8"}, "C"),
-    ({"LANGUAGE": "fr:de"}, None),
-])
+@pytest.mark.parametrize(
+    ("environ", "locale"),
+    [
+        (
+            {"LC_ALL": "de_DE.UTF-8", "LC_MESSAGES": "nl_NL.UTF-8", "LANG": "pl_PL.UTF-8"},
+            "de_DE.UTF-8",
+        ),
+        ({"LC_ALL": "", "LC_MESSAGES": "nl_NL.UTF-8", "LANG": "pl_PL.UTF-8"}, "nl_NL.UTF-8"),
+        ({"LANG": "pl_PL.UTF-8", "LC_CTYPE": "de_DE.UTF-8"}, "pl_PL.UTF-8"),
+        ({"LC_ALL": "C", "LANG": "pl_PL.UTF-8"}, "C"),
+        ({"LANGUAGE": "fr:de"}, None),
+    ],
+)
 def test_the_environment_locale_is_read_in_posix_precedence(
-        environ: dict[str, str], locale: str | None) -> None:
+    environ: dict[str, str], locale: str | None
+) -> None:
     assert environment_locale(environ) == locale
 
 
@@ -30,6 +36,5 @@ def test_the_flag_beats_the_setting_which_beats_the_environment() -> None:
 
 def test_a_locale_without_a_catalogue_falls_through_to_the_next() -> None:
     assert terminal_language("ja-JP", configured="nl", environ={}) == "nl"
-    assert terminal_language("ja-JP", configured=None, environ={"LANG": "zh_CN.UTF-8"}) \
-        == "zh_Hans"
+    assert terminal_language("ja-JP", configured=None, environ={"LANG": "zh_CN.UTF-8"}) == "zh_Hans"
     assert terminal_language("ja-JP", configured=None, environ={}) is None

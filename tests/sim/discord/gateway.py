@@ -34,8 +34,9 @@ class GatewaySession:
         would miss it from Discord, instead of failing the REST call that caused it."""
         self.seq += 1
         with contextlib.suppress(ConnectionResetError):
-            await self.ws.send_str(json.dumps({"op": DISPATCH, "t": event, "s": self.seq,
-                                               "d": data}))
+            await self.ws.send_str(
+                json.dumps({"op": DISPATCH, "t": event, "s": self.seq, "d": data})
+            )
 
     def wants(self, guild_id: int | None) -> bool:
         """Guild events go to shard (guild_id >> 22) % count; DMs to shard 0."""
@@ -56,14 +57,23 @@ async def _identify(sim: DiscordSim, session: GatewaySession, data: dict[str, An
     session.identified = True
     sim.identifies.append(data)
     guilds = [sim.guild_id] if session.wants(sim.guild_id) else []
-    await session.dispatch("READY", {
-        "v": 10, "user": {**sim.bot.payload(), "verified": True, "mfa_enabled": False},
-        "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
-        "session_id": session.session_id, "resume_gateway_url": sim.gateway_url,
-        "shard": list(session.shard), "application": {"id": str(sim.application_id), "flags": 0},
-        "private_channels": [], "relationships": [], "presences": [],
-        "geo_ordered_rtc_regions": [], "user_settings": {},
-    })
+    await session.dispatch(
+        "READY",
+        {
+            "v": 10,
+            "user": {**sim.bot.payload(), "verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+            "session_id": session.session_id,
+            "resume_gateway_url": sim.gateway_url,
+            "shard": list(session.shard),
+            "application": {"id": str(sim.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+        },
+    )
     for _ in guilds:
         await session.dispatch("GUILD_CREATE", sim.guild_payload())
     return True
@@ -76,8 +86,11 @@ async def gateway_handler(request: web.Request) -> web.WebSocketResponse:
     session = GatewaySession(ws)
     sim.sessions.append(session)
     try:
-        await ws.send_str(json.dumps({"op": HELLO, "d": {"heartbeat_interval": sim.heartbeat_ms},
-                                      "s": None, "t": None}))
+        await ws.send_str(
+            json.dumps(
+                {"op": HELLO, "d": {"heartbeat_interval": sim.heartbeat_ms}, "s": None, "t": None}
+            )
+        )
         async for message in ws:
             if message.type is not WSMsgType.TEXT:
                 continue

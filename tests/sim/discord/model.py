@@ -58,14 +58,30 @@ class SimUser:
     bot: bool = False
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "username": self.name, "discriminator": "0",
-                "global_name": self.name, "avatar": None, "bot": self.bot, "public_flags": 0,
-                "flags": 0}
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.name,
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+            "flags": 0,
+        }
 
     def member(self) -> dict[str, Any]:
-        return {"user": self.payload(), "roles": [], "joined_at": iso(time.time() - 86400),
-                "deaf": False, "mute": False, "flags": 0, "pending": False,
-                "permissions": "2248473465835073", "nick": None, "avatar": None}
+        return {
+            "user": self.payload(),
+            "roles": [],
+            "joined_at": iso(time.time() - 86400),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "permissions": "2248473465835073",
+            "nick": None,
+            "avatar": None,
+        }
 
 
 _MENTION = re.compile(r"<@!?(\d+)>|<@&(\d+)>|@(everyone|here)")
@@ -80,9 +96,11 @@ def pings(content: str, allowed: dict[str, Any] | None) -> list[str]:
     found = []
     for match in _MENTION.finditer(content):
         user, role, crowd = match.groups()
-        if (user and ("users" in parse or user in users)) or (
-            role and ("roles" in parse or role in roles)
-        ) or (crowd and "everyone" in parse):
+        if (
+            (user and ("users" in parse or user in users))
+            or (role and ("roles" in parse or role in roles))
+            or (crowd and "everyone" in parse)
+        ):
             found.append(match.group(0))
     return found
 
@@ -150,14 +168,22 @@ class SimMessage:
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "id": str(self.id), "channel_id": str(self.channel_id), "type": 0 if
-            self.interaction is None or self.interaction.type == 3 else 20,
-            "author": self.author.payload(), "content": self.content,
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "type": 0 if self.interaction is None or self.interaction.type == 3 else 20,
+            "author": self.author.payload(),
+            "content": self.content,
             "timestamp": iso(self.created),
-            "edited_timestamp": iso(self.edited) if self.edited else None, "tts": False,
-            "mention_everyone": False, "mentions": [u.payload() for u in self.mentions],
-            "mention_roles": [], "attachments": [], "embeds": self.embeds, "pinned": False,
-            "flags": self.flags, "components": self.components,
+            "edited_timestamp": iso(self.edited) if self.edited else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [u.payload() for u in self.mentions],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": self.embeds,
+            "pinned": False,
+            "flags": self.flags,
+            "components": self.components,
         }
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
@@ -166,7 +192,8 @@ class SimMessage:
             data["application_id"] = str(self.webhook_id)
         if self.interaction is not None:
             data["interaction_metadata"] = {
-                "id": str(self.interaction.id), "type": self.interaction.type,
+                "id": str(self.interaction.id),
+                "type": self.interaction.type,
                 "user": self.interaction.user.payload(),
                 "authorizing_integration_owners": {},
             }
@@ -192,29 +219,64 @@ class SimChannel:
         return self.type == ChannelType.PUBLIC_THREAD
 
     def visible(self, viewer: int | None = None) -> list[SimMessage]:
-        return [m for m in self.messages if not m.ephemeral or (
-            viewer is not None and m.interaction is not None and m.interaction.user.id == viewer)]
+        return [
+            m
+            for m in self.messages
+            if not m.ephemeral
+            or (
+                viewer is not None and m.interaction is not None and m.interaction.user.id == viewer
+            )
+        ]
 
     def payload(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": str(self.id), "type": self.type, "name": self.name,
-                                "flags": 0}
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "name": self.name,
+            "flags": 0,
+        }
         if self.type == ChannelType.DM:
             assert self.recipient is not None
-            data = {"id": str(self.id), "type": self.type, "flags": 0,
-                    "recipients": [self.recipient.payload()], "last_message_id": None}
+            data = {
+                "id": str(self.id),
+                "type": self.type,
+                "flags": 0,
+                "recipients": [self.recipient.payload()],
+                "last_message_id": None,
+            }
             return data
-        data.update(guild_id=str(self.guild_id), position=0, permission_overwrites=[],
-                    nsfw=False, parent_id=str(self.parent_id) if self.parent_id else None,
-                    rate_limit_per_user=0, topic=None, last_message_id=None)
+        data.update(
+            guild_id=str(self.guild_id),
+            position=0,
+            permission_overwrites=[],
+            nsfw=False,
+            parent_id=str(self.parent_id) if self.parent_id else None,
+            rate_limit_per_user=0,
+            topic=None,
+            last_message_id=None,
+        )
         if self.type == ChannelType.FORUM:
-            data.update(available_tags=[], default_reaction_emoji=None, default_sort_order=None,
-                        default_forum_layout=0, default_thread_rate_limit_per_user=0)
+            data.update(
+                available_tags=[],
+                default_reaction_emoji=None,
+                default_sort_order=None,
+                default_forum_layout=0,
+                default_thread_rate_limit_per_user=0,
+            )
         if self.is_thread:
-            data.update(owner_id=str(self.owner_id), message_count=len(self.messages),
-                        member_count=1, total_message_sent=len(self.messages),
-                        thread_metadata={"archived": False, "auto_archive_duration": 1440,
-                                         "archive_timestamp": iso(time.time()),
-                                         "locked": False, "create_timestamp": iso(time.time())})
+            data.update(
+                owner_id=str(self.owner_id),
+                message_count=len(self.messages),
+                member_count=1,
+                total_message_sent=len(self.messages),
+                thread_metadata={
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso(time.time()),
+                    "locked": False,
+                    "create_timestamp": iso(time.time()),
+                },
+            )
         return data
 
 

@@ -60,8 +60,9 @@ def _bucket(sim: DiscordSim, request: web.Request, template: str) -> Bucket | No
     return None
 
 
-async def _answer(sim: DiscordSim, request: web.Request, template: str,
-                  handler: Handler) -> web.StreamResponse:
+async def _answer(
+    sim: DiscordSim, request: web.Request, template: str, handler: Handler
+) -> web.StreamResponse:
     for rule in sim.rules:
         if rule.count > 0 and rule.matches(request.method, template):
             rule.count -= 1
@@ -90,11 +91,19 @@ async def _record(request: web.Request, handler: Handler) -> web.StreamResponse:
     template = _template(request) if request.match_info.route.resource else request.path
     at = time.monotonic()
     response = await _answer(sim, request, template, handler)
-    sim.requests.append(RecordedRequest(
-        method=request.method, route=template, path=request.path.removeprefix(PREFIX),
-        query=dict(request.query), json=json.loads(body) if body else None, at=at,
-        status=response.status, reply_body=_body(response),
-        authorized=request.headers.get("Authorization") == f"Bot {sim.token}"))
+    sim.requests.append(
+        RecordedRequest(
+            method=request.method,
+            route=template,
+            path=request.path.removeprefix(PREFIX),
+            query=dict(request.query),
+            json=json.loads(body) if body else None,
+            at=at,
+            status=response.status,
+            reply_body=_body(response),
+            authorized=request.headers.get("Authorization") == f"Bot {sim.token}",
+        )
+    )
     async with sim.changed:
         sim.changed.notify_all()
     return response
@@ -124,26 +133,56 @@ def _wrong_channel_type() -> web.Response:
 
 # -- login and gateway -----------------------------------------------------------------------
 
+
 async def users_me(request: web.Request) -> web.Response:
     sim = _sim(request)
-    return json_response({**sim.bot.payload(), "verified": True, "mfa_enabled": False,
-                          "locale": "en-US", "email": None})
+    return json_response(
+        {
+            **sim.bot.payload(),
+            "verified": True,
+            "mfa_enabled": False,
+            "locale": "en-US",
+            "email": None,
+        }
+    )
 
 
 async def application_me(request: web.Request) -> web.Response:
     sim = _sim(request)
-    return json_response({
-        "id": str(sim.application_id), "name": sim.bot.name, "description": "", "icon": None,
-        "bot_public": True, "bot_require_code_grant": False, "owner": sim.user.payload(),
-        "verify_key": "0" * 64, "flags": 0, "team": None, "summary": "",
-        "bot": sim.bot.payload(), "rpc_origins": [], "tags": [],
-    })
+    return json_response(
+        {
+            "id": str(sim.application_id),
+            "name": sim.bot.name,
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": sim.user.payload(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "team": None,
+            "summary": "",
+            "bot": sim.bot.payload(),
+            "rpc_origins": [],
+            "tags": [],
+        }
+    )
 
 
 async def gateway_bot(request: web.Request) -> web.Response:
     sim = _sim(request)
-    return json_response({"url": sim.gateway_url, "shards": sim.shards, "session_start_limit": {
-        "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+    return json_response(
+        {
+            "url": sim.gateway_url,
+            "shards": sim.shards,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 0,
+                "max_concurrency": 1,
+            },
+        }
+    )
 
 
 async def gateway(request: web.Request) -> web.Response:
@@ -152,6 +191,7 @@ async def gateway(request: web.Request) -> web.Response:
 
 # -- application commands ----------------------------------------------------------------------
 
+
 async def put_commands(request: web.Request) -> web.Response:
     sim = _sim(request)
     sim.command_puts += 1
@@ -159,10 +199,15 @@ async def put_commands(request: web.Request) -> web.Response:
     for command in await _json(request):  # type: ignore[attr-defined]
         previous = sim.commands.get(command["name"], {})
         sim.commands[command["name"]] = {
-            **command, "id": previous.get("id", str(sim.ids())),
-            "application_id": str(sim.application_id), "version": str(sim.ids()),
-            "type": command.get("type", 1), "default_member_permissions": None,
-            "dm_permission": True, "nsfw": False, "options": command.get("options", []),
+            **command,
+            "id": previous.get("id", str(sim.ids())),
+            "application_id": str(sim.application_id),
+            "version": str(sim.ids()),
+            "type": command.get("type", 1),
+            "default_member_permissions": None,
+            "dm_permission": True,
+            "nsfw": False,
+            "options": command.get("options", []),
             "description": command.get("description", ""),
         }
     return json_response(list(sim.commands.values()))
@@ -174,27 +219,34 @@ async def get_commands(request: web.Request) -> web.Response:
 
 # -- interactions and their webhook --------------------------------------------------------------
 
+
 def _live(sim: DiscordSim, token: str) -> SimInteraction | web.Response:
     interaction = sim.interactions.get(token)
-    if interaction is None or interaction.expired or (
-        time.monotonic() - interaction.created > sim.interaction_token_ttl
+    if (
+        interaction is None
+        or interaction.expired
+        or (time.monotonic() - interaction.created > sim.interaction_token_ttl)
     ):
         return discord_error(401, 50027, "Invalid Webhook Token")
     return interaction
 
 
-def _create_in(sim: DiscordSim, interaction: SimInteraction, body: dict[str, Any],
-               flags: int) -> SimMessage:
-    message = sim.add_message(interaction.channel, sim.bot, body, interaction=interaction,
-                              flags=flags)
+def _create_in(
+    sim: DiscordSim, interaction: SimInteraction, body: dict[str, Any], flags: int
+) -> SimMessage:
+    message = sim.add_message(
+        interaction.channel, sim.bot, body, interaction=interaction, flags=flags
+    )
     return message
 
 
 async def callback(request: web.Request) -> web.StreamResponse:
     sim = _sim(request)
     interaction = sim.interactions.get(request.match_info["token"])
-    if interaction is None or str(interaction.id) != request.match_info["interaction_id"] or (
-        time.monotonic() - interaction.created > sim.ack_deadline
+    if (
+        interaction is None
+        or str(interaction.id) != request.match_info["interaction_id"]
+        or (time.monotonic() - interaction.created > sim.ack_deadline)
     ):
         return discord_error(404, 10062, "Unknown interaction")
     if interaction.response_type is not None:
@@ -225,19 +277,33 @@ async def callback(request: web.Request) -> web.StreamResponse:
         await sim.announce(message)
     if request.query.get("with_response", "").lower() not in ("1", "true"):
         return web.Response(status=204)
-    result: dict[str, Any] = {"interaction": {
-        "id": str(interaction.id), "type": interaction.type,
-        "response_message_id": str(message.id) if message else None,
-        "response_message_loading": kind == 5,
-        "response_message_ephemeral": bool(flags)}}
+    result: dict[str, Any] = {
+        "interaction": {
+            "id": str(interaction.id),
+            "type": interaction.type,
+            "response_message_id": str(message.id) if message else None,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(flags),
+        }
+    }
     if message is not None:
         result["resource"] = {"type": kind, "message": message.payload()}
     return json_response(result)
 
 
 def invalid_response(kind: Any) -> web.Response:
-    return _invalid({"type": {"_errors": [{"code": "BASE_TYPE_CHOICES",
-                                           "message": f"Value must be one of ... (got {kind})"}]}})
+    return _invalid(
+        {
+            "type": {
+                "_errors": [
+                    {
+                        "code": "BASE_TYPE_CHOICES",
+                        "message": f"Value must be one of ... (got {kind})",
+                    }
+                ]
+            }
+        }
+    )
 
 
 def _webhook(request: web.Request) -> SimInteraction | web.Response:
@@ -317,6 +383,7 @@ async def followup(request: web.Request) -> web.Response:
 
 # -- channels, messages, threads (the bot token) ---------------------------------------------------
 
+
 async def get_channel(request: web.Request) -> web.Response:
     channel = _sim(request).channels.get(int(request.match_info["channel_id"]))
     if channel is None:
@@ -347,8 +414,9 @@ async def create_message(request: web.Request) -> web.Response:
         return _invalid(errors)
     if not (body.get("content") or body.get("embeds") or body.get("components")):
         return discord_error(400, 50006, "Cannot send an empty message")
-    message = sim.add_message(channel, sim.bot, {**body, "flags": int(body.get("flags") or 0)
-                                                 & ~EPHEMERAL})
+    message = sim.add_message(
+        channel, sim.bot, {**body, "flags": int(body.get("flags") or 0) & ~EPHEMERAL}
+    )
     await sim.announce(message)
     return json_response(message.payload())
 
@@ -382,8 +450,13 @@ async def start_thread(request: web.Request) -> web.Response:
     body = await _json(request)
     if errors := thread_name_errors(body.get("name")):
         return _invalid(errors)
-    thread = sim._channel(ChannelType.PUBLIC_THREAD, body["name"], guild=True,
-                          parent_id=channel.id, owner_id=sim.bot.id)
+    thread = sim._channel(
+        ChannelType.PUBLIC_THREAD,
+        body["name"],
+        guild=True,
+        parent_id=channel.id,
+        owner_id=sim.bot.id,
+    )
     # A thread started from a message takes the message's id.
     del sim.channels[thread.id]
     thread.id = found.id
@@ -401,8 +474,10 @@ def add_rest_routes(app: web.Application, sim: DiscordSim) -> None:
     r.add_get(PREFIX + "/oauth2/applications/@me", application_me)
     r.add_get(PREFIX + "/gateway/bot", gateway_bot)
     r.add_get(PREFIX + "/gateway", gateway)
-    for path in ("/applications/{application_id}/commands",
-                 "/applications/{application_id}/guilds/{guild_id}/commands"):
+    for path in (
+        "/applications/{application_id}/commands",
+        "/applications/{application_id}/guilds/{guild_id}/commands",
+    ):
         r.add_put(PREFIX + path, put_commands)
         r.add_get(PREFIX + path, get_commands)
     r.add_post(PREFIX + "/interactions/{interaction_id}/{token}/callback", callback)

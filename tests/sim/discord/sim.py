@@ -38,16 +38,28 @@ MESSAGE_CONTENT = 1 << 15
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
 # VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, READ_MESSAGE_HISTORY and the two thread permissions.
-EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (
-    SEND_MESSAGES_IN_THREADS) | CREATE_PUBLIC_THREADS
+EVERYONE_PERMISSIONS = (
+    (1 << 10)
+    | (1 << 11)
+    | (1 << 14)
+    | (1 << 16)
+    | (SEND_MESSAGES_IN_THREADS)
+    | CREATE_PUBLIC_THREADS
+)
 
 
 class DiscordSim:
     """One guild (text, no-thread-permission, forum with a post), a DM, a bot and a user."""
 
-    def __init__(self, *, token: str = "sim-bot-token", interaction_token_ttl: float = 900.0,
-                 ack_deadline: float = 3.0, buckets: bool = True,
-                 heartbeat_ms: int = 41250) -> None:
+    def __init__(
+        self,
+        *,
+        token: str = "sim-bot-token",
+        interaction_token_ttl: float = 900.0,
+        ack_deadline: float = 3.0,
+        buckets: bool = True,
+        heartbeat_ms: int = 41250,
+    ) -> None:
         self.token = token
         self.interaction_token_ttl = interaction_token_ttl
         self.ack_deadline = ack_deadline
@@ -62,11 +74,17 @@ class DiscordSim:
         self.guild_id = self.ids()
         self.channels: dict[int, SimChannel] = {}
         self.text = self._channel(ChannelType.TEXT, "general", guild=True)
-        self.no_threads = self._channel(ChannelType.TEXT, "announcements", guild=True,
-                                        can_create_threads=False)
+        self.no_threads = self._channel(
+            ChannelType.TEXT, "announcements", guild=True, can_create_threads=False
+        )
         self.forum = self._channel(ChannelType.FORUM, "questions", guild=True)
-        self.forum_post = self._channel(ChannelType.PUBLIC_THREAD, "a forum post", guild=True,
-                                        parent_id=self.forum.id, owner_id=self.user.id)
+        self.forum_post = self._channel(
+            ChannelType.PUBLIC_THREAD,
+            "a forum post",
+            guild=True,
+            parent_id=self.forum.id,
+            owner_id=self.user.id,
+        )
         self.dm = self._channel(ChannelType.DM, "", recipient=self.user)
         self.messages: dict[int, SimMessage] = {}
         self.interactions: dict[str, SimInteraction] = {}
@@ -130,10 +148,14 @@ class DiscordSim:
 
     # -- the world -------------------------------------------------------------------------
 
-    def _channel(self, type_: int, name: str, *, guild: bool = False,
-                 **kwargs: Any) -> SimChannel:
-        channel = SimChannel(id=self.ids(), type=type_, name=name,
-                             guild_id=self.guild_id if guild else None, **kwargs)
+    def _channel(self, type_: int, name: str, *, guild: bool = False, **kwargs: Any) -> SimChannel:
+        channel = SimChannel(
+            id=self.ids(),
+            type=type_,
+            name=name,
+            guild_id=self.guild_id if guild else None,
+            **kwargs,
+        )
         self.channels[channel.id] = channel
         return channel
 
@@ -143,8 +165,9 @@ class DiscordSim:
         return self._channel(ChannelType.TEXT, name, guild=True)
 
     def guild_payload(self) -> dict[str, Any]:
-        deny = [{"id": str(self.guild_id), "type": 0, "allow": "0",
-                 "deny": str(CREATE_PUBLIC_THREADS)}]
+        deny = [
+            {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(CREATE_PUBLIC_THREADS)}
+        ]
         channels = []
         threads = []
         for channel in self.channels.values():
@@ -156,23 +179,61 @@ class DiscordSim:
             (threads if channel.is_thread else channels).append(data)
         member = self.bot.member()
         return {
-            "id": str(self.guild_id), "name": "Sim Guild", "icon": None, "splash": None,
-            "discovery_splash": None, "owner_id": str(self.user.id), "features": [],
-            "emojis": [], "stickers": [], "roles": [{
-                "id": str(self.guild_id), "name": "@everyone", "color": 0, "hoist": False,
-                "position": 0, "permissions": str(EVERYONE_PERMISSIONS), "managed": False,
-                "mentionable": False, "flags": 0}],
-            "channels": channels, "threads": threads, "members": [member], "member_count": 2,
-            "large": False, "unavailable": False, "joined_at": member["joined_at"],
-            "verification_level": 0, "default_message_notifications": 0,
-            "explicit_content_filter": 0, "mfa_level": 0, "afk_timeout": 300,
-            "afk_channel_id": None, "system_channel_id": None, "system_channel_flags": 0,
-            "rules_channel_id": None, "vanity_url_code": None, "description": None,
-            "banner": None, "premium_tier": 0, "premium_subscription_count": 0,
-            "preferred_locale": "en-US", "public_updates_channel_id": None, "nsfw_level": 0,
-            "premium_progress_bar_enabled": False, "voice_states": [], "presences": [],
-            "stage_instances": [], "guild_scheduled_events": [], "soundboard_sounds": [],
-            "application_id": None, "max_members": 500000, "max_video_channel_users": 25,
+            "id": str(self.guild_id),
+            "name": "Sim Guild",
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.user.id),
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "roles": [
+                {
+                    "id": str(self.guild_id),
+                    "name": "@everyone",
+                    "color": 0,
+                    "hoist": False,
+                    "position": 0,
+                    "permissions": str(EVERYONE_PERMISSIONS),
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "channels": channels,
+            "threads": threads,
+            "members": [member],
+            "member_count": 2,
+            "large": False,
+            "unavailable": False,
+            "joined_at": member["joined_at"],
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "afk_timeout": 300,
+            "afk_channel_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "application_id": None,
+            "max_members": 500000,
+            "max_video_channel_users": 25,
         }
 
     def app_permissions(self, channel: SimChannel) -> int:
@@ -182,8 +243,14 @@ class DiscordSim:
             return EVERYONE_PERMISSIONS
         return EVERYONE_PERMISSIONS & ~CREATE_PUBLIC_THREADS
 
-    async def dispatch(self, event: str, data: dict[str, Any], *,
-                       guild_id: int | None = None, intent: int | None = None) -> None:
+    async def dispatch(
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        guild_id: int | None = None,
+        intent: int | None = None,
+    ) -> None:
         for session in list(self.sessions):
             if not session.identified or not session.wants(guild_id):
                 continue
@@ -196,66 +263,113 @@ class DiscordSim:
     def _who(self, user_id: int | None) -> SimUser:
         return self.users[user_id] if user_id is not None else self.user
 
-    def _interaction(self, type_: int, channel: SimChannel, user: SimUser,
-                     data: dict[str, Any], message: SimMessage | None = None, *,
-                     locale: str = "en-US") -> dict[str, Any]:
+    def _interaction(
+        self,
+        type_: int,
+        channel: SimChannel,
+        user: SimUser,
+        data: dict[str, Any],
+        message: SimMessage | None = None,
+        *,
+        locale: str = "en-US",
+    ) -> dict[str, Any]:
         interaction = SimInteraction(
-            id=self.ids(), token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(48)}", type=type_,
-            user=user, channel=channel, created=time.monotonic(), message=message)
+            id=self.ids(),
+            token=f"aW50ZXJhY3Rpb24{secrets.token_urlsafe(48)}",
+            type=type_,
+            user=user,
+            channel=channel,
+            created=time.monotonic(),
+            message=message,
+        )
         self.interactions[interaction.token] = interaction
         payload: dict[str, Any] = {
-            "id": str(interaction.id), "application_id": str(self.application_id),
-            "type": type_, "token": interaction.token, "version": 1, "data": data,
-            "channel_id": str(channel.id), "channel": channel.payload(),
-            "app_permissions": str(self.app_permissions(channel)), "locale": locale,
-            "entitlements": [], "attachment_size_limit": 10485760,
+            "id": str(interaction.id),
+            "application_id": str(self.application_id),
+            "type": type_,
+            "token": interaction.token,
+            "version": 1,
+            "data": data,
+            "channel_id": str(channel.id),
+            "channel": channel.payload(),
+            "app_permissions": str(self.app_permissions(channel)),
+            "locale": locale,
+            "entitlements": [],
+            "attachment_size_limit": 10485760,
             "context": 1 if channel.type == ChannelType.DM else 0,
         }
         if channel.guild_id is not None:
-            payload.update(guild_id=str(channel.guild_id), member=user.member(),
-                           guild={"id": str(channel.guild_id), "locale": "en-US",
-                                  "features": []}, guild_locale="en-US",
-                           authorizing_integration_owners={"0": str(channel.guild_id)})
+            payload.update(
+                guild_id=str(channel.guild_id),
+                member=user.member(),
+                guild={"id": str(channel.guild_id), "locale": "en-US", "features": []},
+                guild_locale="en-US",
+                authorizing_integration_owners={"0": str(channel.guild_id)},
+            )
         else:
-            payload.update(user=user.payload(),
-                           authorizing_integration_owners={"0": str(self.guild_id)})
+            payload.update(
+                user=user.payload(), authorizing_integration_owners={"0": str(self.guild_id)}
+            )
         if message is not None:
             payload["message"] = message.payload()
         return payload
 
-    async def slash_command(self, name: str, options: dict[str, Any], *,
-                            channel_id: int | None = None, user_id: int | None = None,
-                            locale: str = "en-US") -> SimInteraction:
+    async def slash_command(
+        self,
+        name: str,
+        options: dict[str, Any],
+        *,
+        channel_id: int | None = None,
+        user_id: int | None = None,
+        locale: str = "en-US",
+    ) -> SimInteraction:
         """A person runs ``/name`` (INTERACTION_CREATE type 2) with their Discord client set to
         ``locale``; returns the interaction."""
         channel = self.channels[channel_id or self.text.id]
         command = self.commands.get(name, {"id": str(self.ids())})
         kinds = {bool: 5, int: 4, float: 10, str: 3}
-        data = {"id": command["id"], "name": name, "type": 1, "options": [
-            {"name": key, "type": kinds[type(value)], "value": value}
-            for key, value in options.items()]}
+        data = {
+            "id": command["id"],
+            "name": name,
+            "type": 1,
+            "options": [
+                {"name": key, "type": kinds[type(value)], "value": value}
+                for key, value in options.items()
+            ],
+        }
         if channel.guild_id is not None:
             data["guild_id"] = str(channel.guild_id)
         payload = self._interaction(2, channel, self._who(user_id), data, locale=locale)
         await self.dispatch("INTERACTION_CREATE", payload, guild_id=channel.guild_id)
         return self.interactions[payload["token"]]
 
-    async def click_button(self, message_id: int, custom_id: str, *,
-                           user_id: int | None = None, locale: str = "en-US") -> SimInteraction:
+    async def click_button(
+        self, message_id: int, custom_id: str, *, user_id: int | None = None, locale: str = "en-US"
+    ) -> SimInteraction:
         """A person clicks a button under a message (INTERACTION_CREATE type 3)."""
         message = self.messages[message_id]
         if custom_id not in {b.get("custom_id") for b in message.buttons()}:
             raise AssertionError(f"no button {custom_id!r} under message {message_id}")
         channel = self.channels[message.channel_id]
-        payload = self._interaction(3, channel, self._who(user_id),
-                                    {"custom_id": custom_id, "component_type": 2}, message,
-                                    locale=locale)
+        payload = self._interaction(
+            3,
+            channel,
+            self._who(user_id),
+            {"custom_id": custom_id, "component_type": 2},
+            message,
+            locale=locale,
+        )
         await self.dispatch("INTERACTION_CREATE", payload, guild_id=channel.guild_id)
         return self.interactions[payload["token"]]
 
-    async def user_message(self, channel_id: int, content: str, *,
-                           mentions: list[int] | None = None,
-                           user_id: int | None = None) -> SimMessage:
+    async def user_message(
+        self,
+        channel_id: int,
+        content: str,
+        *,
+        mentions: list[int] | None = None,
+        user_id: int | None = None,
+    ) -> SimMessage:
         """A person posts; without MESSAGE_CONTENT the bot sees content only if mentioned/DM."""
         channel = self.channels[channel_id]
         mentioned = [self.users[i] for i in mentions or []]
@@ -264,11 +378,24 @@ class DiscordSim:
         await self.announce(message)
         return message
 
-    def add_message(self, channel: SimChannel, author: SimUser, body: dict[str, Any], *,
-                    interaction: SimInteraction | None = None, flags: int = 0) -> SimMessage:
-        message = SimMessage(id=self.ids(), channel_id=channel.id, guild_id=channel.guild_id,
-                             author=author, interaction=interaction, flags=flags,
-                             webhook_id=self.application_id if interaction else None)
+    def add_message(
+        self,
+        channel: SimChannel,
+        author: SimUser,
+        body: dict[str, Any],
+        *,
+        interaction: SimInteraction | None = None,
+        flags: int = 0,
+    ) -> SimMessage:
+        message = SimMessage(
+            id=self.ids(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=author,
+            interaction=interaction,
+            flags=flags,
+            webhook_id=self.application_id if interaction else None,
+        )
         message.apply(body, create=True)
         message.flags |= flags
         channel.messages.append(message)
@@ -289,23 +416,27 @@ class DiscordSim:
                 continue
             if not session.intents & intent:
                 continue
-            visible = (session.intents & MESSAGE_CONTENT or channel.guild_id is None
-                       or message.author.id == self.bot.id
-                       or any(u.id == self.bot.id for u in message.mentions))
-            body = data if visible else {**data, "content": "", "embeds": [],
-                                         "components": []}
+            visible = (
+                session.intents & MESSAGE_CONTENT
+                or channel.guild_id is None
+                or message.author.id == self.bot.id
+                or any(u.id == self.bot.id for u in message.mentions)
+            )
+            body = data if visible else {**data, "content": "", "embeds": [], "components": []}
             await session.dispatch(event, body)
 
     # -- injected failures -------------------------------------------------------------------
 
-    def rate_limit_next(self, route: str, retry_after: float, *, count: int = 1,
-                        is_global: bool = False) -> None:
+    def rate_limit_next(
+        self, route: str, retry_after: float, *, count: int = 1, is_global: bool = False
+    ) -> None:
         """Refuse the next ``count`` requests to ``route`` (``"PATCH /channels/{channel_id}/
         messages/{message_id}"`` or just the template) with a 429."""
         self.rules.append(Refusal(route, retry_after, count, is_global))
 
-    def refuse_next(self, route: str, status: int, code: int, message: str, *,
-                    count: int = 1) -> None:
+    def refuse_next(
+        self, route: str, status: int, code: int, message: str, *, count: int = 1
+    ) -> None:
         """Refuse the next ``count`` requests to ``route`` with a Discord error."""
         self.rules.append(Refusal(route, 0.0, count, error=(status, code, message)))
 
@@ -333,8 +464,9 @@ class DiscordSim:
 
     def requests_to(self, route: str) -> list[RecordedRequest]:
         method, _, template = route.partition(" ") if " " in route else ("", "", route)
-        return [r for r in self.requests
-                if r.route == template and (not method or r.method == method)]
+        return [
+            r for r in self.requests if r.route == template and (not method or r.method == method)
+        ]
 
     def now_iso(self) -> str:
         return iso(time.time())

@@ -63,14 +63,20 @@ def _embed(errors: Errors, index: int, embed: dict[str, Any]) -> int:
     size += _check_len(errors, (*at, "author", "name"), author.get("name"), AUTHOR)
     fields = embed.get("fields") or []
     if len(fields) > FIELDS:
-        _put(errors, (*at, "fields"), [{"code": "BASE_TYPE_MAX_LENGTH",
-                                         "message": f"Must be {FIELDS} or fewer in length."}])
+        _put(
+            errors,
+            (*at, "fields"),
+            [{"code": "BASE_TYPE_MAX_LENGTH", "message": f"Must be {FIELDS} or fewer in length."}],
+        )
     for number, field in enumerate(fields):
         where = (*at, "fields", str(number))
         for key, limit in (("name", FIELD_NAME), ("value", FIELD_VALUE)):
             if not str(field.get(key) or ""):
-                _put(errors, (*where, key), [{"code": "BASE_TYPE_REQUIRED",
-                                               "message": "This field is required"}])
+                _put(
+                    errors,
+                    (*where, key),
+                    [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}],
+                )
             size += _check_len(errors, (*where, key), field.get(key), limit)
     url = embed.get("url")
     if url is not None and not str(url).startswith(("http://", "https://")):
@@ -85,28 +91,45 @@ def _components(errors: Errors, rows: list[dict[str, Any]]) -> None:
     for r, row in enumerate(rows):
         items = row.get("components") or []
         if row.get("type") != 1:
-            _put(errors, ("components", str(r), "type"),
-                 [{"code": "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "message": "Expected an action row"}])
+            _put(
+                errors,
+                ("components", str(r), "type"),
+                [{"code": "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "message": "Expected an action row"}],
+            )
         if not 1 <= len(items) <= ROW_ITEMS:
-            _put(errors, ("components", str(r), "components"),
-                 _err("BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."))
+            _put(
+                errors,
+                ("components", str(r), "components"),
+                _err("BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."),
+            )
         for i, item in enumerate(items):
             where = ("components", str(r), "components", str(i))
             _check_len(errors, (*where, "label"), item.get("label"), LABEL)
             if item.get("style") == 5:
                 if not str(item.get("url") or "").startswith(("http://", "https://")):
-                    _put(errors, (*where, "url"), [{"code": "URL_TYPE_INVALID_URL",
-                                                    "message": "Not a well formed URL."}])
+                    _put(
+                        errors,
+                        (*where, "url"),
+                        [{"code": "URL_TYPE_INVALID_URL", "message": "Not a well formed URL."}],
+                    )
                 continue
             custom_id = item.get("custom_id")
             if not custom_id:
-                _put(errors, (*where, "custom_id"), [{"code": "BASE_TYPE_REQUIRED",
-                                                       "message": "This field is required"}])
+                _put(
+                    errors,
+                    (*where, "custom_id"),
+                    [{"code": "BASE_TYPE_REQUIRED", "message": "This field is required"}],
+                )
                 continue
             _check_len(errors, (*where, "custom_id"), custom_id, CUSTOM_ID)
             if custom_id in seen:
-                _put(errors, (*where, "custom_id"), _err(
-                    "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated"))
+                _put(
+                    errors,
+                    (*where, "custom_id"),
+                    _err(
+                        "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated"
+                    ),
+                )
             seen.add(custom_id)
 
 
@@ -119,8 +142,11 @@ def form_errors(body: dict[str, Any]) -> Errors:
         _put(errors, ("embeds",), _too_long(EMBEDS))
     total = sum(_embed(errors, i, embed) for i, embed in enumerate(embeds))
     if total > EMBED_TOTAL:
-        _put(errors, ("embeds",), _err("MAX_EMBED_SIZE_EXCEEDED",
-                                       f"Embed size exceeds maximum size of {EMBED_TOTAL}"))
+        _put(
+            errors,
+            ("embeds",),
+            _err("MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL}"),
+        )
     _components(errors, body.get("components") or [])
     return errors
 
@@ -128,8 +154,16 @@ def form_errors(body: dict[str, Any]) -> Errors:
 def thread_name_errors(name: Any) -> Errors:
     errors: Errors = {}
     if not isinstance(name, str) or not 1 <= len(name) <= THREAD_NAME:
-        _put(errors, ("name",), [{"code": "BASE_TYPE_BAD_LENGTH",
-                                  "message": f"Must be between 1 and {THREAD_NAME} in length."}])
+        _put(
+            errors,
+            ("name",),
+            [
+                {
+                    "code": "BASE_TYPE_BAD_LENGTH",
+                    "message": f"Must be between 1 and {THREAD_NAME} in length.",
+                }
+            ],
+        )
     return errors
 
 

@@ -23,11 +23,15 @@ __all__ = [
 SIM: web.AppKey[Any] = web.AppKey("discord-sim")
 
 
-def json_response(data: Any, *, status: int = 200,
-                  headers: dict[str, str] | None = None) -> web.Response:
+def json_response(
+    data: Any, *, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
     """discord.py only parses bodies whose Content-Type is exactly ``application/json``."""
-    return web.Response(body=json.dumps(data).encode(), status=status,
-                        headers={"Content-Type": "application/json", **(headers or {})})
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
 
 
 def discord_error(status: int, code: int, message: str, **extra: Any) -> web.Response:
@@ -48,8 +52,11 @@ def too_many_requests(retry_after: float, *, bucket: str, is_global: bool = Fals
     }
     if is_global:
         headers["X-RateLimit-Global"] = "true"
-    return json_response({"message": "You are being rate limited.", "retry_after": retry_after,
-                          "global": is_global}, status=429, headers=headers)
+    return json_response(
+        {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global},
+        status=429,
+        headers=headers,
+    )
 
 
 @dataclass

@@ -21,16 +21,23 @@ def event_callback(me: Identity, event: dict[str, Any], event_id: str) -> dict[s
         "type": "event_callback",
         "event_id": event_id,
         "event_time": int(time.time()),
-        "authorizations": [{"enterprise_id": None, "team_id": me.team_id,
-                            "user_id": me.bot_user_id, "is_bot": True,
-                            "is_enterprise_install": False}],
+        "authorizations": [
+            {
+                "enterprise_id": None,
+                "team_id": me.team_id,
+                "user_id": me.bot_user_id,
+                "is_bot": True,
+                "is_enterprise_install": False,
+            }
+        ],
         "is_ext_shared_channel": False,
         "event_context": f"4-sim-{event_id}",
     }
 
 
-def user_message_event(me: Identity, message: Message, *, kind: str,
-                       channel_type: str | None) -> dict[str, Any]:
+def user_message_event(
+    me: Identity, message: Message, *, kind: str, channel_type: str | None
+) -> dict[str, Any]:
     """An ``app_mention`` or ``message`` event for a message a person just posted."""
     event: dict[str, Any] = {
         "type": kind,
@@ -41,9 +48,18 @@ def user_message_event(me: Identity, message: Message, *, kind: str,
         "channel": message.channel,
         "team": me.team_id,
         "client_msg_id": str(uuid.uuid4()),
-        "blocks": [{"type": "rich_text", "block_id": "sim",
-                    "elements": [{"type": "rich_text_section",
-                                  "elements": [{"type": "text", "text": message.text or ""}]}]}],
+        "blocks": [
+            {
+                "type": "rich_text",
+                "block_id": "sim",
+                "elements": [
+                    {
+                        "type": "rich_text_section",
+                        "elements": [{"type": "text", "text": message.text or ""}],
+                    }
+                ],
+            }
+        ],
     }
     if message.thread_ts:
         event["thread_ts"] = message.thread_ts
@@ -56,17 +72,20 @@ def user_message_event(me: Identity, message: Message, *, kind: str,
     return event
 
 
-def block_actions(me: Identity, *, user: str, message: Message, action: dict[str, Any],
-                  response_url: str) -> dict[str, Any]:
-    container: dict[str, Any] = {"type": "message", "message_ts": message.ts,
-                                 "channel_id": message.channel,
-                                 "is_ephemeral": message.ephemeral_to is not None}
+def block_actions(
+    me: Identity, *, user: str, message: Message, action: dict[str, Any], response_url: str
+) -> dict[str, Any]:
+    container: dict[str, Any] = {
+        "type": "message",
+        "message_ts": message.ts,
+        "channel_id": message.channel,
+        "is_ephemeral": message.ephemeral_to is not None,
+    }
     if message.thread_ts:
         container["thread_ts"] = message.thread_ts
     return {
         "type": "block_actions",
-        "user": {"id": user, "username": user.lower(), "name": user.lower(),
-                 "team_id": me.team_id},
+        "user": {"id": user, "username": user.lower(), "name": user.lower(), "team_id": me.team_id},
         "api_app_id": me.app_id,
         "token": "sim-verification-token",
         "container": container,

@@ -31,8 +31,17 @@ ACTION_ID_MAX = 255
 
 Refusal = tuple[str, str]
 
-_KNOWN_BLOCKS = {"section", "header", "context", "actions", "divider", "markdown", "rich_text",
-                 "image", "context_actions"}
+_KNOWN_BLOCKS = {
+    "section",
+    "header",
+    "context",
+    "actions",
+    "divider",
+    "markdown",
+    "rich_text",
+    "image",
+    "context_actions",
+}
 
 
 def check_markdown(markdown: object) -> Refusal | None:
@@ -95,8 +104,9 @@ def _feedback(element: Mapping[str, Any], where: str) -> str | None:
         button = element.get(side)
         if not isinstance(button, Mapping):
             return f"{where}/{side} is required"
-        problem = _plain(button.get("text"), f"{where}/{side}/text", BUTTON_TEXT_MAX,
-                         kinds=("plain_text",))
+        problem = _plain(
+            button.get("text"), f"{where}/{side}/text", BUTTON_TEXT_MAX, kinds=("plain_text",)
+        )
         if problem:
             return problem
         if not isinstance(button.get("value"), str) or len(button["value"]) > BUTTON_VALUE_MAX:
@@ -116,8 +126,9 @@ def _section(block: Mapping[str, Any], where: str) -> str | None:
         if len(fields) > SECTION_FIELDS_MAX:
             return f"{where}/fields must provide no more than {SECTION_FIELDS_MAX} items"
         for j, field in enumerate(fields):
-            problem = _plain(field, f"{where}/fields/{j}", SECTION_FIELD_MAX,
-                             kinds=("mrkdwn", "plain_text"))
+            problem = _plain(
+                field, f"{where}/fields/{j}", SECTION_FIELD_MAX, kinds=("mrkdwn", "plain_text")
+            )
             if problem:
                 return problem
     accessory = block.get("accessory")
@@ -140,8 +151,9 @@ def _elements(block: Mapping[str, Any], where: str, limit: int) -> str | None:
         elif kind == "feedback_buttons":
             problem = _feedback(element, f"{where}/elements/{j}")
         elif kind in ("mrkdwn", "plain_text"):
-            problem = _plain(element, f"{where}/elements/{j}", SECTION_TEXT_MAX,
-                             kinds=("mrkdwn", "plain_text"))
+            problem = _plain(
+                element, f"{where}/elements/{j}", SECTION_TEXT_MAX, kinds=("mrkdwn", "plain_text")
+            )
         if problem:
             return problem
     return None

@@ -60,8 +60,12 @@ class Message:
 
     def wire(self) -> dict[str, Any]:
         """The message as conversations.replies returns it."""
-        body: dict[str, Any] = {"type": "message", "user": self.user, "ts": self.ts,
-                                "text": self.shown}
+        body: dict[str, Any] = {
+            "type": "message",
+            "user": self.user,
+            "ts": self.ts,
+            "text": self.shown,
+        }
         if self.thread_ts:
             body["thread_ts"] = self.thread_ts
         if self.bot_id:
@@ -99,18 +103,37 @@ class User:
 
     def wire(self, *, include_locale: bool) -> dict[str, Any]:
         """The user object of users.info; ``locale`` only when it was asked for."""
-        profile = {"real_name": self.name.title(), "display_name": self.name,
-                   "real_name_normalized": self.name.title(),
-                   "display_name_normalized": self.name, "status_text": "", "status_emoji": "",
-                   "team": self.team_id}
+        profile = {
+            "real_name": self.name.title(),
+            "display_name": self.name,
+            "real_name_normalized": self.name.title(),
+            "display_name_normalized": self.name,
+            "status_text": "",
+            "status_emoji": "",
+            "team": self.team_id,
+        }
         body: dict[str, Any] = {
-            "id": self.id, "team_id": self.team_id, "name": self.name, "deleted": False,
-            "color": "9f69e7", "real_name": self.name.title(), "tz": self.tz,
-            "tz_label": "Pacific Standard Time", "tz_offset": -28800, "profile": profile,
-            "is_admin": False, "is_owner": False, "is_primary_owner": False,
-            "is_restricted": False, "is_ultra_restricted": False, "is_bot": False,
-            "is_app_user": False, "updated": 1_700_000_000, "is_email_confirmed": True,
-            "who_can_share_contact_card": "EVERYONE"}
+            "id": self.id,
+            "team_id": self.team_id,
+            "name": self.name,
+            "deleted": False,
+            "color": "9f69e7",
+            "real_name": self.name.title(),
+            "tz": self.tz,
+            "tz_label": "Pacific Standard Time",
+            "tz_offset": -28800,
+            "profile": profile,
+            "is_admin": False,
+            "is_owner": False,
+            "is_primary_owner": False,
+            "is_restricted": False,
+            "is_ultra_restricted": False,
+            "is_bot": False,
+            "is_app_user": False,
+            "updated": 1_700_000_000,
+            "is_email_confirmed": True,
+            "who_can_share_contact_card": "EVERYONE",
+        }
         if include_locale:
             body["locale"] = self.locale
         return body
@@ -172,8 +195,7 @@ class Workspace:
     def add_user(self, user_id: str, *, locale: str = "en-US", name: str | None = None) -> User:
         """A member with their Slack language. Whoever posts is a member (``en-US`` unless
         added otherwise); users.info answers ``user_not_found`` for anyone else."""
-        user = self.users[user_id] = User(id=user_id, name=name or user_id.lower(),
-                                          locale=locale)
+        user = self.users[user_id] = User(id=user_id, name=name or user_id.lower(), locale=locale)
         return user
 
     def add_channel(self, channel: str, kind: str) -> None:
@@ -195,5 +217,4 @@ class Workspace:
 
     def thread(self, channel: str, ts: str) -> list[Message]:
         """The parent then its replies, oldest first, like conversations.replies."""
-        return [m for m in self.messages.get(channel, [])
-                if m.ts == ts or m.thread_ts == ts]
+        return [m for m in self.messages.get(channel, []) if m.ts == ts or m.thread_ts == ts]

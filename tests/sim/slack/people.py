@@ -27,33 +27,73 @@ class People:
     _event_count: int
     _send: Callable[..., Awaitable[tuple[str, ...]]]
 
-    async def _event(self, event: dict[str, Any], message: Message, *,
-                     to_all: bool = False) -> Delivery:
+    async def _event(
+        self, event: dict[str, Any], message: Message, *, to_all: bool = False
+    ) -> Delivery:
         self._event_count += 1
         event_id = f"Ev{self._event_count:08d}SIM"
         payload = event_callback(self.me, event, event_id)
         self._events[event_id] = (payload, 0)
         ids = await self._send("events_api", payload, to_all=to_all)
-        return Delivery(event_id=event_id, envelope_ids=ids, channel=message.channel,
-                        ts=message.ts, thread_ts=message.thread_ts, payload=payload)
+        return Delivery(
+            event_id=event_id,
+            envelope_ids=ids,
+            channel=message.channel,
+            ts=message.ts,
+            thread_ts=message.thread_ts,
+            payload=payload,
+        )
 
-    def _said(self, channel: str, kind: str, text: str, *, user: str,
-              thread_ts: str | None, bot_id: str | None = None) -> Message:
+    def _said(
+        self,
+        channel: str,
+        kind: str,
+        text: str,
+        *,
+        user: str,
+        thread_ts: str | None,
+        bot_id: str | None = None,
+    ) -> Message:
         self.workspace.add_channel(channel, kind)
-        return self.workspace.post(Message(channel=channel, ts=self.workspace.next_ts(),
-                                           user=user, thread_ts=thread_ts, text=text,
-                                           bot_id=bot_id))
+        return self.workspace.post(
+            Message(
+                channel=channel,
+                ts=self.workspace.next_ts(),
+                user=user,
+                thread_ts=thread_ts,
+                text=text,
+                bot_id=bot_id,
+            )
+        )
 
-    async def mention(self, channel: str, text: str, *, user: str | None = None,
-                      thread_ts: str | None = None, to_all: bool = False) -> Delivery:
+    async def mention(
+        self,
+        channel: str,
+        text: str,
+        *,
+        user: str | None = None,
+        thread_ts: str | None = None,
+        to_all: bool = False,
+    ) -> Delivery:
         """A person posts ``<@BOT> text`` in a channel (or a thread of it): an app_mention."""
-        said = self._said(channel, "channel", f"<@{self.me.bot_user_id}> {text}",
-                          user=user or self.user, thread_ts=thread_ts)
+        said = self._said(
+            channel,
+            "channel",
+            f"<@{self.me.bot_user_id}> {text}",
+            user=user or self.user,
+            thread_ts=thread_ts,
+        )
         event = user_message_event(self.me, said, kind="app_mention", channel_type=None)
         return await self._event(event, said, to_all=to_all)
 
-    async def dm(self, text: str, *, user: str | None = None, thread_ts: str | None = None,
-                 to_all: bool = False) -> Delivery:
+    async def dm(
+        self,
+        text: str,
+        *,
+        user: str | None = None,
+        thread_ts: str | None = None,
+        to_all: bool = False,
+    ) -> Delivery:
         """A person writes to the bot in their DM (a ``message`` event, channel_type im)."""
         user = user or self.user
         said = self._said(f"D{user}", "im", text, user=user, thread_ts=thread_ts)
@@ -67,14 +107,21 @@ class People:
         self._events[event_id] = (payload, attempts + 1)
         ids = await self._send("events_api", payload, to_all=to_all, retry_attempt=attempts + 1)
         event = payload["event"]
-        return Delivery(event_id=event_id, envelope_ids=ids, channel=event["channel"],
-                        ts=event["ts"], thread_ts=event.get("thread_ts"), payload=payload)
+        return Delivery(
+            event_id=event_id,
+            envelope_ids=ids,
+            channel=event["channel"],
+            ts=event["ts"],
+            thread_ts=event.get("thread_ts"),
+            payload=payload,
+        )
 
     async def other_bot(self, channel: str, text: str, *, thread_ts: str | None = None) -> Delivery:
         """Another app posts (subtype bot_message), e.g. in the bot's DM thread."""
         kind = "im" if channel.startswith("D") else "channel"
-        said = self._said(channel, kind, text, user="U0OTHERBOT", thread_ts=thread_ts,
-                          bot_id="B0OTHER")
+        said = self._said(
+            channel, kind, text, user="U0OTHERBOT", thread_ts=thread_ts, bot_id="B0OTHER"
+        )
         event = user_message_event(self.me, said, kind="message", channel_type=kind)
         event["subtype"] = "bot_message"
         return await self._event(event, said)
@@ -92,32 +139,59 @@ class People:
         assert message is not None
         previous = message.wire()
         message.text, message.edits = text, message.edits + 1
-        event = {"type": "message", "subtype": "message_changed", "hidden": True,
-                 "channel": message.channel, "ts": self.workspace.next_ts(),
-                 "event_ts": message.ts, "message": message.wire(),
-                 "previous_message": previous,
-                 "channel_type": self.workspace.channels[message.channel]}
+        event = {
+            "type": "message",
+            "subtype": "message_changed",
+            "hidden": True,
+            "channel": message.channel,
+            "ts": self.workspace.next_ts(),
+            "event_ts": message.ts,
+            "message": message.wire(),
+            "previous_message": previous,
+            "channel_type": self.workspace.channels[message.channel],
+        }
         return await self._event(event, message)
 
-    async def click(self, action_id: str, value: str | None = None, *, channel: str,
-                    message_ts: str, user: str | None = None) -> Delivery:
+    async def click(
+        self,
+        action_id: str,
+        value: str | None = None,
+        *,
+        channel: str,
+        message_ts: str,
+        user: str | None = None,
+    ) -> Delivery:
         """A person clicks a button (for feedback buttons, value "positive"/"negative")."""
         message = self.workspace.find(channel, message_ts) or next(
-            (m for m in self.workspace.ephemerals if m.ts == message_ts), None)
+            (m for m in self.workspace.ephemerals if m.ts == message_ts), None
+        )
         assert message is not None, f"no message {message_ts} in {channel}"
         element = next((e for e in message.elements() if e.get("action_id") == action_id), None)
         assert element is not None, f"no {action_id!r} button on that message"
-        action: dict[str, Any] = {"type": element["type"], "action_id": action_id,
-                                  "block_id": element["block_id"]}
+        action: dict[str, Any] = {
+            "type": element["type"],
+            "action_id": action_id,
+            "block_id": element["block_id"],
+        }
         if element["type"] == "feedback_buttons":
             side = element[f"{value or 'positive'}_button"]
             action |= {"value": side["value"], "text": side["text"]}
         else:
             action |= {"value": element.get("value", value), "text": element.get("text")}
         self._event_count += 1
-        payload = block_actions(self.me, user=user or self.user, message=message, action=action,
-                                response_url=f"http://127.0.0.1:{self.port}/respond/"
-                                             f"{self._event_count}")
+        payload = block_actions(
+            self.me,
+            user=user or self.user,
+            message=message,
+            action=action,
+            response_url=f"http://127.0.0.1:{self.port}/respond/{self._event_count}",
+        )
         ids = await self._send("interactive", payload, to_all=False)
-        return Delivery(event_id="", envelope_ids=ids, channel=channel, ts=message_ts,
-                        thread_ts=message.thread_ts, payload=payload)
+        return Delivery(
+            event_id="",
+            envelope_ids=ids,
+            channel=channel,
+            ts=message_ts,
+            thread_ts=message.thread_ts,
+            payload=payload,
+        )

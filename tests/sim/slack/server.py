@@ -43,10 +43,17 @@ class SlackSim(People):
     every window, ``enforce_tiers=False`` admits everything.
     """
 
-    def __init__(self, *, bot_token: str = "xoxb-sim-bot", app_token: str = "xapp-sim-app",
-                 me: Identity | None = None, user: str = "U0ALICE",
-                 tiers: Mapping[str, Tier] = SLACK_TIERS, enforce_tiers: bool = True,
-                 time_scale: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        bot_token: str = "xoxb-sim-bot",
+        app_token: str = "xapp-sim-app",
+        me: Identity | None = None,
+        user: str = "U0ALICE",
+        tiers: Mapping[str, Tier] = SLACK_TIERS,
+        enforce_tiers: bool = True,
+        time_scale: float = 1.0,
+    ) -> None:
         self.bot_token, self.app_token = bot_token, app_token
         self.limits = TierLimits(tiers=tiers, enabled=enforce_tiers, time_scale=time_scale)
         self.me = me or Identity()
@@ -148,8 +155,15 @@ class SlackSim(People):
         await self.wait_for(lambda: wanted <= {a.envelope_id for a in self.acks}, within)
 
     # -- injection -----------------------------------------------------------------------------
-    def fail_next(self, method: str, error: str = "ratelimited", *, status: int | None = None,
-                  retry_after: float | None = 1, times: int = 1) -> None:
+    def fail_next(
+        self,
+        method: str,
+        error: str = "ratelimited",
+        *,
+        status: int | None = None,
+        retry_after: float | None = 1,
+        times: int = 1,
+    ) -> None:
         """Make the next ``times`` calls of ``method`` fail (429 + Retry-After for ratelimited)."""
         code = status or (429 if error == "ratelimited" else 200)
         for _ in range(times):
@@ -160,8 +174,9 @@ class SlackSim(People):
         to open a new one and leave, then the close. Returns how many the sim had to close."""
         live = dict(self._sockets)
         for ws in live.values():
-            await ws.send_json({"type": "disconnect", "reason": reason,
-                                "debug_info": {"host": "sim"}})
+            await ws.send_json(
+                {"type": "disconnect", "reason": reason, "debug_info": {"host": "sim"}}
+            )
         with contextlib.suppress(TimeoutError):
             await self.wait_for(lambda: not live.keys() & self._sockets.keys(), grace)
         stayed = live.keys() & self._sockets.keys()
@@ -211,14 +226,24 @@ class SlackSim(People):
             token = auth.removeprefix("Bearer ")
         kind = {self.bot_token: "bot", self.app_token: "app"}.get(str(token)) if token else None
         status, body, headers = self._answer(method, args, token, kind)
-        self.calls.append(Call(method=method, args=args, at=asyncio.get_running_loop().time(),
-                               ok=bool(body["ok"]), error=body.get("error"), status=status,
-                               token_kind=kind, response=body))
+        self.calls.append(
+            Call(
+                method=method,
+                args=args,
+                at=asyncio.get_running_loop().time(),
+                ok=bool(body["ok"]),
+                error=body.get("error"),
+                status=status,
+                token_kind=kind,
+                response=body,
+            )
+        )
         self._touch()
         return web.json_response(body, status=status, headers=headers)
 
-    def _answer(self, method: str, args: dict[str, Any], token: object,
-                kind: str | None) -> tuple[int, dict[str, Any], dict[str, str]]:
+    def _answer(
+        self, method: str, args: dict[str, Any], token: object, kind: str | None
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         if self._failures[method]:
             error, status, retry_after = self._failures[method].popleft()
             headers = {"Retry-After": str(int(retry_after))} if retry_after is not None else {}
@@ -232,16 +257,19 @@ class SlackSim(People):
             return 200, {"ok": False, "error": "invalid_auth"}, {}
         if (kind == "app") != (method == "apps.connections.open"):
             return 200, {"ok": False, "error": "not_allowed_token_type"}, {}
-        wait = self.limits.admit(method, team=self.me.team_id,
-                                 channel=args.get("channel") or args.get("channel_id"))
+        wait = self.limits.admit(
+            method, team=self.me.team_id, channel=args.get("channel") or args.get("channel_id")
+        )
         if wait is not None:
-            return 429, {"ok": False, "error": "ratelimited"}, {
-                "Retry-After": retry_after_header(wait)}
+            return (
+                429,
+                {"ok": False, "error": "ratelimited"},
+                {"Retry-After": retry_after_header(wait)},
+            )
         try:
             return 200, {"ok": True, **handler(args)}, {}
         except ApiError as refused:
-            body: dict[str, Any] = {"ok": False, "error": refused.error,
-                                    **refused.fields}
+            body: dict[str, Any] = {"ok": False, "error": refused.error, **refused.fields}
             if refused.detail:
                 body["response_metadata"] = {"messages": [f"[ERROR] {refused.detail}"]}
             return 200, body, {}
@@ -261,18 +289,28 @@ class SlackSim(People):
         self._sockets[index] = ws
         assert request.transport is not None
         self._transports[index] = request.transport
-        await ws.send_json({"type": "hello", "num_connections": len(self._sockets),
-                            "debug_info": {"host": "sim", "approximate_connection_time": 18060},
-                            "connection_info": {"app_id": self.me.app_id}})
+        await ws.send_json(
+            {
+                "type": "hello",
+                "num_connections": len(self._sockets),
+                "debug_info": {"host": "sim", "approximate_connection_time": 18060},
+                "connection_info": {"app_id": self.me.app_id},
+            }
+        )
         self._touch()
         try:
             async for frame in ws:
                 if frame.type == aiohttp.WSMsgType.TEXT:
                     data = json.loads(frame.data)
                     if "envelope_id" in data:
-                        self.acks.append(Ack(envelope_id=data["envelope_id"], connection=index,
-                                             payload=data.get("payload"),
-                                             at=asyncio.get_running_loop().time()))
+                        self.acks.append(
+                            Ack(
+                                envelope_id=data["envelope_id"],
+                                connection=index,
+                                payload=data.get("payload"),
+                                at=asyncio.get_running_loop().time(),
+                            )
+                        )
                         self._touch()
         finally:
             self._sockets.pop(index, None)
@@ -280,8 +318,9 @@ class SlackSim(People):
             self._touch()
         return ws
 
-    async def _send(self, kind: str, payload: dict[str, Any], *, to_all: bool,
-                    retry_attempt: int = 0) -> tuple[str, ...]:
+    async def _send(
+        self, kind: str, payload: dict[str, Any], *, to_all: bool, retry_attempt: int = 0
+    ) -> tuple[str, ...]:
         if self.http_target:
             return (await self._post_http(kind, payload, retry_attempt),)
         await self.wait_connections(1)
@@ -294,8 +333,12 @@ class SlackSim(People):
             self._turn += 1
         ids = []
         for _index, ws in targets:
-            envelope: dict[str, Any] = {"envelope_id": str(uuid.uuid4()), "payload": payload,
-                                        "type": kind, "accepts_response_payload": False}
+            envelope: dict[str, Any] = {
+                "envelope_id": str(uuid.uuid4()),
+                "payload": payload,
+                "type": kind,
+                "accepts_response_payload": False,
+            }
             if kind == "events_api":
                 envelope["retry_attempt"] = retry_attempt
                 envelope["retry_reason"] = "timeout" if retry_attempt else ""
@@ -316,15 +359,24 @@ class SlackSim(People):
             body, ctype = json.dumps(payload), "application/json"
         stamp = str(int(time.time()))
         digest = hmac.new(secret.encode(), f"v0:{stamp}:{body}".encode(), hashlib.sha256)
-        headers = {"Content-Type": ctype, "X-Slack-Request-Timestamp": stamp,
-                   "X-Slack-Signature": f"v0={digest.hexdigest()}"}
+        headers = {
+            "Content-Type": ctype,
+            "X-Slack-Request-Timestamp": stamp,
+            "X-Slack-Signature": f"v0={digest.hexdigest()}",
+        }
         if retry_attempt:
             headers |= {"X-Slack-Retry-Num": str(retry_attempt), "X-Slack-Retry-Reason": "timeout"}
         delivery_id = str(uuid.uuid4())
         async with self._session.post(url, data=body, headers=headers) as response:
             await response.read()
             if response.status == 200:
-                self.acks.append(Ack(envelope_id=delivery_id, connection=-1, payload=None,
-                                     at=asyncio.get_running_loop().time()))
+                self.acks.append(
+                    Ack(
+                        envelope_id=delivery_id,
+                        connection=-1,
+                        payload=None,
+                        at=asyncio.get_running_loop().time(),
+                    )
+                )
                 self._touch()
         return delivery_id

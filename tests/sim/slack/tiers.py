@@ -55,8 +55,14 @@ SLACK_TIERS: Mapping[str, Tier] = {
 class TierLimits:
     """Admits or refuses each call; ``time_scale`` shrinks every window (fast tests)."""
 
-    def __init__(self, *, tiers: Mapping[str, Tier] = SLACK_TIERS, enabled: bool = True,
-                 time_scale: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        tiers: Mapping[str, Tier] = SLACK_TIERS,
+        enabled: bool = True,
+        time_scale: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if time_scale <= 0:
             raise ValueError("time_scale must be positive")
         self.tiers = tiers

@@ -27,8 +27,16 @@ class ApiError(Exception):
         self.fields = fields
 
 
-BOT_SCOPES = frozenset({"app_mentions:read", "chat:write", "im:history", "channels:history",
-                        "groups:history", "users:read"})
+BOT_SCOPES = frozenset(
+    {
+        "app_mentions:read",
+        "chat:write",
+        "im:history",
+        "channels:history",
+        "groups:history",
+        "users:read",
+    }
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,8 +63,9 @@ def _required(args: Mapping[str, Any], *names: str) -> None:
 class WebApi:
     """Answers one method call against the workspace; raises ApiError like ``ok: false``."""
 
-    def __init__(self, *, workspace: Workspace, me: Identity,
-                 socket_url: Callable[[], str]) -> None:
+    def __init__(
+        self, *, workspace: Workspace, me: Identity, socket_url: Callable[[], str]
+    ) -> None:
         self.ws = workspace
         self.me = me
         self._socket_url = socket_url
@@ -88,8 +97,9 @@ class WebApi:
 
     def _scope(self, needed: str) -> None:
         if needed not in self.me.scopes:
-            raise ApiError("missing_scope", needed=needed,
-                           provided=",".join(sorted(self.me.scopes)))
+            raise ApiError(
+                "missing_scope", needed=needed, provided=",".join(sorted(self.me.scopes))
+            )
 
     def _own(self, channel: str, ts: object) -> Message:
         message = self.ws.find(channel, str(ts or ""))
@@ -108,8 +118,13 @@ class WebApi:
         return parent.thread_ts or parent.ts
 
     def _new(self, channel: str, thread_ts: str | None, args: Mapping[str, Any]) -> Message:
-        message = Message(channel=channel, ts=self.ws.next_ts(), user=self.me.bot_user_id,
-                          thread_ts=thread_ts, bot_id=self.me.bot_id)
+        message = Message(
+            channel=channel,
+            ts=self.ws.next_ts(),
+            user=self.me.bot_user_id,
+            thread_ts=thread_ts,
+            bot_id=self.me.bot_id,
+        )
         _apply(message, args)
         if thread_ts:
             self.statuses.setdefault((channel, thread_ts), []).append("")
@@ -117,9 +132,15 @@ class WebApi:
 
     # -- methods ---------------------------------------------------------------------------
     def auth_test(self, args: dict[str, Any]) -> dict[str, Any]:
-        return {"url": "https://sim.slack.com/", "team": "Sim", "user": "citebot",
-                "team_id": self.me.team_id, "user_id": self.me.bot_user_id,
-                "bot_id": self.me.bot_id, "is_enterprise_install": False}
+        return {
+            "url": "https://sim.slack.com/",
+            "team": "Sim",
+            "user": "citebot",
+            "team_id": self.me.team_id,
+            "user_id": self.me.bot_user_id,
+            "bot_id": self.me.bot_id,
+            "is_enterprise_install": False,
+        }
 
     def connections_open(self, args: dict[str, Any]) -> dict[str, Any]:
         return {"url": self._socket_url()}
@@ -137,16 +158,25 @@ class WebApi:
         _refuse(check_message(args))
         _apply(message, args)
         message.edits += 1
-        return {"channel": channel, "ts": message.ts, "text": message.shown,
-                "message": message.wire()}
+        return {
+            "channel": channel,
+            "ts": message.ts,
+            "text": message.shown,
+            "message": message.wire(),
+        }
 
     def post_ephemeral(self, args: dict[str, Any]) -> dict[str, Any]:
         channel = self._channel(args)
         _required(args, "user")
         _refuse(check_message(args))
-        message = Message(channel=channel, ts=self.ws.next_ts(), user=self.me.bot_user_id,
-                          thread_ts=args.get("thread_ts"), bot_id=self.me.bot_id,
-                          ephemeral_to=str(args["user"]))
+        message = Message(
+            channel=channel,
+            ts=self.ws.next_ts(),
+            user=self.me.bot_user_id,
+            thread_ts=args.get("thread_ts"),
+            bot_id=self.me.bot_id,
+            ephemeral_to=str(args["user"]),
+        )
         _apply(message, args)
         self.ws.ephemerals.append(message)
         return {"message_ts": message.ts}
@@ -218,8 +248,7 @@ class WebApi:
         _required(args, "thread_ts")
         if "status" not in args:
             raise ApiError("invalid_arguments", "missing required field: status")
-        self.statuses.setdefault((channel, str(args["thread_ts"])), []).append(
-            str(args["status"]))
+        self.statuses.setdefault((channel, str(args["thread_ts"])), []).append(str(args["status"]))
         return {}
 
     def users_info(self, args: dict[str, Any]) -> dict[str, Any]:
@@ -246,8 +275,11 @@ def _stream_text(args: Mapping[str, Any]) -> Any:
     """A stream call's text: ``markdown_text`` and any ``markdown_text`` chunks (slack_sdk's
     ``chat_stream`` sends its buffer as chunks)."""
     text = args.get("markdown_text", "")
-    chunks = [str(c.get("text", "")) for c in args.get("chunks") or []
-              if isinstance(c, dict) and c.get("type") == "markdown_text"]
+    chunks = [
+        str(c.get("text", ""))
+        for c in args.get("chunks") or []
+        if isinstance(c, dict) and c.get("type") == "markdown_text"
+    ]
     return (text or "") + "".join(chunks) if chunks and isinstance(text, str | None) else text
 
 
