@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 from setuptools import Command, setup
 from setuptools.command.build import build
 
-CATALOGUES = "bot/locale/*/LC_MESSAGES/*.po"
+CATALOGUES = "bot/i18n/locale/*/LC_MESSAGES/*.po"
 
 
 class compile_catalogues(Command):

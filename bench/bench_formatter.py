@@ -4,7 +4,7 @@ A 20,000-character answer is fed in 1-character deltas with ``render()`` every 2
 (as the pacer flushes) and ``finish()`` at the end, then fed whole and finished. Both are timed
 in this process (best of several runs); the ratio should stay at or below 3.
 
-Run: ``python -m bench.bench_formatter`` (``measure()`` gives one Result per dialect).
+Run: ``python -m bench.bench_formatter`` (``measure()`` gives one Result per presenter).
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from functools import partial
 
 from bench.report import Result
 from bench.table import print_table, verdict
-from bot.citations import Citation
-from bot.dialect import Dialect
-from bot.events import AnswerDone
-from bot.formatter import AnswerFormatter
-from integrations.discord.dialect import DiscordDialect
-from integrations.slack.dialect import SlackDialect
-from integrations.terminal.dialect import TerminalDialect
+from bot.render.formatter import AnswerFormatter
+from bot.render.ports import Presenter
+from bot.upstream.citations import Citation
+from bot.upstream.events import AnswerDone
+from integrations.discord.presenter import DiscordPresenter
+from integrations.slack.presenter import SlackPresenter
+from integrations.terminal.presenter import TerminalPresenter
 
 LENGTH = 20_000
 FLUSH_EVERY = 250
@@ -63,8 +63,8 @@ def citations() -> tuple[Citation, ...]:
     )
 
 
-def streamed(dialect: Dialect, text: str, done: AnswerDone) -> None:
-    formatter = AnswerFormatter(dialect)
+def streamed(presenter: Presenter, text: str, done: AnswerDone) -> None:
+    formatter = AnswerFormatter(presenter)
     for index, char in enumerate(text, 1):
         formatter.feed(char)
         if index % FLUSH_EVERY == 0:
@@ -73,8 +73,8 @@ def streamed(dialect: Dialect, text: str, done: AnswerDone) -> None:
     formatter.finish(done)
 
 
-def whole(dialect: Dialect, text: str, done: AnswerDone) -> None:
-    formatter = AnswerFormatter(dialect)
+def whole(presenter: Presenter, text: str, done: AnswerDone) -> None:
+    formatter = AnswerFormatter(presenter)
     formatter.feed(text)
     formatter.finish(done)
 
@@ -89,19 +89,19 @@ def best(run: Callable[[], None]) -> float:
 
 
 def measure() -> list[Result]:
-    """Per dialect: streamed formatting time against the one-piece baseline (target ≤ 3x)."""
+    """Per presenter: streamed formatting time against the one-piece baseline (target ≤ 3x)."""
     text = answer_text()
     done = AnswerDone(text=text, finish_reason="stop", citations=citations())
     results = []
-    for dialect in (DiscordDialect(), SlackDialect(), TerminalDialect()):
-        stream_time = best(partial(streamed, dialect, text, done))
-        whole_time = best(partial(whole, dialect, text, done))
-        formatter = AnswerFormatter(dialect)
+    for presenter in (DiscordPresenter(), SlackPresenter(), TerminalPresenter()):
+        stream_time = best(partial(streamed, presenter, text, done))
+        whole_time = best(partial(whole, presenter, text, done))
+        formatter = AnswerFormatter(presenter)
         formatter.feed(text)
         results.append(
             Result(
                 metric="formatting cost",
-                subject=dialect.name,
+                subject=presenter.name,
                 value=stream_time * 1000,
                 unit="ms",
                 target=f"≤ {TARGET:g}x",
@@ -123,7 +123,7 @@ def main() -> None:
     results = measure()
     print_table(
         f"Formatting a {LENGTH:,}-character answer (best of {REPEATS})",
-        ("dialect", "1-char deltas, render every 250", "one piece", "ratio", "messages"),
+        ("presenter", "1-char deltas, render every 250", "one piece", "ratio", "messages"),
         [
             (
                 r.subject,

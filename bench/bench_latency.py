@@ -36,7 +36,7 @@ from bench.bench_platforms import (
 )
 from bench.report import Result
 from bench.table import print_table, verdict
-from bot.events import TextDelta
+from bot.upstream.events import TextDelta
 from tests.integrations.slack.conftest import World
 from tests.sim.slack import Message
 from tests.sim.upstream import Stream

@@ -24,8 +24,8 @@ from bench.bench_platforms import typical_answer
 from bench.report import Result
 from bench.table import print_table, verdict
 from bot.admission import Admission
-from bot.client import AnswerClient
 from bot.pacing import Pacer
+from bot.upstream.client import AnswerClient
 from integrations.discord.run import DISCORD_PACER
 from integrations.slack.run import SLACK_PACER
 from tests.integrations.discord.harness import running_harness

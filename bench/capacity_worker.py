@@ -12,10 +12,10 @@ from collections.abc import Callable
 
 import httpx
 
-import bot.client
+import bot.upstream.client
 
 TRANSPORTS: dict[str, Callable[[], httpx.AsyncBaseTransport]] = {
-    "httpx": lambda: httpx.AsyncHTTPTransport(limits=bot.client.POOL),
+    "httpx": lambda: httpx.AsyncHTTPTransport(limits=bot.upstream.client.POOL),
     "aiohttp": lambda: _aiohttp(),
 }
 
@@ -23,12 +23,13 @@ TRANSPORTS: dict[str, Callable[[], httpx.AsyncBaseTransport]] = {
 def _aiohttp() -> httpx.AsyncBaseTransport:
     from httpx_aiohttp import AiohttpTransport
 
-    return AiohttpTransport(limits=bot.client.POOL)
+    return AiohttpTransport(limits=bot.upstream.client.POOL)
 
 
 def main(argv: list[str]) -> int:
     (name,) = argv
-    bot.client.default_transport = TRANSPORTS[name]  # read when the worker builds its client
+    # read when the worker builds its client
+    bot.upstream.client.default_transport = TRANSPORTS[name]
     from bot.__main__ import main as citebot
 
     return citebot(["run"])

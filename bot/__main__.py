@@ -15,7 +15,9 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from bot.upstream import open_upstream, wants_demo
+from bot.i18n.wording import language_setting
+from bot.render.ports import Presenter
+from bot.upstream.configured import open_upstream, wants_demo
 from config import Settings, SettingsError, load_settings
 
 log = logging.getLogger("citebot")
@@ -66,24 +68,24 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _dialect(platform: str) -> Any:
+def _presenter(platform: str) -> Presenter:
     if platform == "discord":
-        from integrations.discord.dialect import DiscordDialect
+        from integrations.discord.presenter import DiscordPresenter
 
-        return DiscordDialect()
+        return DiscordPresenter()
     if platform == "slack":
-        from integrations.slack.dialect import SlackDialect
+        from integrations.slack.presenter import SlackPresenter
 
-        return SlackDialect()
-    from integrations.terminal.dialect import TerminalDialect
+        return SlackPresenter()
+    from integrations.terminal.presenter import TerminalPresenter
 
-    return TerminalDialect()
+    return TerminalPresenter()
 
 
 async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     from bot.answer import Question, answer_question
+    from bot.i18n.wording import Wording
     from bot.pacing import Pacer
-    from bot.wording import Wording
     from integrations.terminal.language import terminal_language
     from integrations.terminal.sink import CollectingSink, TerminalSink
 
@@ -115,7 +117,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
                 locale=args.locale,
             ),
             client=client,
-            dialect=_dialect(args.platform),
+            presenter=_presenter(args.platform),
             sink=sink,
             wording=wording,
             pacer=Pacer(min_interval=0.0 if preview else 0.05),
@@ -203,10 +205,22 @@ async def _sync_commands(settings: Settings) -> int:
     return 0
 
 
+def _with_language(settings: Settings) -> Settings:
+    """``CITEBOT_LANGUAGE`` checked against the catalogues citebot ships (the settings, a leaf,
+    cannot know them) and kept as the catalogue it names."""
+    if "language" not in settings.model_fields_set:
+        return settings
+    try:
+        language = language_setting(settings.language)
+    except ValueError as error:
+        raise SettingsError(f"CITEBOT_LANGUAGE: {error}") from None
+    return settings.model_copy(update={"language": language})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        settings = load_settings()
+        settings = _with_language(load_settings())
     except SettingsError as error:
         print(f"citebot: {error}", file=sys.stderr)
         return EXIT_SETTINGS

@@ -17,14 +17,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from bot.client import AnswerClient
-from bot.dialect import Dialect
-from bot.errors import ContentFiltered, UpstreamError
-from bot.events import AnswerDone, TextDelta, Turn
-from bot.formatter import AnswerFormatter, Payload, RenderedAnswer, notice
-from bot.instructions import language_instruction
+from bot.i18n.instructions import language_instruction
+from bot.i18n.wording import Wording
 from bot.pacing import Pacer
-from bot.wording import Wording
+from bot.render.formatter import AnswerFormatter, RenderedAnswer
+from bot.render.ports import Payload, Presenter
+from bot.upstream.client import AnswerClient
+from bot.upstream.errors import ContentFiltered, UpstreamError
+from bot.upstream.events import AnswerDone, TextDelta, Turn
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +176,7 @@ async def answer_question(
     question: Question,
     *,
     client: AnswerClient,
-    dialect: Dialect,
+    presenter: Presenter,
     sink: AnswerSink,
     pacer: Pacer,
     wording: Wording | None = None,
@@ -185,7 +185,7 @@ async def answer_question(
     (in ``wording``, by default the question's language)."""
     started = time.monotonic()
     wording = wording or Wording(language=question.language)
-    formatter = AnswerFormatter(dialect, wording=wording)
+    formatter = AnswerFormatter(presenter, wording=wording)
     writer = _Writer(sink=sink, pacer=pacer, started=started)
     streamer = _Streamer(formatter, writer)
 
@@ -225,7 +225,7 @@ async def answer_question(
         await streamer.stop()
         assert done is not None
         if not done.text.strip():
-            await writer.write((notice(dialect, wording.empty()),), final=True)
+            await writer.write((presenter.notice(wording.empty()),), final=True)
             return outcome("failed")
         cut_short = wording.cut_short() if done.finish_reason == "length" else None
         rendered = formatter.finish(done, note=cut_short)
@@ -245,20 +245,20 @@ async def answer_question(
         if formatter.text.strip():
             await writer.write(formatter.interrupt(words), final=True)
         else:
-            await writer.write((notice(dialect, words),), final=True)
+            await writer.write((presenter.notice(words),), final=True)
         return outcome(status, error=error)
     except asyncio.CancelledError:
         await streamer.stop()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(_close_interrupted(writer, formatter, dialect, wording), 5)
+            await asyncio.wait_for(_close_interrupted(writer, formatter, presenter, wording), 5)
         raise
 
 
 async def _close_interrupted(
-    writer: _Writer, formatter: AnswerFormatter, dialect: Dialect, wording: Wording
+    writer: _Writer, formatter: AnswerFormatter, presenter: Presenter, wording: Wording
 ) -> None:
     """Shutdown: no message may be left mid-stream."""
     if formatter.text.strip():
         await writer.write(formatter.interrupt(wording.interrupted()), final=True)
     else:
-        await writer.write((notice(dialect, wording.restarting()),), final=True)
+        await writer.write((presenter.notice(wording.restarting()),), final=True)

@@ -18,14 +18,13 @@ from dataclasses import dataclass, replace
 
 from bot.admission import Admission, AdmissionClosed
 from bot.answer import AnswerSink, Outcome, Question, answer_question
-from bot.client import AnswerClient
-from bot.dialect import Dialect
-from bot.events import Turn
-from bot.formatter import notice
-from bot.metrics import Metrics
+from bot.i18n.wording import WORDING, Wording
+from bot.ops.metrics import Metrics
 from bot.pacing import Pacer
+from bot.render.ports import Presenter
 from bot.state import State, open_state
-from bot.wording import WORDING, Wording
+from bot.upstream.client import AnswerClient
+from bot.upstream.events import Turn
 from config import Settings
 
 log = logging.getLogger("citebot.answers")
@@ -96,12 +95,12 @@ class AnswerService:
         """The words for a person who speaks ``language``; None: this worker's default."""
         return Wording(language=language) if language else self.wording
 
-    async def refuse(self, sink: AnswerSink, dialect: Dialect, words: str) -> None:
+    async def refuse(self, sink: AnswerSink, presenter: Presenter, words: str) -> None:
         """Answer with one short message instead of an answer."""
-        await sink.show((notice(dialect, words),), final=True)
+        await sink.show((presenter.notice(words),), final=True)
 
     async def ask(
-        self, question: Question, *, dialect: Dialect, sink: AnswerSink, pacer: Pacer
+        self, question: Question, *, presenter: Presenter, sink: AnswerSink, pacer: Pacer
     ) -> Outcome | None:
         """Answer ``question`` into ``sink``, or tell the user why not; None when refused.
 
@@ -111,16 +110,16 @@ class AnswerService:
         wording = self.wording_for(question.language)
         refusal = await self._gate(question, wording)
         if refusal is not None:
-            await self.refuse(sink, dialect, refusal)
+            await self.refuse(sink, presenter, refusal)
             return None
         with self._tracked():
             key = self.conversation_key(question)
 
             async def queued(position: int) -> None:
-                await self.refuse(sink, dialect, wording.queued(position))
+                await self.refuse(sink, presenter, wording.queued(position))
 
             async def thread_busy(position: int) -> None:
-                await self.refuse(sink, dialect, wording.after_thread_turn(position))
+                await self.refuse(sink, presenter, wording.after_thread_turn(position))
 
             started = time.monotonic()
             try:
@@ -135,13 +134,13 @@ class AnswerService:
                     outcome = await answer_question(
                         question,
                         client=self.client,
-                        dialect=dialect,
+                        presenter=presenter,
                         sink=sink,
                         pacer=pacer,
                         wording=wording,
                     )
             except AdmissionClosed:
-                await self.refuse(sink, dialect, wording.restarting())
+                await self.refuse(sink, presenter, wording.restarting())
                 return None
             except asyncio.CancelledError:  # shutdown: the flow closed the answer with a note
                 self._log(

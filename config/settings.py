@@ -13,8 +13,6 @@ from urllib.parse import urlsplit
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.wording import LANGUAGES, catalogue_language
-
 __all__ = ["DEMO", "Settings", "SettingsError", "load_settings"]
 
 DEMO = "demo"
@@ -109,7 +107,9 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO", validation_alias="LOG_LEVEL"
     )
-    language: str = Field(default="en", validation_alias="CITEBOT_LANGUAGE")
+    language: str = Field(default="en", min_length=1, validation_alias="CITEBOT_LANGUAGE")
+    """A language tag; which catalogue it names is the composition root's to check, so the
+    settings stay a leaf that imports nothing of ``bot``."""
 
     @field_validator("upstream_base_url")
     @classmethod
@@ -118,14 +118,6 @@ class Settings(BaseSettings):
         if value.lower() == DEMO:
             return DEMO
         return _http_url(value).rstrip("/")
-
-    @field_validator("language")
-    @classmethod
-    def _language(cls, value: str) -> str:
-        language = catalogue_language(value)
-        if language is None:
-            raise ValueError(f"must be one of {', '.join(LANGUAGES)}, got {value!r}")
-        return language
 
     @field_validator("discord_api_base_url")
     @classmethod

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from bot.client import AnswerClient, RetryPolicy, Timeouts
+from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
 from tests.sim.redis_server import RedisServerMissing, redis_server_path, start_redis_server
 from tests.sim.upstream import UpstreamSim
 

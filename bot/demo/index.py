@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.citations import safe_url
+from bot.upstream.citations import safe_url
 from config.settings import SettingsError
 
 log = logging.getLogger(__name__)

@@ -8,9 +8,9 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
-from bot.events import Turn
 from bot.state.base import StateBase, sliding_window
 from bot.state.ports import DEDUP_TTL, MEMORY_KEEP, MEMORY_TTL, RECORD_TTL, RateDecision
+from bot.upstream.events import Turn
 
 __all__ = ["MemoryState"]
 

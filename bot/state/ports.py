@@ -13,7 +13,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol, Self
 
-from bot.events import Turn
+from bot.upstream.events import Turn
 
 __all__ = [
     "DEDUP_TTL",

@@ -14,9 +14,9 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from bot.events import Turn
 from bot.state.base import StateBase
 from bot.state.ports import DEDUP_TTL, MEMORY_KEEP, MEMORY_TTL, RECORD_TTL, RateDecision
+from bot.upstream.events import Turn
 
 __all__ = ["RedisState"]
 

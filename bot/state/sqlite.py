@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from bot.events import Turn
 from bot.state.base import StateBase, sliding_window
 from bot.state.ports import DEDUP_TTL, MEMORY_KEEP, MEMORY_TTL, RECORD_TTL, RateDecision
+from bot.upstream.events import Turn
 
 __all__ = ["SqliteState"]
 

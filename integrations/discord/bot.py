@@ -19,10 +19,10 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
 from bot.answer import Question
-from bot.dialect import Dialect
+from bot.i18n.wording import catalogue_language
 from bot.pacing import Pacer
+from bot.render.ports import Presenter
 from bot.service import AnswerService
-from bot.wording import catalogue_language
 from config import Settings
 from integrations.discord.commands import add_ask_command, sync_if_changed
 from integrations.discord.sink import (
@@ -72,7 +72,7 @@ class CitebotDiscord(discord.AutoShardedClient):
         *,
         settings: Settings,
         service: AnswerService,
-        dialect: Dialect,
+        presenter: Presenter,
         pacer: Pacer,
         sync: bool = True,
         ready: asyncio.Event | None = None,
@@ -91,7 +91,7 @@ class CitebotDiscord(discord.AutoShardedClient):
         )
         self.settings = settings
         self.service = service
-        self.dialect = dialect
+        self.presenter = presenter
         self.pacer = pacer
         self.wire = DiscordWire(self.http)
         self.budgets = RouteBudgets()
@@ -176,7 +176,7 @@ class CitebotDiscord(discord.AutoShardedClient):
                 language=_language(interaction),
                 locale=interaction.locale.value,
             ),
-            dialect=self.dialect,
+            presenter=self.presenter,
             sink=sink,
             pacer=self.pacer,
         )
@@ -199,7 +199,7 @@ class CitebotDiscord(discord.AutoShardedClient):
                 channel_id=str(thread.parent_id),
                 thread_id=str(thread.id),
             ),
-            dialect=self.dialect,
+            presenter=self.presenter,
             sink=sink,
             pacer=self.pacer,
         )

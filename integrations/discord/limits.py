@@ -1,90 +1,46 @@
-"""Checks a Discord payload against the platform's limits and citebot's own promises.
-
-Used by the tests on everything the formatter makes; returns problems, never raises.
-"""
+"""Discord's limits, in one place: the card and message builders keep to them, the sinks name
+them, the tests check every payload against them. From Discord's API reference (Message
+Resource, Embed Limits; Message Components; Channel: Start Thread) and the official OpenAPI
+description (``RichEmbed``)."""
 
 from __future__ import annotations
 
-import re
-from typing import Any
+__all__ = [
+    "BUTTONS_PER_ROW",
+    "BUTTON_LABEL",
+    "CONTENT",
+    "CUSTOM_ID",
+    "EMBEDS",
+    "EMBED_AUTHOR",
+    "EMBED_DESCRIPTION",
+    "EMBED_FIELDS",
+    "EMBED_FIELD_NAME",
+    "EMBED_FIELD_VALUE",
+    "EMBED_FOOTER",
+    "EMBED_TITLE",
+    "EMBED_TOTAL",
+    "EMBED_URL",
+    "ROWS",
+    "THREAD_NAME",
+]
 
-from integrations.discord.dialect import EMBED_LIMITS, embed_size
-
-__all__ = ["live_mentions", "validate_discord_payload"]
-
-_LIVE = re.compile(r"@(?:everyone|here)|<[@#][!&]?[0-9]|<@[!&]", re.IGNORECASE)
-_LINK_TARGET = re.compile(r"(?<!\\)\]\(<?([^)>\s]*)")
-
-
-def live_mentions(text: str) -> list[str]:
-    return _LIVE.findall(text)
-
-
-def validate_discord_payload(payload: dict[str, Any]) -> list[str]:
-    problems: list[str] = []
-    content = payload.get("content", "")
-    if not isinstance(content, str) or len(content) > 2000:
-        problems.append(f"content is not a str of at most 2000 ({len(content)})")
-    if payload.get("allowed_mentions") != {"parse": []}:
-        problems.append("allowed_mentions is not {'parse': []}")
-    if not (content or payload.get("embeds") or payload.get("components")):
-        problems.append("empty message")
-    texts = [content]
-    embeds = payload.get("embeds", [])
-    if len(embeds) > EMBED_LIMITS["embeds"]:
-        problems.append(f"{len(embeds)} embeds")
-    if sum(embed_size(e) for e in embeds) > EMBED_LIMITS["total"]:
-        problems.append("embeds exceed 6000 characters in all")
-    for embed in embeds:
-        texts += _check_embed(embed, problems)
-    texts += _check_components(payload.get("components", []), problems)
-    for text in texts:
-        if live_mentions(text):
-            problems.append(f"live mention in {text[:60]!r}")
-        for target in _LINK_TARGET.findall(text):
-            if not target.lower().startswith(("http://", "https://")):
-                problems.append(f"link to {target[:60]!r}")
-    return problems
-
-
-def _check_embed(embed: dict[str, Any], problems: list[str]) -> list[str]:
-    parts = {
-        "title": embed.get("title", ""),
-        "description": embed.get("description", ""),
-        "author": embed.get("author", {}).get("name", ""),
-        "footer": embed.get("footer", {}).get("text", ""),
-    }
-    for name, text in parts.items():
-        if len(text) > EMBED_LIMITS[name]:
-            problems.append(f"embed {name} is {len(text)} long")
-    fields = embed.get("fields", [])
-    if len(fields) > 25:
-        problems.append(f"{len(fields)} fields")
-    for field in fields:
-        if not 0 < len(field.get("name", "")) <= EMBED_LIMITS["field_name"]:
-            problems.append("field name length")
-        if not 0 < len(field.get("value", "")) <= EMBED_LIMITS["field_value"]:
-            problems.append("field value length")
-        parts[field.get("name", "")] = field.get("value", "")
-    url = embed.get("url")
-    if url is not None and not str(url).lower().startswith(("http://", "https://")):
-        problems.append(f"embed url {url!r}")
-    return [*parts.values(), *parts.keys()]
-
-
-def _check_components(rows: list[dict[str, Any]], problems: list[str]) -> list[str]:
-    labels: list[str] = []
-    if len(rows) > 5:
-        problems.append(f"{len(rows)} component rows")
-    for row in rows:
-        buttons = row.get("components", [])
-        if row.get("type") != 1 or not 0 < len(buttons) <= 5:
-            problems.append("bad action row")
-        for button in buttons:
-            label = button.get("label", "")
-            if len(label) > 80 or not (label or button.get("emoji")):
-                problems.append(f"button label {label!r}")
-            if not 0 < len(button.get("custom_id", "")) <= 100:
-                problems.append("button custom_id length")
-            labels.append(label)
-    return labels
+CONTENT = 2000
+"""Characters of a message's ``content``."""
+EMBEDS = 10
+"""Embeds in one message."""
+EMBED_TOTAL = 6000
+"""Characters across every embed of a message (title, description, author, footer, fields)."""
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
+EMBED_FIELDS = 25
+EMBED_FIELD_NAME = 256
+EMBED_FIELD_VALUE = 1024
+EMBED_FOOTER = 2048
+EMBED_AUTHOR = 256
+EMBED_URL = 2048
+ROWS = 5
+"""Action rows in a message."""
+BUTTONS_PER_ROW = 5
+BUTTON_LABEL = 80
+CUSTOM_ID = 100
+THREAD_NAME = 100

@@ -16,10 +16,10 @@ import discord
 from discord import app_commands
 from discord.http import Route
 
-from bot.client import AnswerClient
-from bot.dialect import Dialect
 from bot.pacing import Pacer
+from bot.render.ports import Presenter
 from bot.service import AnswerService, answer_service
+from bot.upstream.client import AnswerClient
 from config import Settings
 from integrations.discord.bot import CitebotDiscord
 from integrations.discord.commands import add_ask_command
@@ -50,10 +50,10 @@ def _token(settings: Settings) -> str:
     return settings.discord_token.get_secret_value()
 
 
-def _discord_dialect() -> Dialect:
-    from integrations.discord.dialect import DiscordDialect
+def _discord_presenter() -> Presenter:
+    from integrations.discord.presenter import DiscordPresenter
 
-    return DiscordDialect()
+    return DiscordPresenter()
 
 
 async def run_discord(
@@ -63,7 +63,7 @@ async def run_discord(
     *,
     client: AnswerClient | None = None,
     stop: asyncio.Event | None = None,
-    dialect: Dialect | None = None,
+    presenter: Presenter | None = None,
     pacer: Pacer = DISCORD_PACER,
     **options: Any,
 ) -> None:
@@ -83,7 +83,7 @@ async def run_discord(
             bot = CitebotDiscord(
                 settings=settings,
                 service=service,
-                dialect=dialect or _discord_dialect(),
+                presenter=presenter or _discord_presenter(),
                 pacer=pacer,
                 ready=ready,
                 **options,

@@ -25,6 +25,8 @@ import discord
 
 from bot.answer import fingerprint
 from bot.pacing import RateBudget
+from bot.render.ports import Payload
+from integrations.discord.limits import THREAD_NAME
 from integrations.discord.wire import (
     DiscordWire,
     RateLimitedWrite,
@@ -39,8 +41,6 @@ __all__ = ["DiscordAnswerSink", "InteractionToken", "RouteBudgets", "thread_name
 TOKEN_TTL = 15 * 60.0
 TOKEN_MARGIN = 30.0
 INVALID_WEBHOOK_TOKEN = 50027
-THREAD_NAME = 100
-Payload = dict[str, Any]
 
 
 def thread_name(question: str) -> str:

@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 import aiohttp
 from discord.http import HTTPClient, Route
 
+from integrations.discord.types import EPHEMERAL, NO_MENTIONS, SUPPRESS_EMBEDS
+
 __all__ = [
     "DiscordWire",
     "RateLimitedWrite",
@@ -31,9 +33,6 @@ __all__ = [
 
 T = TypeVar("T")
 Body = Mapping[str, Any]
-NO_PINGS: dict[str, Any] = {"parse": []}
-EPHEMERAL = 64
-SUPPRESS_EMBEDS = 4
 
 
 _TOKENS = re.compile(
@@ -130,7 +129,7 @@ async def unless_rate_limited(call: Awaitable[T]) -> T:
 def message_body(payload: Body, *, ephemeral: bool = False) -> dict[str, Any]:
     """A formatter payload as a create/edit body: never pings, never unfurls links."""
     body = {key: value for key, value in payload.items() if value is not None}
-    body["allowed_mentions"] = NO_PINGS
+    body["allowed_mentions"] = NO_MENTIONS
     flags = int(body.get("flags") or 0) & SUPPRESS_EMBEDS
     body["flags"] = flags | (EPHEMERAL if ephemeral else 0)
     return body

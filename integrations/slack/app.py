@@ -23,12 +23,11 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer import Question
-from bot.dialect import Dialect
-from bot.events import Turn
-from bot.formatter import notice
+from bot.i18n.wording import catalogue_language
 from bot.pacing import Pacer
+from bot.render.ports import Presenter
 from bot.service import AnswerService
-from bot.wording import catalogue_language
+from bot.upstream.events import Turn
 from integrations.slack.conversation import question_text, thread_turns
 from integrations.slack.locales import UserLocales
 from integrations.slack.sink import NativeStreams, SlackSink
@@ -51,7 +50,7 @@ class SlackBot:
         *,
         web: AsyncWebClient,
         service: AnswerService,
-        dialect: Dialect,
+        presenter: Presenter,
         pacer: Pacer,
         streams: NativeStreams | None = None,
         channel_allowlist: tuple[str, ...] = (),
@@ -60,7 +59,7 @@ class SlackBot:
         self.web = web
         self.locales = UserLocales(web)
         self.service = service
-        self.dialect = dialect
+        self.presenter = presenter
         self.pacer = pacer
         self.streams = streams or NativeStreams()
         self.channel_allowlist = channel_allowlist
@@ -159,7 +158,7 @@ class SlackBot:
             f"slack:{channel}:{container.get('message_ts')}", user, str(action.get("value"))
         )
         wording = self.service.wording_for(catalogue_language(await self.locales.locale(user)))
-        thanks = notice(self.dialect, wording.feedback_thanks())
+        thanks = self.presenter.notice(wording.feedback_thanks())
         with contextlib.suppress(SlackApiError):
             await self.web.chat_postEphemeral(
                 channel=channel,
@@ -203,7 +202,7 @@ class SlackBot:
         language = catalogue_language(locale)
         wording = self.service.wording_for(language)
         if not direct and self.channel_allowlist and channel not in self.channel_allowlist:
-            await self.service.refuse(sink, self.dialect, wording.not_allowed_here())
+            await self.service.refuse(sink, self.presenter, wording.not_allowed_here())
             return
         await self._status(channel, thread_ts, wording.thinking())
         question = Question(
@@ -220,7 +219,7 @@ class SlackBot:
                 question = replace(
                     question, history=await self._history(question, follow_up_before)
                 )
-            await self.service.ask(question, dialect=self.dialect, sink=sink, pacer=self.pacer)
+            await self.service.ask(question, presenter=self.presenter, sink=sink, pacer=self.pacer)
         except BaseException:
             # Slack clears the status when the bot replies; a failure before any reply must not
             # leave "is thinking…" up until Slack's own timeout.

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.events import Turn
+from bot.upstream.events import Turn
 
 __all__ = ["question_text", "thread_turns"]
 

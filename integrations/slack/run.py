@@ -9,10 +9,10 @@ import logging
 import aiohttp
 from aiohttp import web
 
-from bot.client import AnswerClient
-from bot.dialect import Dialect
 from bot.pacing import Pacer
+from bot.render.ports import Presenter
 from bot.service import AnswerService, answer_service
+from bot.upstream.client import AnswerClient
 from config.settings import Settings
 from integrations.slack.app import SlackBot
 from integrations.slack.web import SlackBudget, make_web_client
@@ -26,10 +26,10 @@ SLACK_PACER = Pacer(min_interval=1.0)
 workspace, kept by the web client's :class:`SlackBudget`, not per channel."""
 
 
-def _slack_dialect() -> Dialect:
-    from integrations.slack.dialect import SlackDialect
+def _slack_presenter() -> Presenter:
+    from integrations.slack.presenter import SlackPresenter
 
-    return SlackDialect()
+    return SlackPresenter()
 
 
 async def run_slack(
@@ -39,7 +39,7 @@ async def run_slack(
     *,
     client: AnswerClient | None = None,
     stop: asyncio.Event | None = None,
-    dialect: Dialect | None = None,
+    presenter: Presenter | None = None,
     pacer: Pacer = SLACK_PACER,
     ping_interval: float = 10.0,
     budget: SlackBudget | None = None,
@@ -73,7 +73,7 @@ async def run_slack(
         bot = SlackBot(
             web=web_client,
             service=service,
-            dialect=dialect or _slack_dialect(),
+            presenter=presenter or _slack_presenter(),
             pacer=pacer,
             channel_allowlist=settings.slack_channel_allowlist,
         )

@@ -20,20 +20,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.render.ports import Payload
 from integrations.slack.web import PacedWebClient, SlackBudget
 
 __all__ = ["NativeStreams", "SlackSink"]
 
 log = logging.getLogger(__name__)
 
-Payload = Mapping[str, Any]
 _CONTENT = ("markdown_text", "text", "blocks")
 _GONE = "message_not_in_streaming_state"
 

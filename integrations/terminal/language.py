@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.wording import catalogue_language
+from bot.i18n.wording import catalogue_language
 
 __all__ = ["POSIX_MESSAGES", "environment_locale", "terminal_language"]
 

@@ -10,16 +10,15 @@ from __future__ import annotations
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
 
-__all__ = ["CollectingSink", "TerminalSink"]
+from bot.render.ports import Payload
 
-Payload = dict[str, Any]
+__all__ = ["CollectingSink", "TerminalSink"]
 
 
 class CollectingSink:

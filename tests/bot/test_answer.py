@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.answer import Outcome, Question, answer_question
-from bot.client import AnswerClient
-from bot.dialect import Payload
 from bot.pacing import Pacer
-from integrations.discord.dialect import DiscordDialect
+from bot.render.ports import Payload
+from bot.upstream.client import AnswerClient
+from tests.bot.presenter import PlainPresenter
 from tests.sim.upstream import (
     Cut,
     Gate,
@@ -53,7 +53,7 @@ async def ask(client: AnswerClient, sink: RecordingSink, *, min_interval: float 
     return await answer_question(
         QUESTION,
         client=client,
-        dialect=DiscordDialect(),
+        presenter=PlainPresenter(),
         sink=sink,
         pacer=Pacer(min_interval=min_interval),
     )
@@ -76,11 +76,11 @@ async def test_the_answer_is_shown_then_linked_and_its_cards_posted(
     outcome = await ask(answer_client, sink)
     assert outcome.status == "answered"
     assert sink.shows[-1][2] is True
-    assert sink.final == "Hope is a virtue[¹](<https://example.org/doc/1>)."
+    assert sink.final == "Hope is a virtue[1](https://example.org/doc/1)."
     assert not any(final for _, _, final in sink.shows[:-1])
-    embeds = [embed for payload in sink.thread for embed in payload.get("embeds", [])]
-    assert embeds[0]["title"] == "Catechism"
-    assert "Hope is the theological virtue." in embeds[0]["description"]
+    cards = [card for payload in sink.thread for card in payload.get("cards", [])]
+    assert cards[0]["title"] == "Catechism"
+    assert cards[0]["quote"] == "Hope is the theological virtue."
     assert outcome.text == "Hope is a virtue[^1]."
 
 

@@ -292,3 +292,13 @@ async def test_ask_with_a_locale_citebot_has_no_words_for_still_asks_the_upstrea
     assert "answer in Japanese (Japan)" in system["content"]
     [cards] = json.loads(out)["thread"]
     assert cards["text"].startswith("Sources: ")  # citebot's own words: English
+
+
+def test_an_unknown_language_is_one_line_listing_those_citebot_speaks() -> None:
+    result = citebot("ask", "Why?", env={"CITEBOT_LANGUAGE": "klingon"})
+    assert result.returncode == 2
+    assert result.stderr == (
+        "citebot: CITEBOT_LANGUAGE: must be one of de, en, es, fr, it, nl, pl, pt_BR, zh_Hans, "
+        "got 'klingon'\n"
+    )
+    assert result.stdout == ""

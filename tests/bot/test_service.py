@@ -11,13 +11,13 @@ import pytest
 
 from bot.admission import Admission
 from bot.answer import Question
-from bot.client import AnswerClient
-from bot.dialect import Payload
-from bot.health import health_server
+from bot.ops.health import health_server
 from bot.pacing import Pacer
+from bot.render.ports import Payload
 from bot.service import AnswerService, Limits
 from bot.state import open_state
-from integrations.discord.dialect import DiscordDialect
+from bot.upstream.client import AnswerClient
+from tests.bot.presenter import PlainPresenter
 from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk
 
 NOW = Pacer(min_interval=0.0)
@@ -61,7 +61,7 @@ def question(text: str, *, user: str = "U1", thread: str | None = None) -> Quest
 
 async def ask(service: AnswerService, q: Question, sink: Sink | None = None) -> Sink:
     sink = sink or Sink()
-    await service.ask(q, dialect=DiscordDialect(), sink=sink, pacer=NOW)
+    await service.ask(q, presenter=PlainPresenter(), sink=sink, pacer=NOW)
     return sink
 
 

@@ -65,30 +65,6 @@ def test_a_malformed_variable_is_one_line_naming_it(env: dict[str, str], line: s
     assert "\n" not in message
 
 
-def test_an_unknown_language_is_one_line_listing_those_citebot_speaks() -> None:
-    with pytest.raises(SettingsError) as caught:
-        load_settings({"CITEBOT_LANGUAGE": "klingon"})
-    assert str(caught.value) == (
-        "CITEBOT_LANGUAGE: must be one of de, en, es, fr, it, nl, pl, pt_BR, zh_Hans, got 'klingon'"
-    )
-
-
-@pytest.mark.parametrize(
-    ("value", "language"),
-    [
-        ("nl", "nl"),
-        ("pt-BR", "pt_BR"),
-        ("pt_BR.UTF-8", "pt_BR"),
-        ("EN", "en"),
-        ("xx:de_DE:en", "de"),
-        ("zh-CN", "zh_Hans"),
-    ],
-)
-def test_a_language_is_read_as_the_catalogue_it_names(value: str, language: str) -> None:
-    assert load_settings({"CITEBOT_LANGUAGE": value}).language == language
-    assert load_settings({}).language == "en"
-
-
 def test_a_secret_is_never_echoed_in_an_error() -> None:
     with pytest.raises(SettingsError) as caught:
         load_settings({"DISCORD_TOKEN": "tok-123", "PORT": "99999"})

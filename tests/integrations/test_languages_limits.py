@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from bot.citations import Citation
-from bot.dialect import Dialect, Payload
-from bot.errors import (
+from bot.i18n.wording import LANGUAGES, Wording
+from bot.render.formatter import AnswerFormatter
+from bot.render.ports import Payload, Presenter
+from bot.upstream.citations import Citation
+from bot.upstream.errors import (
     BadKey,
     BadRequest,
     ContentFiltered,
@@ -22,13 +24,11 @@ from bot.errors import (
     UpstreamDown,
     UpstreamError,
 )
-from bot.events import AnswerDone
-from bot.formatter import AnswerFormatter, notice
-from bot.wording import LANGUAGES, Wording
-from integrations.discord.dialect import DiscordDialect
-from integrations.discord.limits import validate_discord_payload
-from integrations.slack.dialect import SlackDialect
-from integrations.slack.limits import validate_slack_payload
+from bot.upstream.events import AnswerDone
+from integrations.discord.presenter import DiscordPresenter
+from integrations.slack.presenter import SlackPresenter
+from tests.integrations.discord.payloads import validate_discord_payload
+from tests.integrations.slack.payloads import validate_slack_payload
 
 SENTENCE = {
     "zh_Hans": "恩宠建立在本性之上，并不摧毁本性，而是成全本性，使人能够分享天主的生命。",
@@ -37,9 +37,9 @@ SENTENCE = {
 LATIN = "Grace does not destroy nature but builds on it and perfects it, as the sources say."
 USED, UNUSED = 30, 12
 
-DIALECTS: list[tuple[Dialect, Any]] = [
-    (DiscordDialect(), validate_discord_payload),
-    (SlackDialect(), validate_slack_payload),
+DIALECTS: list[tuple[Presenter, Any]] = [
+    (DiscordPresenter(), validate_discord_payload),
+    (SlackPresenter(), validate_slack_payload),
 ]
 
 
@@ -76,13 +76,13 @@ def _shown(payloads: Iterable[Payload]) -> str:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("dialect", "validate"), DIALECTS, ids=["discord", "slack"])
+@pytest.mark.parametrize(("presenter", "validate"), DIALECTS, ids=["discord", "slack"])
 def test_a_long_cited_answer_keeps_the_limits_in_every_language(
-    language: str, dialect: Dialect, validate: Any
+    language: str, presenter: Presenter, validate: Any
 ) -> None:
     wording = Wording(language)
     text = _long_answer(language)
-    formatter = AnswerFormatter(dialect, wording=wording)
+    formatter = AnswerFormatter(presenter, wording=wording)
     for start in range(0, len(text), 997):
         formatter.feed(text[start : start + 997])
         assert _problems(validate, formatter.render()) == []
@@ -105,12 +105,12 @@ def test_a_long_cited_answer_keeps_the_limits_in_every_language(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("dialect", "validate"), DIALECTS, ids=["discord", "slack"])
+@pytest.mark.parametrize(("presenter", "validate"), DIALECTS, ids=["discord", "slack"])
 def test_an_interrupted_answer_keeps_the_limits_in_every_language(
-    language: str, dialect: Dialect, validate: Any
+    language: str, presenter: Presenter, validate: Any
 ) -> None:
     wording = Wording(language)
-    formatter = AnswerFormatter(dialect, wording=wording)
+    formatter = AnswerFormatter(presenter, wording=wording)
     formatter.feed(_long_answer(language)[:25_000])
     interrupted = formatter.interrupt(wording.interrupted())
     assert _problems(validate, interrupted) == []
@@ -131,9 +131,9 @@ ERRORS: list[UpstreamError] = [
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("dialect", "validate"), DIALECTS, ids=["discord", "slack"])
+@pytest.mark.parametrize(("presenter", "validate"), DIALECTS, ids=["discord", "slack"])
 def test_every_notice_keeps_the_limits_in_every_language(
-    language: str, dialect: Dialect, validate: Any
+    language: str, presenter: Presenter, validate: Any
 ) -> None:
     wording = Wording(language)
     sentences = [
@@ -151,6 +151,6 @@ def test_every_notice_keeps_the_limits_in_every_language(
         wording.feedback_thanks(),
         wording.thinking(),
     ]
-    notices = [notice(dialect, sentence) for sentence in sentences]
+    notices = [presenter.notice(sentence) for sentence in sentences]
     assert _problems(validate, notices) == []
     assert wording.number(1_000_000) in _shown(notices)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from bot.events import Turn
 from bot.state import State
+from bot.upstream.events import Turn
 from tests.bot.state.conftest import shared_backends
 
 Q1, A1 = Turn("user", "Who wrote the Summa?"), Turn("assistant", "Thomas Aquinas [^1].")

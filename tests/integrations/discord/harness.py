@@ -10,14 +10,14 @@ from typing import Any
 
 from bot.admission import Admission
 from bot.answer import Outcome, Question
-from bot.client import AnswerClient, RetryPolicy
 from bot.pacing import Pacer
 from bot.service import AnswerService
 from bot.state.memory import MemoryState
 from bot.state.ports import RECORD_TTL
+from bot.upstream.client import AnswerClient, RetryPolicy
 from config import Settings, load_settings
 from integrations.discord import run_discord
-from integrations.discord.dialect import DiscordDialect
+from integrations.discord.presenter import DiscordPresenter
 from tests.sim.discord import DiscordSim, RecordedRequest, SimMessage
 from tests.sim.upstream import UpstreamSim
 
@@ -149,7 +149,7 @@ async def running_harness(
                 client=client,
                 stop=stop,
                 pacer=pacer,
-                dialect=DiscordDialect(),
+                presenter=DiscordPresenter(),
                 guild_ready_timeout=0.1,
                 **options,
             )

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from bot.client import AnswerClient, RetryPolicy
 from bot.pacing import Pacer
+from bot.upstream.client import AnswerClient, RetryPolicy
 from config.settings import Settings, load_settings
 from integrations.slack.run import run_slack
 from tests.sim.slack import Message, SlackSim

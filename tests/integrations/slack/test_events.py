@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 import aiohttp
 
 from bot.admission import Admission
-from bot.client import AnswerClient, RetryPolicy
 from bot.service import AnswerService
 from bot.state import open_state
+from bot.upstream.client import AnswerClient, RetryPolicy
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.slack import SlackSim
 from tests.sim.upstream import UpstreamSim, answer

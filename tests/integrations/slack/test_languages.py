@@ -16,7 +16,7 @@ import pytest
 from pydantic import SecretStr
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.client import AnswerClient, RetryPolicy
+from bot.upstream.client import AnswerClient, RetryPolicy
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.slack import SlackSim
 from tests.sim.slack.webapi import BOT_SCOPES, Identity

@@ -10,7 +10,7 @@ from pydantic import SecretStr
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.client import AnswerClient, RetryPolicy
+from bot.upstream.client import AnswerClient, RetryPolicy
 from integrations.slack.web import SlackBudget
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.slack import SlackSim

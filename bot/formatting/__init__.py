@@ -1,1 +1,0 @@
-"""The formatter's parts: writing blocks in a dialect (writer) and the answer formatter."""

@@ -1,0 +1,285 @@
+"""Every sentence and label citebot says to a person, in one place so it can be translated.
+
+Sentences go through gettext (domain ``citebot``). The sources are ``bot/locale/citebot.pot``
+(the template, extracted from this module) and ``bot/locale/<language>/LC_MESSAGES/citebot.po``;
+the build compiles them to ``citebot.mo`` with Babel (``setup.py``), so no ``.mo`` is committed.
+A :class:`Wording` speaks one language, numbers included (Babel's locale data): the asker's own
+where the platform tells it, else the worker's ``CITEBOT_LANGUAGE``. English is the msgids.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+from babel.numbers import format_decimal
+
+from bot.upstream.errors import (
+    BadKey,
+    BadRequest,
+    ContentFiltered,
+    RateLimited,
+    StreamCut,
+    TokenLimit,
+    UpstreamDown,
+    UpstreamError,
+)
+
+__all__ = [
+    "ENGLISH_LABELS",
+    "LANGUAGES",
+    "WORDING",
+    "Labels",
+    "Wording",
+    "babel_locale",
+    "catalogue_language",
+    "language_setting",
+]
+
+LOCALE_DIR = Path(__file__).with_name("locale")
+DOMAIN = "citebot"
+LANGUAGES: tuple[str, ...] = tuple(
+    sorted({"en"} | {po.parents[1].name for po in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")})
+)
+"""The languages citebot speaks, as catalogue identifiers: ``en`` and every shipped catalogue
+(``pt_BR``, ``zh_Hans``, ``de``, ...)."""
+
+
+def babel_locale(tag: str) -> Locale | None:
+    """Babel's locale for a platform or POSIX tag (``pt-BR``, ``zh_CN.UTF-8``, ``es-419``); a
+    region Babel does not know (Slack's ``es-LA``) falls back to the language alone."""
+    tag = tag.strip().split(".")[0].split("@")[0].replace("-", "_")
+    for identifier in dict.fromkeys((tag, tag.split("_")[0])):
+        try:
+            return Locale.parse(identifier)
+        except (ValueError, UnknownLocaleError):
+            continue
+    return None
+
+
+_CATALOGUES = {language: Locale.parse(language) for language in LANGUAGES}
+
+
+@functools.cache
+def catalogue_language(tag: str | None) -> str | None:
+    """The shipped catalogue for a locale tag, or None when none fits. A tag matches a catalogue
+    of its language unless it names another script: ``pt-PT`` reads the Brazilian catalogue,
+    ``zh-CN``/``zh-SG``/``zh`` the Simplified one, but ``zh-TW``/``zh-HK``/``zh-Hant`` get None
+    (the caller's default) rather than a script their readers did not choose. gettext-style
+    lists (``de_DE:en``): the first that ships wins."""
+    for candidate in (tag or "").split(":"):
+        asked = babel_locale(candidate)
+        for language, catalogue in _CATALOGUES.items():
+            if (
+                asked is not None
+                and asked.language == catalogue.language
+                and asked.script in (None, catalogue.script)
+            ):
+                return language
+    return None
+
+
+def language_setting(tag: str) -> str:
+    """``CITEBOT_LANGUAGE`` as the catalogue it names; a ``ValueError`` (its text the one line to
+    show) when citebot speaks no such language."""
+    language = catalogue_language(tag)
+    if language is None:
+        raise ValueError(f"must be one of {', '.join(LANGUAGES)}, got {tag!r}")
+    return language
+
+
+@functools.cache
+def _translations(language: str) -> gettext.NullTranslations:
+    if language == "en":
+        return gettext.NullTranslations()
+    try:
+        return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+    except FileNotFoundError as missing:
+        raise FileNotFoundError(
+            f"no compiled {language} catalogue under {LOCALE_DIR}: install citebot "
+            "(pip install -e .) or run `pybabel compile`"
+        ) from missing
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Labels:
+    """The words a dialect writes around an answer: on its cards, headings and buttons."""
+
+    sources: str
+    """Heading of the citation cards (Slack's notification text)."""
+    source: str
+    """The title of a source that has neither title nor reference."""
+    supports: str
+    """Names the sentences of the answer a source supports (a Discord field's name)."""
+    supports_lead: str
+    """``supports`` leading those sentences inline, punctuated as the language does
+    (``Supports:``, ``Étaye :``, ``佐证：``)."""
+    quoted: str
+    """How the language quotes the answer's words after that lead, with ``{quote}`` for them
+    (``“{quote}”``, ``„{quote}“``, ``« {quote} »``)."""
+    also_consulted: str
+    related: str
+    good_answer: str
+    bad_answer: str
+    """Feedback buttons' names (for screen readers, where the buttons show only 👍/👎)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
+    (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
+    when none fits."""
+
+    language: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "language", catalogue_language(self.language) or "en")
+
+    @property
+    def locale(self) -> Locale:
+        """Babel's locale for this language (number formats, plural rules, names)."""
+        return _CATALOGUES[self.language or "en"]
+
+    def number(self, n: float) -> str:
+        """``n`` written as this language writes it: ``1,000``, ``1.000``, ``1 000``."""
+        return format_decimal(n, locale=self.locale)
+
+    def _(self, text: str) -> str:
+        return _translations(self.language or "en").gettext(text)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """The form of a sentence for the number ``n`` (the caller formats ``{n}`` itself, with
+        :meth:`number`)."""
+        return _translations(self.language or "en").ngettext(singular, plural, n)
+
+    @property
+    def labels(self) -> Labels:
+        supports = self._("Supports")
+        return Labels(
+            sources=self._("Sources"),
+            source=self._("Source"),
+            supports=supports,
+            supports_lead=self._("{label}:").format(label=supports),
+            quoted=self._("“{quote}”"),
+            also_consulted=self._("Also consulted"),
+            related=self._("Related questions"),
+            good_answer=self._("Good answer"),
+            bad_answer=self._("Bad answer"),
+        )
+
+    def duration(self, seconds: float) -> str:
+        """A wait as a person says it: ``5 seconds``, ``2 minutes``."""
+        whole = max(1, math.ceil(seconds))
+        if whole < 90:
+            return self.ngettext("{n} second", "{n} seconds", whole).format(n=self.number(whole))
+        minutes = math.ceil(whole / 60)
+        return self.ngettext("{n} minute", "{n} minutes", minutes).format(n=self.number(minutes))
+
+    def explain(self, error: UpstreamError) -> str:
+        """One friendly paragraph for a failed answer: what happened and what to do."""
+        if isinstance(error, RateLimited):
+            return self.rate_limited(error.retry_after)
+        if isinstance(error, BadKey):
+            return self._(
+                "citebot is not set up correctly: the answer service refused its key. "
+                "Please tell whoever runs citebot to check UPSTREAM_API_KEY."
+            )
+        if isinstance(error, TokenLimit):
+            return self._(
+                "That question, with the conversation before it, is too long for the "
+                "answer service. Please ask a shorter question or start a new thread."
+            )
+        if isinstance(error, ContentFiltered):
+            return self.filtered()
+        if isinstance(error, StreamCut):
+            return self.interrupted()
+        if isinstance(error, BadRequest):
+            return self._(
+                "The answer service could not handle that question. Please rephrase "
+                "it and ask again."
+            )
+        if isinstance(error, UpstreamDown):
+            return self._(
+                "I could not reach the answer service just now. Please try again in a minute."
+            )
+        return self._("Something went wrong while getting your answer. Please try again.")
+
+    def rate_limited(self, retry_after: float | None) -> str:
+        if retry_after is None:
+            return self._("The answer service is busy right now. Please try again in a minute.")
+        return self._("The answer service is busy right now. Please try again in {wait}.").format(
+            wait=self.duration(retry_after)
+        )
+
+    def interrupted(self) -> str:
+        return self._(
+            "The answer was interrupted before it finished; what you see above is "
+            "what arrived. Please ask again for the rest."
+        )
+
+    def cut_short(self) -> str:
+        return self._(
+            "The answer reached the length limit of the answer service and stops "
+            "here. Ask a follow-up question for the rest."
+        )
+
+    def filtered(self) -> str:
+        return self._("I can't help with that question. Please ask about something else.")
+
+    def empty(self) -> str:
+        return self._(
+            "The answer service sent back an empty answer. Please try rephrasing your question."
+        )
+
+    def thinking(self) -> str:
+        return self._("is thinking…")
+
+    def restarting(self) -> str:
+        return self._("citebot is restarting. Please ask again in a moment.")
+
+    def queued(self, position: int) -> str:
+        return self._(
+            "Many questions are being answered right now; yours is number {n} in "
+            "line and will start shortly."
+        ).format(n=self.number(position))
+
+    def after_thread_turn(self, position: int) -> str:
+        if position == 1:
+            return self._(
+                "I will answer this as soon as I finish the question before it in this thread."
+            )
+        return self._(
+            "I will answer this after the {n} questions before it in this thread."
+        ).format(n=self.number(position))
+
+    def user_rate_limited(self, retry_after: float) -> str:
+        return self._(
+            "You have asked a lot of questions in a short time. Please wait {wait} and ask again."
+        ).format(wait=self.duration(retry_after))
+
+    def question_too_long(self, limit: int) -> str:
+        return self.ngettext(
+            "That question is too long: please keep it under {limit} character.",
+            "That question is too long: please keep it under {limit} characters.",
+            limit,
+        ).format(limit=self.number(limit))
+
+    def empty_question(self) -> str:
+        return self._(
+            "Please include a question, for example: “What does paragraph 34 of "
+            "Cherishing Life say?”"
+        )
+
+    def not_allowed_here(self) -> str:
+        return self._("citebot is not enabled here. Please ask in a channel where it is allowed.")
+
+    def feedback_thanks(self) -> str:
+        return self._("Thank you for the feedback!")
+
+
+WORDING = Wording()
+ENGLISH_LABELS = WORDING.labels

@@ -1,0 +1,1 @@
+"""What an operator reads: JSON logs, Prometheus metrics, health and readiness endpoints."""

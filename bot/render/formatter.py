@@ -1,0 +1,251 @@
+"""The answer formatter: a streamed answer in, the platform's messages out.
+
+Feeding only reads (:class:`~bot.render.blocks.BlockReader`); rendering writes the blocks
+completed since the last render once, keeps them, and rewrites only the open block: streaming
+costs stay linear. The final render reuses the same split points and only swaps plain footnote
+numbers for links, while the message still fits its limit (the streaming text budget leaves
+room for that; a footnote that does not fit stays a plain number, still matching its card).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from bot.i18n.wording import WORDING, Wording
+from bot.render.blocks import BlockReader, SourceBlock
+from bot.render.document import Footnote, Paragraph, Span, Text
+from bot.render.numbering import CitationCard, FirstUse, Resolution, resolve
+from bot.render.pack import Message, Packer, join
+from bot.render.ports import Payload, Presenter
+from bot.render.text import ELLIPSIS, SENTINEL
+from bot.render.write import Rendered, render_blocks, render_source
+from bot.upstream.citations import Citation
+from bot.upstream.events import AnswerDone
+
+__all__ = ["AnswerFormatter", "RenderedAnswer"]
+
+log = logging.getLogger(__name__)
+
+_NO_CITATIONS = resolve((), ())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RenderedAnswer:
+    answer: tuple[Payload, ...]
+    """The final answer messages, split where they were while streaming."""
+    thread: tuple[Payload, ...]
+    """Citation cards (batched), then related questions."""
+    citations: tuple[Citation, ...]
+    """Used citations, renumbered densely 1..n in order of first use (citations behind one
+    footnote share its number)."""
+    also_consulted: tuple[Citation, ...]
+    """Citations the answer never referenced."""
+    cards: tuple[CitationCard, ...] = ()
+    """The used citations with the sentences of the answer each supports."""
+
+
+class AnswerFormatter:
+    """One answer for one platform; its cards and buttons are labelled in ``wording``'s
+    language."""
+
+    def __init__(self, presenter: Presenter, *, wording: Wording = WORDING) -> None:
+        self._presenter = presenter
+        self._markdown = presenter.markdown
+        self._wording = wording
+        self._reader = BlockReader(cut=max(200, min(1200, presenter.text_budget * 4 // 5)))
+        self._pending: list[SourceBlock] = []
+        self._blocks: list[Rendered] = []
+        self._packer = Packer(
+            budget=presenter.text_budget, footnote_extra=max(0, presenter.footnote_width - 1)
+        )
+        self._streamed: list[Payload] = []
+        self._first_use: FirstUse[int] = FirstUse()
+        """Marker number -> the number shown while streaming (see :mod:`bot.render.numbering`)."""
+
+    @property
+    def text(self) -> str:
+        """The answer text received so far, markers intact (for conversation history)."""
+        return self._reader.text
+
+    def feed(self, delta: str) -> None:
+        """Cheap, amortised O(len(delta)); never renders."""
+        self._pending.extend(self._reader.feed(delta))
+
+    def render(self) -> tuple[Payload, ...]:
+        """The answer messages as they show now, footnotes as plain numbers. Every message but
+        the last is closed: it never changes again until finish()/interrupt()."""
+        self._absorb()
+        tail = self._reader.tail()
+        open_block = (
+            render_source(tail, self._markdown, joiner=self._reader.joiner)
+            if tail.strip()
+            else None
+        )
+        tail_entry = None
+        blocks = self._blocks
+        if open_block is not None and open_block.text:
+            tail_entry = (len(self._blocks), open_block)
+            blocks = [*self._blocks, open_block]
+        messages = self._packer.messages(tail_entry, floor=self._reader.open_floor())
+        while len(self._streamed) < len(messages) - 1:
+            index = len(self._streamed)
+            self._streamed.append(self._streaming_payload(blocks, messages[index], self._first_use))
+        shown = list(self._streamed[: len(messages) - 1])
+        if messages:
+            numbering = self._first_use
+            if open_block is not None and open_block.footnotes:
+                numbering = numbering.copy()
+                _number(numbering, open_block)
+            shown.append(self._streaming_payload(blocks, messages[-1], numbering))
+        return tuple(shown)
+
+    def finish(self, done: AnswerDone, *, note: str | None = None) -> RenderedAnswer:
+        """Final render: footnotes resolved and linked, cards, related questions, feedback;
+        ``note`` (e.g. the answer hit the length limit) closes the answer in italics."""
+        if done.text.startswith(self.text) and len(done.text) > len(self.text):
+            self.feed(done.text[len(self.text) :])
+        self._complete()
+        if note:
+            self._add_note(note)
+        if done.citations and not self._uses():
+            self._insert_spans(done.citations)
+        resolution = resolve(self._uses(), done.citations)
+        answer = self._final(resolution, feedback=True)
+        thread = self._presenter.thread(
+            resolution.cards,
+            resolution.also_consulted,
+            done.related_questions,
+            labels=self._wording.labels,
+        )
+        return RenderedAnswer(
+            answer=answer,
+            thread=thread,
+            citations=resolution.citations,
+            also_consulted=resolution.also_consulted,
+            cards=resolution.cards,
+        )
+
+    def interrupt(self, note: str) -> tuple[Payload, ...]:
+        """Final messages for the text so far plus ``note``; footnotes (not resolvable) dropped."""
+        self._complete()
+        self._add_note(note)
+        if self._uses():
+            log.info("interrupted answer: removed %d footnote markers", len(self._uses()))
+        return self._final(_NO_CITATIONS, feedback=False)
+
+    def _add_note(self, note: str) -> None:
+        self._add(render_blocks((Paragraph((Span("emph", (Text(note),)),)),), self._markdown))
+
+    def _absorb(self) -> None:
+        pending, self._pending = self._pending, []
+        for source in pending:
+            self._add(
+                render_source(source.text, self._markdown, tight=source.tight, joiner=source.joiner)
+            )
+
+    def _add(self, block: Rendered) -> None:
+        if block.text.strip():
+            self._packer.add(len(self._blocks), block)
+            # its splits were needed only to pack it: keeping one object per word gap of every
+            # finished block was most of an answer's memory
+            self._blocks.append(replace(block, splits=()))
+            _number(self._first_use, block)
+
+    def _complete(self) -> None:
+        self._pending.extend(self._reader.close())
+        self._absorb()
+
+    def _uses(self) -> list[tuple[int, str]]:
+        return [(note.number, note.sentence) for block in self._blocks for note in block.footnotes]
+
+    def _insert_spans(self, citations: Sequence[Citation]) -> None:
+        """Citations that mark a span of the text instead of a marker (OpenAI annotations) get
+        a footnote at the span's end. The blocks are rebuilt, so this path alone may move a
+        split the stream showed (such answers carry no markers to budget for)."""
+        spanned = sorted((c for c in citations if c.span), key=lambda c: c.span or (0, 0))
+        if not spanned:
+            return
+        text = self.text
+        for citation in reversed(spanned):
+            end = min(max((citation.span or (0, 0))[1], 0), len(text))
+            text = f"{text[:end]}[^{citation.number}]{text[end:]}"
+        rebuilt = AnswerFormatter(self._presenter, wording=self._wording)
+        rebuilt.feed(text)
+        rebuilt._complete()
+        self._blocks, self._packer = rebuilt._blocks, rebuilt._packer
+
+    def _final(self, resolution: Resolution, *, feedback: bool) -> tuple[Payload, ...]:
+        messages = self._packer.messages()
+        return tuple(
+            self._presenter.answer_message(
+                self._final_text(message, resolution),
+                feedback=feedback and index == len(messages) - 1,
+            )
+            for index, message in enumerate(messages)
+        )
+
+    def _streaming_payload(
+        self, blocks: Sequence[Rendered], message: Message, numbering: FirstUse[int]
+    ) -> Payload:
+        presenter = self._presenter
+        plain = [
+            presenter.footnote(numbering.numbers[note.number], None)
+            for note in _notes(blocks, message)
+        ]
+        text = presenter.neutralise(
+            _fill(join(blocks, message), plain, presenter.footnote_separator)
+        )
+        return presenter.answer_message(text, feedback=False)
+
+    def _final_text(self, message: Message, resolution: Resolution) -> str:
+        presenter = self._presenter
+        numbers: Mapping[int, int] = resolution.numbers
+        plain: list[str] = []
+        linked: list[str] = []
+        for note in _notes(self._blocks, message):
+            shown = numbers.get(note.number)
+            url = resolution.links.get(shown) if shown else None
+            plain.append(presenter.footnote(shown, None) if shown else "")
+            linked.append(presenter.footnote(shown, url) if shown and url else plain[-1])
+        source = join(self._blocks, message)
+        text = presenter.neutralise(_fill(source, plain, presenter.footnote_separator))
+        room = presenter.message_limit - len(text)
+        for index, (short, long) in enumerate(zip(plain, linked, strict=True)):
+            if len(long) - len(short) <= room:
+                room -= len(long) - len(short)
+                plain[index] = long
+        richer = presenter.neutralise(_fill(source, plain, presenter.footnote_separator))
+        if not richer.strip():
+            return ELLIPSIS  # only markers without sources were here; a message can't be empty
+        return richer if len(richer) <= presenter.message_limit else text
+
+
+def _number(numbering: FirstUse[int], block: Rendered) -> None:
+    for note in block.footnotes:
+        numbering.number(note.number)
+
+
+def _notes(blocks: Sequence[Rendered], message: Message) -> Iterator[Footnote]:
+    for piece in message:
+        block = blocks[piece.block]
+        skip = block.text.count(SENTINEL, 0, piece.start)
+        count = block.text.count(SENTINEL, piece.start, piece.end)
+        yield from block.footnotes[skip : skip + count]
+
+
+def _fill(text: str, shown: Sequence[str], separator: str) -> str:
+    """Put each footnote's display where its sentinel is; a removed one takes its space along."""
+    parts = text.split(SENTINEL)
+    out = [parts[0]]
+    previous = ""
+    for display, part in zip(shown, parts[1:], strict=True):
+        if not display and not part[:1].isalnum():
+            out[-1] = out[-1].rstrip(" ")
+        if display and previous and not out[-1]:
+            out.append(separator)
+        out.append(display)
+        out.append(part)
+        previous = display or (previous if not part else "")
+    return "".join(out)

@@ -1,0 +1,121 @@
+"""Footnote numbers: dense, in order of first use, while the answer streams and at its end.
+
+While streaming, the citations are not known yet (they come with the last chunk), so every
+marker gets the next number when it first shows. At the end :func:`resolve` numbers again with
+the citations in hand: a marker without a citation is dropped, and markers whose citations come
+from the same sources share a number. Both count with :class:`FirstUse`, so an answer whose
+markers all have distinct sources shows the same numbers at the end as while it streamed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
+
+from bot.upstream.citations import Citation
+
+__all__ = ["CitationCard", "FirstUse", "Resolution", "resolve"]
+
+log = logging.getLogger(__name__)
+
+K = TypeVar("K", bound=Hashable)
+
+
+class FirstUse(Generic[K]):
+    """Numbers 1, 2, 3, ... given to keys in the order they are first seen."""
+
+    def __init__(self, numbers: Mapping[K, int] | None = None) -> None:
+        self.numbers: dict[K, int] = dict(numbers or {})
+
+    def number(self, key: K) -> int:
+        return self.numbers.setdefault(key, len(self.numbers) + 1)
+
+    def copy(self) -> FirstUse[K]:
+        return FirstUse(self.numbers)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CitationCard:
+    """A used citation as its card shows it: the footnote number and what it supports."""
+
+    number: int
+    citation: Citation
+    supports: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resolution:
+    """How the answer's markers map to citations once they are known."""
+
+    numbers: Mapping[int, int]
+    """Marker as written -> number shown."""
+    links: Mapping[int, str | None]
+    """Number shown -> the URL its footnote links to."""
+    cards: tuple[CitationCard, ...]
+    citations: tuple[Citation, ...]
+    also_consulted: tuple[Citation, ...]
+
+
+def resolve(uses: Sequence[tuple[int, str]], citations: Sequence[Citation]) -> Resolution:
+    """Number footnotes densely in order of first use.
+
+    ``uses`` are the markers as written, in order, with the sentence each stands in. Footnote N
+    is every citation whose ``number`` is N (a provider may give several); markers whose
+    citations all come from the same sources (same URL and reference) share one number. A
+    marker with no citation is dropped (and logged). Several citations behind one number each
+    get a card, all showing that number. Linear in markers and citations.
+    """
+    by_number: dict[int, dict[Citation, None]] = {}
+    for citation in citations:
+        by_number.setdefault(citation.number, {})[citation] = None
+    numbers: dict[int, int] = {}
+    by_source: FirstUse[tuple[object, ...]] = FirstUse()
+    groups: dict[int, dict[tuple[object, ...], Citation]] = {}
+    supports: dict[int, dict[str, None]] = {}
+    dangling = 0
+    for marker, sentence in uses:
+        cited = by_number.get(marker)
+        if not cited:
+            dangling += 1
+            continue
+        if marker not in numbers:
+            shown = by_source.number(_source_key(marker, cited))
+            group = groups.setdefault(shown, {})
+            for c in cited:
+                group.setdefault(_card_key(c), c)
+            numbers[marker] = shown
+        said = supports.setdefault(numbers[marker], {})
+        if sentence:
+            said[sentence] = None
+    if dangling:
+        log.info("removed %d footnote markers with no citation", dangling)
+    cards = tuple(
+        CitationCard(
+            number=shown, citation=replace(c, number=shown), supports=tuple(supports.get(shown, ()))
+        )
+        for shown, group in groups.items()
+        for c in group.values()
+    )
+    links = {
+        shown: next((c.source_url for c in group.values() if c.source_url), None)
+        for shown, group in groups.items()
+    }
+    return Resolution(
+        numbers=numbers,
+        links=links,
+        cards=cards,
+        citations=tuple(card.citation for card in cards),
+        also_consulted=tuple(c for c in citations if c.number not in numbers),
+    )
+
+
+def _source_key(marker: int, cited: Mapping[Citation, None]) -> tuple[object, ...]:
+    if any(c.source_url is None for c in cited):
+        return ("marker", marker)
+    return tuple(sorted((c.source_url or "", c.reference or "") for c in cited))
+
+
+def _card_key(citation: Citation) -> tuple[object, ...]:
+    return (citation.source_url, citation.reference, citation.title, citation.cited_text)

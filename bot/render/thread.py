@@ -1,0 +1,65 @@
+"""What every platform's threaded replies share: batching cards into messages, the "also
+consulted" list, and what a source is called.
+
+A platform's presenter builds each card its own way (an embed, a group of blocks, a paragraph
+of terminal markup) and hands it here to be batched within its message limits; the sources
+that were consulted but never cited become one list in the platform's syntax, cut to the room
+a card has with a count of the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from bot.i18n.wording import Labels
+from bot.upstream.citations import Citation
+
+__all__ = ["batches", "listed", "source_title"]
+
+Card = TypeVar("Card")
+
+
+def source_title(citation: Citation, labels: Labels) -> str:
+    """What a source is called on its card: its title, else its reference, else "Source"."""
+    return citation.title or citation.reference or labels.source
+
+
+def batches(
+    cards: Sequence[Card], *, size: Callable[[Card], tuple[int, int]], most: int, room: int
+) -> list[list[Card]]:
+    """``cards`` in order, as few messages as the limits allow: a message holds at most
+    ``most`` units and ``room`` characters, ``size`` giving each card's (units, characters).
+    A card never straddles two messages."""
+    out: list[list[Card]] = []
+    units = characters = 0
+    for card in cards:
+        card_units, card_characters = size(card)
+        if not out or units + card_units > most or characters + card_characters > room:
+            out.append([])
+            units = characters = 0
+        out[-1].append(card)
+        units += card_units
+        characters += card_characters
+    return out
+
+
+def listed(
+    citations: Sequence[Citation],
+    *,
+    line: Callable[[Citation], str],
+    room: int,
+    rest: Callable[[int], str],
+) -> list[str]:
+    """One ``line`` per source while they fit in ``room`` characters (a line break each), then
+    ``rest(n)`` for the ``n`` that did not."""
+    lines: list[str] = []
+    used = 0
+    for index, citation in enumerate(citations):
+        text = line(citation)
+        if used + len(text) > room:
+            lines.append(rest(len(citations) - index))
+            break
+        lines.append(text)
+        used += len(text) + 1
+    return lines

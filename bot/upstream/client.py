@@ -1,0 +1,416 @@
+"""The answer client: asks an OpenAI-compatible ``/chat/completions`` and yields typed events.
+
+Answers take 5-40 s and the first token is the only moment a retry is invisible to the user, so
+retries (429 honouring Retry-After, 5xx, refused connections, silence) happen only before it;
+after it, every failure keeps the text received so far (:class:`~bot.upstream.errors.StreamCut`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from httpx_aiohttp import AiohttpTransport
+from httpx_sse import SSEError, aconnect_sse
+from pydantic import SecretStr
+
+from bot.upstream.citations import annotations_of, normalise_citations
+from bot.upstream.errors import (
+    BadKey,
+    BadRequest,
+    ContentFiltered,
+    RateLimited,
+    StreamCut,
+    TokenLimit,
+    UpstreamDown,
+    UpstreamError,
+)
+from bot.upstream.events import AnswerDone, AnswerEvent, TextDelta, Turn, Usage
+
+log = logging.getLogger(__name__)
+
+__all__ = ["AnswerClient", "RetryPolicy", "Timeouts", "default_transport"]
+
+Sleep = Callable[[float], Awaitable[None]]
+
+POOL = httpx.Limits(max_connections=1000, max_keepalive_connections=100)
+_PIECES = 64
+
+
+def default_transport() -> httpx.AsyncBaseTransport:
+    """The connection pool every client uses unless given a transport: aiohttp's, under httpx.
+
+    Every token of every answer crosses it; ``bench/bench_capacity.py`` measured it against
+    httpx's own ``AsyncHTTPTransport`` and it costs about a third less worker CPU per answer.
+    """
+    return AiohttpTransport(limits=POOL)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Timeouts:
+    """Seconds. ``idle`` is the longest silence between events (keep-alives count as life)."""
+
+    connect: float = 10.0
+    idle: float = 30.0
+    total: float = 120.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RetryPolicy:
+    """Exponential backoff with jitter; a Retry-After longer than ``max_retry_after`` gives up."""
+
+    max_retries: int = 3
+    base_delay: float = 0.5
+    max_delay: float = 8.0
+    max_retry_after: float = 30.0
+
+
+@dataclass(slots=True)
+class _Progress:
+    """What one attempt has received; a failure after ``text`` is non-empty is never retried."""
+
+    text: list[str] = field(default_factory=list)
+    annotations: list[object] = field(default_factory=list)
+    related: tuple[str, ...] = ()
+    skipped: int = 0
+    final: Mapping[str, Any] | None = None
+
+    @property
+    def started(self) -> bool:
+        return bool(self.text)
+
+    def add(self, text: str) -> None:
+        """Keep ``text``; every few dozen pieces become one string (one str per token costs
+        ~60 bytes more than its text, for as long as the answer streams)."""
+        self.text.append(text)
+        if len(self.text) >= _PIECES:
+            self.text[:] = ["".join(self.text)]
+
+    @property
+    def joined(self) -> str:
+        return "".join(self.text)
+
+
+class _Retry(Exception):
+    """An attempt failed in a way worth another try; carries the error to raise if none is left."""
+
+    def __init__(self, error: UpstreamError, *, retry_after: float | None = None) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.retry_after = retry_after
+
+
+def _error_message(response: httpx.Response) -> str:
+    """The upstream's own words: ``error.message``, then ``message``, then ``detail``."""
+    try:
+        body = response.json()
+    except ValueError:
+        text = response.text.strip()
+        return text[:200] or response.reason_phrase
+    return _message_of(body) or response.reason_phrase
+
+
+def _message_of(body: object) -> str:
+    if isinstance(body, Mapping):
+        error = body.get("error")
+        if isinstance(error, Mapping) and isinstance(error.get("message"), str):
+            return str(error["message"])[:300]
+        if isinstance(error, str):
+            return error[:300]
+        for key in ("message", "detail"):
+            if isinstance(body.get(key), str):
+                return str(body[key])[:300]
+    return ""
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _looks_like_token_limit(message: str) -> bool:
+    lowered = message.lower()
+    return any(word in lowered for word in ("token", "context length", "too long", "maximum"))
+
+
+def _classify(response: httpx.Response) -> UpstreamError | _Retry:
+    status = response.status_code
+    message = _error_message(response)
+    if status in (401, 403):
+        return BadKey(f"the upstream refused the key ({status}): {message}", status=status)
+    if status == 413 or (status == 400 and _looks_like_token_limit(message)):
+        return TokenLimit(f"the question is too long for the model: {message}", status=status)
+    if status == 429:
+        after = _retry_after(response)
+        return _Retry(RateLimited(f"rate limited: {message}", retry_after=after), retry_after=after)
+    if status >= 500:
+        return _Retry(UpstreamDown(f"the upstream failed ({status}): {message}", status=status))
+    return BadRequest(f"the upstream refused the request ({status}): {message}", status=status)
+
+
+def _delta_text(chunk: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The content and finish reason of the first choice; missing pieces are empty."""
+    choices = chunk.get("choices")
+    if not isinstance(choices, Sequence) or not choices or not isinstance(choices[0], Mapping):
+        return "", None
+    choice = choices[0]
+    delta = choice.get("delta")
+    if not isinstance(delta, Mapping):
+        delta = choice.get("message") if isinstance(choice.get("message"), Mapping) else {}
+    content = delta.get("content") if isinstance(delta, Mapping) else None
+    reason = choice.get("finish_reason")
+    text = content if isinstance(content, str) else ""
+    return text, (reason if isinstance(reason, str) else None)
+
+
+def _related(chunk: Mapping[str, Any]) -> tuple[str, ...]:
+    raw = chunk.get("related_questions")
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        return ()
+    return tuple(q.strip() for q in raw if isinstance(q, str) and q.strip())
+
+
+def _usage(chunk: Mapping[str, Any]) -> Usage | None:
+    raw = chunk.get("usage")
+    if not isinstance(raw, Mapping):
+        return None
+
+    def count(key: str) -> int | None:
+        value = raw.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    return Usage(
+        prompt_tokens=count("prompt_tokens"),
+        completion_tokens=count("completion_tokens"),
+        total_tokens=count("total_tokens"),
+    )
+
+
+class AnswerClient:
+    """One connection pool to one upstream; safe to share across every answer in a worker."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        api_key: SecretStr | None,
+        model: str,
+        timeouts: Timeouts = Timeouts(),
+        retry: RetryPolicy = RetryPolicy(),
+        related_questions: bool = True,
+        transport: httpx.AsyncBaseTransport | None = None,
+        sleep: Sleep | None = None,
+        on_retry: Callable[[], None] | None = None,
+    ) -> None:
+        self._url = base_url.rstrip("/") + "/chat/completions"
+        self._api_key = api_key
+        self._model = model
+        self._timeouts = timeouts
+        self._retry = retry
+        self._related_questions = related_questions
+        self._sleep: Sleep = sleep or asyncio.sleep
+        self._on_retry = on_retry
+        self._http = httpx.AsyncClient(
+            transport=transport or default_transport(),
+            timeout=httpx.Timeout(timeouts.idle, connect=timeouts.connect),
+            headers={"Accept": "text/event-stream"},
+        )
+
+    async def __aenter__(self) -> AnswerClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    def _body(self, question: str, history: Sequence[Turn], *, stream: bool) -> dict[str, Any]:
+        messages = [{"role": turn.role, "content": turn.content} for turn in history]
+        messages.append({"role": "user", "content": question})
+        body: dict[str, Any] = {"model": self._model, "messages": messages, "stream": stream}
+        if self._related_questions:
+            body["return_related_questions"] = True
+        return body
+
+    def _headers(self) -> dict[str, str]:
+        if self._api_key is None:
+            return {}
+        return {"Authorization": f"Bearer {self._api_key.get_secret_value()}"}
+
+    async def _with_retries(
+        self,
+        attempt: Callable[[], AsyncIterator[AnswerEvent]],
+    ) -> AsyncIterator[AnswerEvent]:
+        """Run ``attempt`` again on a retryable failure, unless it already yielded text."""
+        loop_start = time.monotonic()
+        tries = 0
+        while True:
+            try:
+                async for event in attempt():
+                    yield event
+                return
+            except _Retry as retry:
+                tries += 1
+                delay = self._backoff(tries, retry.retry_after)
+                elapsed = time.monotonic() - loop_start
+                if (
+                    tries > self._retry.max_retries
+                    or delay is None
+                    or elapsed + delay > self._timeouts.total
+                ):
+                    raise retry.error from None
+                log.warning(
+                    "upstream attempt %d failed (%s); retrying in %.1f s", tries, retry.error, delay
+                )
+                if self._on_retry is not None:
+                    self._on_retry()
+                await self._sleep(delay)
+
+    def _backoff(self, tries: int, retry_after: float | None) -> float | None:
+        if retry_after is not None:
+            return retry_after if retry_after <= self._retry.max_retry_after else None
+        ceiling = min(self._retry.max_delay, self._retry.base_delay * 2 ** (tries - 1))
+        return random.uniform(ceiling / 2, ceiling)
+
+    def stream(self, question: str, *, history: Sequence[Turn] = ()) -> AsyncIterator[AnswerEvent]:
+        """Text deltas in order, then one :class:`AnswerDone`; raises an :class:`UpstreamError`."""
+        body = self._body(question, history, stream=True)
+        return self._with_retries(lambda: self._stream_once(body))
+
+    async def _stream_once(self, body: dict[str, Any]) -> AsyncIterator[AnswerEvent]:
+        progress = _Progress()
+        deadline = time.monotonic() + self._timeouts.total
+        try:
+            async with aconnect_sse(
+                self._http, "POST", self._url, json=body, headers=self._headers()
+            ) as source:
+                response = source.response
+                if response.status_code != 200:
+                    await response.aread()
+                    raise _classify(response)
+                async for sse in source.aiter_sse():
+                    if sse.data == "[DONE]":
+                        break
+                    text = self._read_chunk(sse.data, progress)
+                    if text:
+                        yield TextDelta(text)
+                    if time.monotonic() > deadline:
+                        raise StreamCut(
+                            f"the answer took longer than {self._timeouts.total:.0f} s",
+                            partial_text=progress.joined,
+                        )
+        except (httpx.TimeoutException, httpx.TransportError, SSEError) as error:
+            raise self._transport_failure(error, progress) from None
+        yield self._finish(progress)
+
+    def _read_chunk(self, data: str, progress: _Progress) -> str:
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            chunk = None
+        if not isinstance(chunk, Mapping):
+            progress.skipped += 1
+            log.warning(
+                "skipped a malformed chunk from the upstream (%d so far): %.80r",
+                progress.skipped,
+                data,
+            )
+            return ""
+        if "error" in chunk and not chunk.get("choices"):
+            message = _message_of(chunk) or "unknown error"
+            if progress.started:
+                raise StreamCut(
+                    f"the upstream failed mid-answer: {message}", partial_text=progress.joined
+                )
+            raise _Retry(UpstreamDown(f"the upstream failed: {message}"))
+        text, reason = _delta_text(chunk)
+        progress.related = _related(chunk) or progress.related
+        progress.annotations.extend(annotations_of(chunk))
+        if text:
+            progress.add(text)
+        if reason is not None:
+            progress.final = chunk
+        return text
+
+    def _transport_failure(self, error: Exception, progress: _Progress) -> UpstreamError | _Retry:
+        if isinstance(error, SSEError):
+            return UpstreamDown(f"the upstream did not answer with an event stream ({error})")
+        if isinstance(error, httpx.TimeoutException):
+            what = f"no answer for {self._timeouts.idle:.0f} s"
+            if isinstance(error, httpx.ConnectTimeout):
+                what = f"could not connect within {self._timeouts.connect:.0f} s"
+        else:
+            what = f"the connection failed ({type(error).__name__})"
+        if progress.started:
+            return StreamCut(f"the answer was interrupted: {what}", partial_text=progress.joined)
+        return _Retry(UpstreamDown(f"the upstream is unreachable: {what}"))
+
+    def _finish(self, progress: _Progress) -> AnswerDone:
+        final = progress.final
+        if final is None:
+            if progress.started:
+                raise StreamCut(
+                    "the answer ended before it was complete", partial_text=progress.joined
+                )
+            raise _Retry(UpstreamDown("the upstream closed the stream without an answer"))
+        _, reason = _delta_text(final)
+        if reason == "content_filter":
+            raise ContentFiltered(
+                "the upstream declined to answer this question", partial_text=progress.joined
+            )
+        return AnswerDone(
+            text=progress.joined,
+            finish_reason=reason or "stop",
+            citations=normalise_citations(final, annotations=progress.annotations),
+            related_questions=progress.related,
+            usage=_usage(final),
+            skipped_chunks=progress.skipped,
+            model=final.get("model") if isinstance(final.get("model"), str) else None,
+        )
+
+    async def complete(self, question: str, *, history: Sequence[Turn] = ()) -> AnswerDone:
+        """The non-streaming call, for callers that want the whole answer at once."""
+        body = self._body(question, history, stream=False)
+        result: AnswerDone | None = None
+        async for event in self._with_retries(lambda: self._complete_once(body)):
+            if isinstance(event, AnswerDone):
+                result = event
+        assert result is not None
+        return result
+
+    async def _complete_once(self, body: dict[str, Any]) -> AsyncIterator[AnswerEvent]:
+        try:
+            response = await self._http.post(
+                self._url,
+                json=body,
+                headers=self._headers(),
+                timeout=httpx.Timeout(self._timeouts.total, connect=self._timeouts.connect),
+            )
+        except (httpx.TimeoutException, httpx.TransportError) as error:
+            raise self._transport_failure(error, _Progress()) from None
+        if response.status_code != 200:
+            raise _classify(response)
+        progress = _Progress()
+        self._read_chunk(response.text, progress)
+        if progress.final is None and progress.started:
+            raise StreamCut("the answer came without a finish reason", partial_text=progress.joined)
+        yield self._finish(progress)

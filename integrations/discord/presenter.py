@@ -1,0 +1,74 @@
+"""How Discord shows an answer: Markdown content in messages of 2,000 characters, footnotes as
+linked superscripts, citation cards as embeds in the answer's thread."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n.wording import ENGLISH_LABELS, Labels
+from bot.render.numbering import CitationCard
+from bot.render.ports import Payload
+from bot.render.text import clip
+from bot.render.thread import batches
+from bot.upstream.citations import Citation
+from integrations.discord import cards, limits
+from integrations.discord.markdown import DiscordMarkdown
+from integrations.discord.types import NO_MENTIONS, SUPPRESS_EMBEDS, Embed
+
+__all__ = ["DiscordPresenter"]
+
+
+class DiscordPresenter:
+    name = "discord"
+    markdown = DiscordMarkdown()
+    text_budget = 1500
+    message_limit = limits.CONTENT
+    footnote_width = 4
+    footnote_separator = "·"
+
+    def footnote(self, number: int, url: str | None) -> str:
+        return self.markdown.footnote(number, url)
+
+    def neutralise(self, text: str) -> str:
+        return self.markdown.neutralise(text)
+
+    def answer_message(self, text: str, *, feedback: bool) -> Payload:
+        return {
+            "content": text,
+            "allowed_mentions": NO_MENTIONS,
+            "flags": SUPPRESS_EMBEDS,
+            "embeds": [],
+            "components": [cards.feedback_row()] if feedback else [],
+        }
+
+    def notice(self, text: str) -> Payload:
+        lines = [self.markdown.escape(line, line_start=True) for line in text.split("\n")]
+        return {
+            "content": clip("\n".join(lines), self.message_limit),
+            "allowed_mentions": NO_MENTIONS,
+            "flags": SUPPRESS_EMBEDS,
+        }
+
+    def thread(
+        self,
+        citation_cards: Sequence[CitationCard],
+        also_consulted: Sequence[Citation],
+        related: Sequence[str],
+        *,
+        labels: Labels = ENGLISH_LABELS,
+    ) -> tuple[Payload, ...]:
+        embeds = [cards.card(card, labels) for card in citation_cards]
+        if also_consulted:
+            embeds.append(cards.also_consulted(also_consulted, labels))
+        payloads: list[Payload] = [
+            {"embeds": batch, "allowed_mentions": NO_MENTIONS}
+            for batch in batches(embeds, size=_size, most=limits.EMBEDS, room=limits.EMBED_TOTAL)
+        ]
+        related_message = cards.related_message(related, labels)
+        if related_message is not None:
+            payloads.append(related_message)
+        return tuple(payloads)
+
+
+def _size(embed: Embed) -> tuple[int, int]:
+    return 1, cards.embed_size(embed)

@@ -1,0 +1,51 @@
+"""The terminal's Markdown: rich console markup for ``citebot ask``."""
+
+from __future__ import annotations
+
+from rich.markup import escape as rich_escape
+
+from bot.render.text import superscript
+
+__all__ = ["TerminalMarkdown", "rich_link"]
+
+_URL_UNSAFE = str.maketrans({c: f"%{ord(c):02X}" for c in "[] \\"})
+
+
+def rich_link(label: str, url: str) -> str:
+    """``label`` linked to ``url`` with an OSC 8 hyperlink (where the terminal supports one)."""
+    return f"[link={url.translate(_URL_UNSAFE)}]{label}[/link]"
+
+
+class TerminalMarkdown:
+    quote_prefix = "│ "
+
+    def escape(self, text: str, *, line_start: bool) -> str:
+        return rich_escape(text)
+
+    def code_span(self, text: str) -> str:
+        return f"[bold cyan]{rich_escape(text)}[/bold cyan]" if text else ""
+
+    def emphasis(self, kind: str, inner: str) -> str:
+        style = {"strong": "bold", "emph": "italic", "strike": "strike"}[kind]
+        return f"[{style}]{inner}[/{style}]" if inner else ""
+
+    def link(self, inner: str, url: str) -> str:
+        return rich_link(inner or rich_escape(url), url)
+
+    def heading(self, level: int, inner: str) -> str:
+        return f"[bold underline]{inner}[/bold underline]"
+
+    def fence(self, info: str) -> tuple[str, str]:
+        return f"[dim]── {rich_escape(info)}", "──[/dim]"
+
+    def code_line(self, line: str) -> str:
+        return rich_escape(line)
+
+    def bullet(self, number: int | None) -> str:
+        return "• " if number is None else f"{number}. "
+
+    def rule(self) -> str:
+        return "[dim]" + "─" * 40 + "[/dim]"
+
+    def footnote(self, number: int, url: str | None) -> str:
+        return rich_link(superscript(number), url) if url else superscript(number)

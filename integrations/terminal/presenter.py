@@ -1,0 +1,53 @@
+"""How the terminal shows an answer (``citebot ask``): one message of any length, footnotes as
+superscripts (linked with OSC 8 hyperlinks where the terminal supports them), each card a
+short paragraph."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n.wording import ENGLISH_LABELS, Labels
+from bot.render.numbering import CitationCard
+from bot.render.ports import Payload
+from bot.upstream.citations import Citation
+from integrations.terminal import cards
+from integrations.terminal.markdown import TerminalMarkdown
+
+__all__ = ["TerminalPresenter"]
+
+
+class TerminalPresenter:
+    name = "terminal"
+    markdown = TerminalMarkdown()
+    text_budget = 10**9
+    message_limit = 10**9
+    footnote_width = 4
+    footnote_separator = "·"
+
+    def footnote(self, number: int, url: str | None) -> str:
+        return self.markdown.footnote(number, url)
+
+    def neutralise(self, text: str) -> str:
+        return text
+
+    def answer_message(self, text: str, *, feedback: bool) -> Payload:
+        return {"markup": text}
+
+    def notice(self, text: str) -> Payload:
+        """Plain words, not markup: the terminal sink prints notices on stderr."""
+        return {"notice": text}
+
+    def thread(
+        self,
+        citation_cards: Sequence[CitationCard],
+        also_consulted: Sequence[Citation],
+        related: Sequence[str],
+        *,
+        labels: Labels = ENGLISH_LABELS,
+    ) -> tuple[Payload, ...]:
+        payloads = [{"markup": cards.card(card, labels)} for card in citation_cards]
+        if also_consulted:
+            payloads.append({"markup": cards.also_consulted(also_consulted, labels)})
+        if related:
+            payloads.append({"markup": cards.related(related, labels)})
+        return tuple(payloads)

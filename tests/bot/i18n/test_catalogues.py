@@ -1,0 +1,125 @@
+"""The shipped catalogues: the template in step with the code, every language complete and
+faithful to its placeholders and plural rules, and each one compiled where citebot reads it."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import read_mo, write_mo
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+
+from bot.i18n.wording import DOMAIN, LANGUAGES, LOCALE_DIR
+
+ROOT = Path(__file__).parents[3]
+SOURCES = ROOT / "bot" / "i18n" / "locale"
+TRANSLATED = [language for language in LANGUAGES if language != "en"]
+PLACEHOLDER = re.compile(r"\{\w*\}")
+
+
+def _catalog(path: Path, locale: str | None = None) -> Catalog:
+    with path.open("rb") as file:
+        return read_po(file, locale=locale)
+
+
+def _po(language: str) -> Catalog:
+    return _catalog(SOURCES / language / "LC_MESSAGES" / f"{DOMAIN}.po", language)
+
+
+def _entries(catalog: Catalog) -> list[Message]:
+    return [message for message in catalog if message.id]
+
+
+def _ids(catalog: Catalog) -> set[object]:
+    return {message.id for message in _entries(catalog)}
+
+
+def _pairs(catalog: Catalog) -> dict[object, object]:
+    """id -> translation, plural ones as tuples (a .mo reads them back as lists)."""
+
+    def plain(value: object) -> object:
+        return tuple(value) if isinstance(value, list | tuple) else value
+
+    return {plain(message.id): plain(message.string) for message in _entries(catalog)}
+
+
+def _template() -> Catalog:
+    return _catalog(SOURCES / f"{DOMAIN}.pot")
+
+
+def test_the_template_holds_exactly_the_sentences_of_the_code() -> None:
+    with (ROOT / "babel.cfg").open() as mapping:
+        method_map, options_map = parse_mapping_cfg(mapping)
+    extracted = {
+        message
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT / "bot"), method_map, options_map
+        )
+    }
+    assert extracted == _ids(_template()), "run `pybabel extract` then `pybabel update`"
+
+
+def test_a_catalogue_ships_for_every_language_but_english() -> None:
+    assert sorted(path.name for path in SOURCES.iterdir() if path.is_dir()) == TRANSLATED
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_sentence_is_translated_without_fuzzy_or_empty_entries(language: str) -> None:
+    catalog = _po(language)
+    assert _ids(catalog) == _ids(_template()), "run `pybabel update`, then translate"
+    assert not [m.id for m in catalog if m.fuzzy and m.id]
+    assert not [m.id for m in catalog.obsolete.values()]
+    for message in _entries(catalog):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(string.strip() for string in strings), message.id
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_placeholders_are_the_msgid_s_own(language: str) -> None:
+    for message in _entries(_po(language)):
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        wanted = sorted(PLACEHOLDER.findall(ids[-1]))
+        assert sorted(PLACEHOLDER.findall(ids[0])) == wanted
+        for string in strings:
+            assert sorted(PLACEHOLDER.findall(string)) == wanted, (language, string)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_plural_forms_are_the_language_s(language: str) -> None:
+    catalog = _po(language)
+    rule = get_plural(language)
+    assert catalog.num_plurals == rule.num_plurals
+    assert catalog.plural_expr == rule.plural_expr
+    plurals = [message for message in _entries(catalog) if message.pluralizable]
+    assert plurals
+    for message in plurals:
+        assert len(message.string) == rule.num_plurals, message.id
+
+
+def test_polish_has_three_forms_and_chinese_one() -> None:
+    assert _po("pl").num_plurals == 3
+    assert _po("zh_Hans").num_plurals == 1
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_compiled_catalogue_is_loadable_and_is_the_po_compiled(language: str) -> None:
+    compiled = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    assert compiled.is_file(), "install citebot (pip install -e .) or run `pybabel compile`"
+    translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+    assert translations.gettext("Related questions") != "Related questions"
+    fresh = io.BytesIO()
+    write_mo(fresh, _po(language))
+    fresh.seek(0)
+    with compiled.open("rb") as file:
+        shipped = read_mo(file)
+    assert _pairs(shipped) == _pairs(read_mo(fresh)), (
+        "the .po changed since the build: run `pybabel compile` or reinstall"
+    )

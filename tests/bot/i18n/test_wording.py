@@ -1,0 +1,187 @@
+"""citebot's own words as a person reads them: in their language, with its plural forms and its
+way of writing numbers, and the platform's locale tag finding the right catalogue."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n.wording import LANGUAGES, Wording, catalogue_language, language_setting
+from bot.upstream.errors import RateLimited
+
+
+def test_the_nine_promised_languages_ship() -> None:
+    assert set(LANGUAGES) == {"en", "nl", "pt_BR", "es", "it", "fr", "de", "pl", "zh_Hans"}
+
+
+def test_a_wait_reads_naturally_in_each_language() -> None:
+    assert Wording().rate_limited(1) == (
+        "The answer service is busy right now. Please try again in 1 second."
+    )
+    assert Wording().rate_limited(300).endswith("in 5 minutes.")
+    assert Wording("nl").rate_limited(300).endswith("over 5 minuten opnieuw.")
+    assert (
+        Wording("pt_BR")
+        .user_rate_limited(30)
+        .startswith("Você fez muitas perguntas em pouco tempo. Aguarde 30 segundos")
+    )
+    assert (
+        Wording("de").explain(RateLimited("busy", retry_after=1)).endswith("in 1 Sekunde erneut.")
+    )
+    assert Wording("zh_Hans").rate_limited(30) == "回答服务目前繁忙。请在 30 秒后再试。"
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [
+        (1, "za 1 sekundę."),
+        (3, "za 3 sekundy."),
+        (12, "za 12 sekund."),
+        (22, "za 22 sekundy."),
+        (25, "za 25 sekund."),
+        (300, "za 5 minut."),
+        (120, "za 2 minuty."),
+    ],
+)
+def test_polish_uses_its_three_plural_forms(seconds: int, said: str) -> None:
+    assert Wording("pl").rate_limited(seconds).endswith(said)
+
+
+def test_chinese_has_one_form_for_every_count() -> None:
+    wording = Wording("zh_Hans")
+    assert wording.question_too_long(1) == "这个问题太长了：请控制在 1 个字符以内。"
+    assert wording.question_too_long(500) == "这个问题太长了：请控制在 500 个字符以内。"
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [
+        ("en", "12,000"),
+        ("de", "12.000"),
+        ("nl", "12.000"),
+        ("pt_BR", "12.000"),
+        ("es", "12.000"),
+        ("it", "12.000"),
+        ("fr", "12\u202f000"),
+        ("pl", "12\xa0000"),
+        ("zh_Hans", "12,000"),
+    ],
+)
+def test_numbers_in_sentences_are_written_the_language_s_way(language: str, written: str) -> None:
+    wording = Wording(language)
+    assert wording.number(12000) == written
+    assert f" {written} " in wording.question_too_long(12000)
+    assert written in wording.queued(12000)
+
+
+def test_labels_follow_the_language() -> None:
+    assert Wording().labels.related == "Related questions"
+    assert Wording("es").labels.related == "Preguntas relacionadas"
+    assert Wording("fr").labels.supports == "Étaye"
+    assert Wording("zh_Hans").labels.also_consulted == "其他参考资料"
+
+
+def test_a_label_before_a_quote_is_punctuated_as_the_language_does() -> None:
+    assert Wording().labels.supports_lead == "Supports:"
+    assert Wording("fr").labels.supports_lead == "Étaye\u00a0:"  # a space before the colon
+    assert Wording("zh_Hans").labels.supports_lead == "佐证："  # the full-width colon
+
+
+@pytest.mark.parametrize(
+    ("language", "quoted"),
+    [
+        ("en", "“grace”"),
+        ("de", "„grace“"),
+        ("fr", "«\u00a0grace\u00a0»"),
+        ("pl", "„grace”"),
+    ],
+)
+def test_the_answers_words_on_a_card_are_quoted_as_the_language_quotes(
+    language: str, quoted: str
+) -> None:
+    assert Wording(language).labels.quoted.format(quote="grace") == quoted
+
+
+def test_a_wording_takes_any_tag_and_keeps_the_catalogue_it_found() -> None:
+    assert Wording("pt-BR") == Wording("pt") == Wording("pt_BR.UTF-8")
+    assert Wording("pt-BR").language == "pt_BR"
+    assert Wording("zh-CN").language == "zh_Hans"
+    assert Wording().language == Wording("ja-JP").language == Wording("zh-TW").language == "en"
+    assert Wording("ja-JP").thinking() == "is thinking…"
+
+
+@pytest.mark.parametrize(
+    ("tag", "language"),
+    [
+        # Discord's locales
+        ("pt-BR", "pt_BR"),
+        ("zh-CN", "zh_Hans"),
+        ("es-ES", "es"),
+        ("es-419", "es"),
+        ("en-US", "en"),
+        ("en-GB", "en"),
+        ("nl", "nl"),
+        ("pl", "pl"),
+        ("it", "it"),
+        ("fr", "fr"),
+        ("de", "de"),
+        # Slack's
+        ("es-LA", "es"),
+        ("fr-FR", "fr"),
+        ("de-DE", "de"),
+        ("it-IT", "it"),
+        # POSIX and gettext's lists: the first that ships wins
+        ("pt_BR.UTF-8", "pt_BR"),
+        ("zh_CN.UTF-8", "zh_Hans"),
+        ("de_DE:en", "de"),
+        ("xx:nl_BE", "nl"),
+        ("de_DE.UTF-8@euro", "de"),
+        ("EN", "en"),
+        # European Portuguese reads the Brazilian catalogue; Singapore writes Simplified Chinese
+        ("pt-PT", "pt_BR"),
+        ("pt", "pt_BR"),
+        ("zh-SG", "zh_Hans"),
+        ("zh-Hans", "zh_Hans"),
+        ("zh", "zh_Hans"),
+    ],
+)
+def test_a_locale_tag_finds_its_catalogue(tag: str, language: str) -> None:
+    assert catalogue_language(tag) == language
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "zh-TW",
+        "zh-HK",
+        "zh-MO",
+        "zh-Hant",
+        "zh_Hant_TW",
+        "zh-TW:zh-HK",
+        "ja-JP",
+        "ko-KR",
+        "klingon",
+        "",
+        None,
+    ],
+)
+def test_traditional_chinese_and_other_languages_get_the_caller_s_default(tag: str | None) -> None:
+    assert catalogue_language(tag) is None
+
+
+def test_traditional_chinese_with_a_fallback_takes_the_fallback() -> None:
+    assert catalogue_language("zh_TW:en") == "en"
+
+
+@pytest.mark.parametrize(
+    ("value", "language"),
+    [
+        ("nl", "nl"),
+        ("pt-BR", "pt_BR"),
+        ("pt_BR.UTF-8", "pt_BR"),
+        ("EN", "en"),
+        ("xx:de_DE:en", "de"),
+        ("zh-CN", "zh_Hans"),
+    ],
+)
+def test_a_language_setting_is_read_as_the_catalogue_it_names(value: str, language: str) -> None:
+    assert language_setting(value) == language

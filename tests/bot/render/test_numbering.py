@@ -1,0 +1,59 @@
+"""Footnote numbers at the end of an answer: dense, in order of first use, a source once."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.render.numbering import resolve
+from bot.upstream.citations import Citation
+
+
+def cite(number: int, url: str | None = "https://v.va/a", reference: str | None = "1") -> Citation:
+    return Citation(
+        number=number,
+        cited_text=f"quote {number}",
+        source_url=url,
+        reference=reference,
+        title=f"Doc {number}",
+    )
+
+
+def test_resolution_numbers_densely_in_order_of_first_use() -> None:
+    citations = [cite(1, "https://a", "1"), cite(2, "https://b", "2"), cite(3, "https://c", "3")]
+    result = resolve([(3, "s3"), (1, "s1"), (3, "again")], citations)
+    assert result.numbers == {3: 1, 1: 2}
+    assert [(c.number, c.citation.source_url) for c in result.cards] == [
+        (1, "https://c"),
+        (2, "https://a"),
+    ]
+    assert result.cards[0].supports == ("s3", "again")
+    assert [c.source_url for c in result.also_consulted] == ["https://b"]
+
+
+def test_the_same_source_shares_one_number_and_one_link() -> None:
+    citations = [cite(1, "https://a", "34"), cite(2, "https://a", "34")]
+    citations[1] = Citation(
+        number=2, cited_text="quote 1", source_url="https://a", reference="34", title="Doc 1"
+    )
+    result = resolve([(1, "x"), (2, "y")], citations)
+    assert result.numbers == {1: 1, 2: 1}
+    assert result.links == {1: "https://a"}
+
+
+def test_a_marker_without_citation_is_dropped_and_counted(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.INFO, logger="bot.render.numbering"):
+        result = resolve([(7, "x"), (1, "y"), (7, "z")], [cite(1)])
+    assert result.numbers == {1: 1}
+    assert "removed 2 footnote markers with no citation" in caplog.text
+
+
+@pytest.mark.parametrize("url", [None, "https://a"])
+def test_several_citations_behind_one_number_each_get_a_card(url: str | None) -> None:
+    citations = [cite(1, url, "1"), Citation(number=1, cited_text="other", source_url=url)]
+    result = resolve([(1, "s")], citations)
+    assert [card.number for card in result.cards] == [1, 1]
+    assert not result.also_consulted

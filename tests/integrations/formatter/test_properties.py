@@ -1,0 +1,154 @@
+"""Properties of the formatter over any answer and any way the stream cuts it."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.render.ports import Presenter
+from tests.integrations.formatter.cases import Case, source
+from tests.integrations.formatter.support import (
+    card_numbers,
+    footnotes_shown,
+    presenters,
+    problems,
+    skeleton,
+    stream,
+)
+
+FRAGMENTS = [
+    "Grace",
+    "builds",
+    "on",
+    "nature.",
+    "Faith",
+    "and",
+    "reason",
+    "恩宠成全本性。",
+    "👨‍👩‍👧",
+    "e\u0301",
+    "&amp;",
+    "&apos;",
+    "**bold**",
+    "*it*",
+    "~~old~~",
+    "`a[1]`",
+    "[^1]",
+    "[^2]",
+    "[^3]",
+    "[2]",
+    "[^12]",
+    "[^1234]",
+    "[^0]",
+    "[^1][^2]",
+    "[^99]",
+    "[x](https://ok.org/p)",
+    "[a[1]](https://x.org)",
+    "[bad](javascript:alert(1))",
+    "<https://auto.org>",
+    "@everyone",
+    "@here",
+    "<@123>",
+    "<@!5>",
+    "<@&7>",
+    "<!channel>",
+    "<!here>",
+    "<#C1>",
+    "<!subteam^S1>",
+    "\n\n",
+    "\n- ",
+    "\n1. ",
+    "\n# ",
+    "\n#### ",
+    "\n> ",
+    "\n\n```py\nx = a[1] <@1>\n```\n\n",
+    "\n[^1]: def\n",
+    "| a | b |\n|---|---|\n| 1 | 2[^1] |\n",
+    "\\",
+    "[",
+    "]",
+    "^",
+    "***",
+    "\n---\n",
+    "w" * 2500,
+    "\n\n```\n" + "code a[1] <!here>\n" * 150 + "```\n\n",
+    "\n\n" + "A sentence here.[^2] " * 120,
+]
+
+answers = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map(" ".join)
+long_answers = st.tuples(answers, st.integers(1, 3)).map(
+    lambda pair: "\n\n".join([pair[0]] * pair[1])
+)
+
+
+@st.composite
+def citation_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
+    numbers = draw(st.lists(st.integers(1, 13), max_size=8))
+    urls = ["https://a.org/x", "https://b.org/y", None, "javascript:alert(1)", "discord://x"]
+    citations = []
+    for number in numbers:
+        url = draw(st.sampled_from(urls))
+        citations.append(
+            source(
+                number - 1,
+                source_url=url,
+                document_reference=draw(st.sampled_from(["1", "2", None])),
+                document_title=draw(st.sampled_from(["T", None, "@everyone"])),
+                cited_text=draw(st.sampled_from(["quote", "<!here> q" * 200])),
+            )
+        )
+    return citations
+
+
+def pieces_of(text: str, cuts: list[int]) -> list[str]:
+    points = sorted({min(c, len(text)) for c in cuts})
+    return [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True) if b > a]
+
+
+def check(presenter: Presenter, case: Case, cuts: list[int]) -> None:
+    _whole_renders, whole = stream(presenter, case, [case.text])
+    renders, split = stream(presenter, case, pieces_of(case.text, cuts))
+    # The final payloads do not depend on how the text was cut into deltas.
+    assert split.answer == whole.answer
+    assert split.thread == whole.thread
+    assert split.citations == whole.citations
+    # No payload ever breaks a limit, makes a non-http link or carries a live mention.
+    for payloads in [*renders, split.answer, split.thread]:
+        for payload in payloads:
+            assert problems(presenter, payload) == []
+    # A message that is not the last never changes again, and none ever disappears.
+    for before, after in itertools.pairwise(renders):
+        assert len(after) >= len(before)
+        closed = max(len(before) - 1, 0)
+        assert after[:closed] == before[:closed]
+    # The final render keeps the streaming split points.
+    if renders:
+        last = renders[-1]
+        assert len(split.answer) >= len(last)
+        for shown, final in zip(last[:-1], split.answer, strict=False):
+            assert skeleton(presenter, shown) == skeleton(presenter, final)
+    # Every footnote shown has a card with its number, and every card is referenced.
+    shown_numbers = footnotes_shown(presenter, split.answer)
+    assert shown_numbers == set(card_numbers(presenter, split.thread))
+    assert shown_numbers == {c.number for c in split.citations}
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=answers, citations=citation_lists(), cuts=st.lists(st.integers(0, 600), max_size=40))
+def test_any_answer_any_split(text: str, citations: list[dict[str, Any]], cuts: list[int]) -> None:
+    for presenter in presenters():
+        check(presenter, Case(text=text, citations=citations), cuts)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=long_answers, citations=citation_lists(), cuts=st.lists(st.integers(0, 20000), max_size=60)
+)
+def test_long_answers_split_the_same_however_they_stream(
+    text: str, citations: list[dict[str, Any]], cuts: list[int]
+) -> None:
+    for presenter in presenters():
+        check(presenter, Case(text=text, citations=citations), cuts)

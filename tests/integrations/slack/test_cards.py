@@ -1,0 +1,106 @@
+"""The Slack presenter: Block Kit that slack_sdk accepts, and text no one is pinged by."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import unquote
+
+import pytest
+from slack_sdk.models.blocks import Block
+
+from bot.render.formatter import AnswerFormatter
+from bot.render.numbering import CitationCard
+from bot.upstream.citations import Citation
+from integrations.slack.builder import block_kit_builder_url
+from integrations.slack.presenter import SlackPresenter
+from tests.integrations.formatter.cases import CASES
+from tests.integrations.slack.payloads import validate_slack_payload
+
+PRESENTER = SlackPresenter()
+
+
+def card(number: int, **fields: object) -> CitationCard:
+    citation = Citation(number=number, **fields)  # type: ignore[arg-type]
+    return CitationCard(number=number, citation=citation, supports=("It <says> so.",))
+
+
+def test_cards_are_blocks_slack_sdk_accepts() -> None:
+    thread = PRESENTER.thread(
+        [
+            card(
+                1,
+                cited_text="A quote *kept* as written & <b>",
+                heading="Chapter 2",
+                title="Lumen & Gentium",
+                author="Paul VI",
+                year="1964",
+                reference="8",
+                source_url="https://v.va/lg",
+            )
+        ],
+        [Citation(number=2, title="Unused", source_url="https://u.org")],
+        ["What next?"],
+    )
+    (payload,) = thread
+    for block in payload["blocks"]:
+        parsed = Block.parse(block)
+        assert parsed is not None
+        parsed.validate_json()
+    blocks = payload["blocks"]
+    assert blocks[0]["text"]["text"] == "*1.* *<https://v.va/lg|Lumen &amp; Gentium>*"
+    quote = blocks[1]["elements"][0]["elements"]
+    assert quote[1]["text"] == "A quote *kept* as written & <b>"
+    assert blocks[2]["elements"][0]["text"] == "Paul VI · 1964 · 8"
+    assert "It &lt;says&gt; so." in blocks[3]["elements"][0]["text"]
+    assert blocks[-1]["type"] == "context_actions"
+    assert blocks[-1]["elements"][0]["action_id"] == "citebot_feedback"
+    actions = next(b for b in blocks if b["type"] == "actions")
+    assert actions["elements"][0]["action_id"] == "citebot_related_0"
+    assert payload["text"].startswith("Sources: ")
+    assert validate_slack_payload(payload) == []
+
+
+def test_many_cards_stay_within_fifty_blocks_a_message() -> None:
+    cards = [card(n, cited_text="x " * 2000, title="T" * 400) for n in range(1, 40)]
+    thread = PRESENTER.thread(cards, [], [])
+    assert len(thread) > 1
+    for payload in thread:
+        assert validate_slack_payload(payload) == []
+    assert thread[-1]["blocks"][-1]["type"] == "context_actions"
+
+
+@pytest.mark.parametrize(
+    "text", ["<!channel>", "<!here>", "<!everyone>", "<@U123>", "<#C1>", "<!subteam^S1>"]
+)
+def test_mentions_are_inert_in_answers_and_cards(text: str) -> None:
+    formatter = AnswerFormatter(PRESENTER)
+    formatter.feed(f"{text} `{text}`\n\n```\n{text}\n```")
+    (message,) = formatter.render()
+    assert validate_slack_payload(message) == []
+    thread = PRESENTER.thread([card(1, cited_text=text, title=text, author=text)], [], [text])
+    assert all(validate_slack_payload(p) == [] for p in thread)
+
+
+def test_answers_are_standard_markdown_alone() -> None:
+    formatter = AnswerFormatter(PRESENTER)
+    formatter.feed(CASES["markdown_heavy"].text)
+    rendered = formatter.finish(CASES["markdown_heavy"].done())
+    (message,) = rendered.answer
+    assert set(message) == {"markdown_text", "unfurl_links", "unfurl_media"}
+    assert "**builds on**" in message["markdown_text"]
+
+
+def test_the_builder_link_holds_the_blocks() -> None:
+    blocks = PRESENTER.thread([card(1, cited_text="q", title="T")], [], [])[0]["blocks"]
+    url = block_kit_builder_url(blocks)
+    assert url.startswith("https://app.slack.com/block-kit-builder/#")
+    assert json.loads(unquote(url.split("#", 1)[1])) == {"blocks": blocks}
+
+
+def test_a_related_question_button_shows_no_mention_but_asks_the_words_themselves() -> None:
+    (payload,) = PRESENTER.thread([], [], ["Who is <!here> for <@U123>?"])
+    actions = next(b for b in payload["blocks"] if b["type"] == "actions")
+    button = actions["elements"][0]
+    assert button["value"] == "Who is <!here> for <@U123>?"  # asked upstream on a click
+    assert "<!here>" not in button["text"]["text"]
+    assert "<@U123>" not in button["text"]["text"]
