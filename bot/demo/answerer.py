@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from bot.demo.index import Corpus, Hit, Passage, query_terms
+from bot.render.text import sentence_ends
 
 __all__ = ["NOTHING_FOUND", "Answer", "WireCitation", "compose_answer"]
 
@@ -29,7 +30,9 @@ MAX_STATEMENT = 480
 MAX_UNITS = 4
 
 _MARKER = re.compile(r"\[\^?\d+\]")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*[ \t]+(?=[A-Z0-9`\"“'(\[*_])")
+_SPACE = re.compile(r"[ \t]+")
+_SENTENCE_START = re.compile(r"[A-Z0-9`\"“'(\[*_]")
+"""How a corpus sentence may begin: a stop before a lowercase word is an abbreviation's."""
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|Mr|Mrs|Dr|No|St)\.)$", re.IGNORECASE)
 _ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]", re.MULTILINE)
 _WORD = re.compile(r"\w+")
@@ -165,12 +168,14 @@ def _units(passage: Passage) -> list[tuple[int, int]]:
         ]
     units: list[tuple[int, int]] = []
     start = 0
-    for boundary in _SENTENCE_END.finditer(text):
-        sentence = text[start : boundary.start()]
-        if _ABBREVIATION.search(sentence):
+    for end in sentence_ends(text):
+        space = _SPACE.match(text, end)
+        if space is None or not _SENTENCE_START.match(text, space.end()):
             continue
-        units.append((start, boundary.start()))
-        start = boundary.end()
+        if _ABBREVIATION.search(text[start:end]):
+            continue
+        units.append((start, end))
+        start = space.end()
     units.append((start, len(text)))
     return units
 

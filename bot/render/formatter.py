@@ -37,13 +37,16 @@ class RenderedAnswer:
     """The final answer messages, split where they were while streaming."""
     thread: tuple[Payload, ...]
     """Citation cards (batched), then related questions."""
-    citations: tuple[Citation, ...]
-    """Used citations, renumbered densely 1..n in order of first use (citations behind one
-    footnote share its number)."""
+    cards: tuple[CitationCard, ...]
+    """The used citations with the sentences of the answer each supports, in footnote order."""
     also_consulted: tuple[Citation, ...]
     """Citations the answer never referenced."""
-    cards: tuple[CitationCard, ...] = ()
-    """The used citations with the sentences of the answer each supports."""
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        """Used citations, renumbered densely 1..n in order of first use (citations behind one
+        footnote share its number)."""
+        return tuple(card.citation for card in self.cards)
 
 
 class AnswerFormatter:
@@ -122,9 +125,8 @@ class AnswerFormatter:
         return RenderedAnswer(
             answer=answer,
             thread=thread,
-            citations=resolution.citations,
-            also_consulted=resolution.also_consulted,
             cards=resolution.cards,
+            also_consulted=resolution.also_consulted,
         )
 
     def interrupt(self, note: str) -> tuple[Payload, ...]:
@@ -189,34 +191,32 @@ class AnswerFormatter:
     def _streaming_payload(
         self, blocks: Sequence[Rendered], message: Message, numbering: FirstUse[int]
     ) -> Payload:
-        presenter = self._presenter
+        presenter, markdown = self._presenter, self._markdown
         plain = [
-            presenter.footnote(numbering.numbers[note.number], None)
+            markdown.footnote(numbering.numbers[note.number], None)
             for note in _notes(blocks, message)
         ]
-        text = presenter.neutralise(
-            _fill(join(blocks, message), plain, presenter.footnote_separator)
-        )
+        text = markdown.neutralise(_fill(join(blocks, message), plain, markdown.footnote_separator))
         return presenter.answer_message(text, feedback=False)
 
     def _final_text(self, message: Message, resolution: Resolution) -> str:
-        presenter = self._presenter
+        presenter, markdown = self._presenter, self._markdown
         numbers: Mapping[int, int] = resolution.numbers
         plain: list[str] = []
         linked: list[str] = []
         for note in _notes(self._blocks, message):
             shown = numbers.get(note.number)
             url = resolution.links.get(shown) if shown else None
-            plain.append(presenter.footnote(shown, None) if shown else "")
-            linked.append(presenter.footnote(shown, url) if shown and url else plain[-1])
+            plain.append(markdown.footnote(shown, None) if shown else "")
+            linked.append(markdown.footnote(shown, url) if shown and url else plain[-1])
         source = join(self._blocks, message)
-        text = presenter.neutralise(_fill(source, plain, presenter.footnote_separator))
+        text = markdown.neutralise(_fill(source, plain, markdown.footnote_separator))
         room = presenter.message_limit - len(text)
         for index, (short, long) in enumerate(zip(plain, linked, strict=True)):
             if len(long) - len(short) <= room:
                 room -= len(long) - len(short)
                 plain[index] = long
-        richer = presenter.neutralise(_fill(source, plain, presenter.footnote_separator))
+        richer = markdown.neutralise(_fill(source, plain, markdown.footnote_separator))
         if not richer.strip():
             return ELLIPSIS  # only markers without sources were here; a message can't be empty
         return richer if len(richer) <= presenter.message_limit else text

@@ -54,7 +54,6 @@ class Resolution:
     links: Mapping[int, str | None]
     """Number shown -> the URL its footnote links to."""
     cards: tuple[CitationCard, ...]
-    citations: tuple[Citation, ...]
     also_consulted: tuple[Citation, ...]
 
 
@@ -106,7 +105,6 @@ def resolve(uses: Sequence[tuple[int, str]], citations: Sequence[Citation]) -> R
         numbers=numbers,
         links=links,
         cards=cards,
-        citations=tuple(card.citation for card in cards),
         also_consulted=tuple(c for c in citations if c.number not in numbers),
     )
 

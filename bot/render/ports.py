@@ -34,6 +34,8 @@ class MarkdownSyntax(Protocol):
 
     quote_prefix: str
     """Put before every line of a block quote (``"> "``)."""
+    footnote_separator: str
+    """Between two adjacent footnotes, so that ¹ and ² do not read as ¹²."""
 
     def escape(self, text: str, *, line_start: bool) -> str:
         """Plain text as literal text (``line_start``: it begins a line, where ``#`` means more)."""
@@ -65,6 +67,14 @@ class MarkdownSyntax(Protocol):
 
     def rule(self) -> str: ...
 
+    def footnote(self, number: int, url: str | None) -> str:
+        """A footnote as shown: plain when ``url`` is None, else linked to the source."""
+        ...
+
+    def neutralise(self, text: str) -> str:
+        """Make every mention sequence in already-written text inert (a last pass per message)."""
+        ...
+
 
 class Presenter(Protocol):
     """Everything the formatter needs from one platform besides its Markdown."""
@@ -77,20 +87,10 @@ class Presenter(Protocol):
     """Hard limit of an answer message's text."""
     footnote_width: int
     """The widest plain footnote (number 999) this platform writes, with its separator."""
-    footnote_separator: str
-    """Between two adjacent footnotes, so that ¹ and ² do not read as ¹²."""
 
     @property
     def markdown(self) -> MarkdownSyntax:
         """How the platform writes the answer's Markdown."""
-        ...
-
-    def footnote(self, number: int, url: str | None) -> str:
-        """A footnote as shown: plain when ``url`` is None, else linked to the source."""
-        ...
-
-    def neutralise(self, text: str) -> str:
-        """Make every mention sequence in already-written text inert (a last pass per message)."""
         ...
 
     def answer_message(self, text: str, *, feedback: bool) -> Payload:

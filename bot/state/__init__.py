@@ -13,13 +13,13 @@ from urllib.parse import SplitResult, urlsplit
 from bot.state.memory import MemoryState
 from bot.state.ports import (
     DEDUP_TTL,
+    FEEDBACK_TTL,
     LEASE_TTL,
     MEMORY_KEEP,
     MEMORY_TTL,
-    RECORD_TTL,
-    AnswerRecords,
     ConversationMemory,
     Dedup,
+    Feedback,
     Leases,
     OnWait,
     RateDecision,
@@ -30,13 +30,13 @@ from config.settings import SettingsError
 
 __all__ = [
     "DEDUP_TTL",
+    "FEEDBACK_TTL",
     "LEASE_TTL",
     "MEMORY_KEEP",
     "MEMORY_TTL",
-    "RECORD_TTL",
-    "AnswerRecords",
     "ConversationMemory",
     "Dedup",
+    "Feedback",
     "Leases",
     "OnWait",
     "RateDecision",

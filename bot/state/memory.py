@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
-from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from bot.state.base import StateBase, sliding_window
-from bot.state.ports import DEDUP_TTL, MEMORY_KEEP, MEMORY_TTL, RECORD_TTL, RateDecision
+from bot.state.ports import DEDUP_TTL, FEEDBACK_TTL, MEMORY_KEEP, MEMORY_TTL, RateDecision
 from bot.upstream.events import Turn
 
 __all__ = ["MemoryState"]
@@ -47,7 +45,6 @@ class MemoryState(StateBase):
         self._claims: _Expiring[bool] = _Expiring()
         self._hits: _Expiring[deque[float]] = _Expiring()
         self._threads: _Expiring[list[Turn]] = _Expiring()
-        self._records: _Expiring[str] = _Expiring()
         self._votes: _Expiring[dict[str, str]] = _Expiring()
         self._queues: dict[str, dict[str, float]] = {}
         self._next_sweep = 0.0
@@ -56,7 +53,7 @@ class MemoryState(StateBase):
         now = time.monotonic()
         if now >= self._next_sweep:
             self._next_sweep = now + _SWEEP_EVERY
-            for store in (self._claims, self._hits, self._threads, self._records, self._votes):
+            for store in (self._claims, self._hits, self._threads, self._votes):
                 store.sweep(now)
         return now
 
@@ -95,17 +92,8 @@ class MemoryState(StateBase):
         turns = self._threads.get(thread_key, self._now()) or []
         return tuple(turns[-limit:]) if limit > 0 else ()
 
-    async def put_record(
-        self, key: str, record: Mapping[str, Any], *, ttl: float = RECORD_TTL
-    ) -> None:
-        self._records.set(key, json.dumps(dict(record)), now=self._now(), ttl=ttl)
-
-    async def get_record(self, key: str) -> dict[str, Any] | None:
-        text = self._records.get(key, self._now())
-        return None if text is None else dict(json.loads(text))
-
     async def record_feedback(
-        self, answer_key: str, user_id: str, value: str, *, ttl: float = RECORD_TTL
+        self, answer_key: str, user_id: str, value: str, *, ttl: float = FEEDBACK_TTL
     ) -> bool:
         now = self._now()
         votes = self._votes.get(answer_key, now) or {}

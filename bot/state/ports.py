@@ -8,22 +8,22 @@ thread's lease is one queue for every worker.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol, Self
+from typing import Protocol, Self
 
 from bot.upstream.events import Turn
 
 __all__ = [
     "DEDUP_TTL",
+    "FEEDBACK_TTL",
     "LEASE_TTL",
     "MEMORY_KEEP",
     "MEMORY_TTL",
-    "RECORD_TTL",
-    "AnswerRecords",
     "ConversationMemory",
     "Dedup",
+    "Feedback",
     "Leases",
     "OnWait",
     "RateDecision",
@@ -36,7 +36,7 @@ DEDUP_TTL = 600.0
 MEMORY_TTL = 7 * 24 * 3600.0
 MEMORY_KEEP = 50
 """Turns kept per thread; ``recent()`` asks for fewer, this only bounds storage."""
-RECORD_TTL = 30 * 24 * 3600.0
+FEEDBACK_TTL = 30 * 24 * 3600.0
 LEASE_TTL = 30.0
 """How long a crashed worker's lease (or place in the queue) outlives it; live holders renew."""
 
@@ -78,19 +78,11 @@ class ConversationMemory(Protocol):
         ...
 
 
-class AnswerRecords(Protocol):
-    """What a button click needs to know about the answer it sits under."""
-
-    async def put_record(
-        self, key: str, record: Mapping[str, Any], *, ttl: float = RECORD_TTL
-    ) -> None:
-        """Store a JSON-serialisable mapping (replacing any earlier one) for ``ttl`` seconds."""
-        ...
-
-    async def get_record(self, key: str) -> dict[str, Any] | None: ...
+class Feedback(Protocol):
+    """The votes of the feedback buttons under each answer."""
 
     async def record_feedback(
-        self, answer_key: str, user_id: str, value: str, *, ttl: float = RECORD_TTL
+        self, answer_key: str, user_id: str, value: str, *, ttl: float = FEEDBACK_TTL
     ) -> bool:
         """One vote per user per answer, the latest wins; True when this changed the vote."""
         ...
@@ -112,7 +104,7 @@ class Leases(Protocol):
         ...
 
 
-class State(Dedup, RateLimiter, ConversationMemory, AnswerRecords, Leases, Protocol):
+class State(Dedup, RateLimiter, ConversationMemory, Feedback, Leases, Protocol):
     """Everything shared; an async context manager that closes the backend."""
 
     async def ping(self) -> bool:

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Mapping
-from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.state.base import StateBase
-from bot.state.ports import DEDUP_TTL, MEMORY_KEEP, MEMORY_TTL, RECORD_TTL, RateDecision
+from bot.state.ports import DEDUP_TTL, FEEDBACK_TTL, MEMORY_KEEP, MEMORY_TTL, RateDecision
 from bot.upstream.events import Turn
 
 __all__ = ["RedisState"]
@@ -131,17 +129,8 @@ class RedisState(StateBase):
         items = await self._redis.lrange(self._key("turns", thread_key), -limit, -1)
         return tuple(Turn(*json.loads(item)) for item in items)
 
-    async def put_record(
-        self, key: str, record: Mapping[str, Any], *, ttl: float = RECORD_TTL
-    ) -> None:
-        await self._redis.set(self._key("record", key), json.dumps(dict(record)), px=_ms(ttl))
-
-    async def get_record(self, key: str) -> dict[str, Any] | None:
-        text = await self._redis.get(self._key("record", key))
-        return None if text is None else dict(json.loads(text))
-
     async def record_feedback(
-        self, answer_key: str, user_id: str, value: str, *, ttl: float = RECORD_TTL
+        self, answer_key: str, user_id: str, value: str, *, ttl: float = FEEDBACK_TTL
     ) -> bool:
         changed = await self._vote(
             keys=[self._key("votes", answer_key)], args=[user_id, value, _ms(ttl)]

@@ -8,15 +8,14 @@ hit atomic across processes on the same file. Times are wall-clock: all users sh
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from bot.state.base import StateBase, sliding_window
-from bot.state.ports import DEDUP_TTL, MEMORY_KEEP, MEMORY_TTL, RECORD_TTL, RateDecision
+from bot.state.ports import DEDUP_TTL, FEEDBACK_TTL, MEMORY_KEEP, MEMORY_TTL, RateDecision
 from bot.upstream.events import Turn
 
 __all__ = ["SqliteState"]
@@ -32,8 +31,6 @@ CREATE TABLE IF NOT EXISTS threads (thread TEXT PRIMARY KEY, expires REAL NOT NU
 CREATE TABLE IF NOT EXISTS turns (seq INTEGER PRIMARY KEY AUTOINCREMENT, thread TEXT NOT NULL,
                                   role TEXT NOT NULL, content TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS turns_by_thread ON turns (thread, seq);
-CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value TEXT NOT NULL,
-                                    expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS votes (answer TEXT NOT NULL, user TEXT NOT NULL, value TEXT NOT NULL,
                                   expires REAL NOT NULL, PRIMARY KEY (answer, user));
 CREATE TABLE IF NOT EXISTS lease_queue (seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -45,7 +42,6 @@ DELETE FROM claims WHERE expires <= :now;
 DELETE FROM hits WHERE expires <= :now;
 DELETE FROM turns WHERE thread IN (SELECT thread FROM threads WHERE expires <= :now);
 DELETE FROM threads WHERE expires <= :now;
-DELETE FROM records WHERE expires <= :now;
 DELETE FROM votes WHERE expires <= :now;
 """
 
@@ -150,26 +146,8 @@ class SqliteState(StateBase):
 
         return await self._run(read)
 
-    async def put_record(
-        self, key: str, record: Mapping[str, Any], *, ttl: float = RECORD_TTL
-    ) -> None:
-        value = json.dumps(dict(record))
-        await self._run(
-            lambda db, now: db.execute(
-                "INSERT OR REPLACE INTO records VALUES (?, ?, ?)", (key, value, now + ttl)
-            )
-        )
-
-    async def get_record(self, key: str) -> dict[str, Any] | None:
-        row = await self._run(
-            lambda db, now: db.execute(
-                "SELECT value FROM records WHERE key = ? AND expires > ?", (key, now)
-            ).fetchone()
-        )
-        return None if row is None else dict(json.loads(row[0]))
-
     async def record_feedback(
-        self, answer_key: str, user_id: str, value: str, *, ttl: float = RECORD_TTL
+        self, answer_key: str, user_id: str, value: str, *, ttl: float = FEEDBACK_TTL
     ) -> bool:
         def vote(db: sqlite3.Connection, now: float) -> bool:
             old = db.execute(

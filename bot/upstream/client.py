@@ -386,31 +386,3 @@ class AnswerClient:
             skipped_chunks=progress.skipped,
             model=final.get("model") if isinstance(final.get("model"), str) else None,
         )
-
-    async def complete(self, question: str, *, history: Sequence[Turn] = ()) -> AnswerDone:
-        """The non-streaming call, for callers that want the whole answer at once."""
-        body = self._body(question, history, stream=False)
-        result: AnswerDone | None = None
-        async for event in self._with_retries(lambda: self._complete_once(body)):
-            if isinstance(event, AnswerDone):
-                result = event
-        assert result is not None
-        return result
-
-    async def _complete_once(self, body: dict[str, Any]) -> AsyncIterator[AnswerEvent]:
-        try:
-            response = await self._http.post(
-                self._url,
-                json=body,
-                headers=self._headers(),
-                timeout=httpx.Timeout(self._timeouts.total, connect=self._timeouts.connect),
-            )
-        except (httpx.TimeoutException, httpx.TransportError) as error:
-            raise self._transport_failure(error, _Progress()) from None
-        if response.status_code != 200:
-            raise _classify(response)
-        progress = _Progress()
-        self._read_chunk(response.text, progress)
-        if progress.final is None and progress.started:
-            raise StreamCut("the answer came without a finish reason", partial_text=progress.joined)
-        yield self._finish(progress)

@@ -21,8 +21,6 @@ __all__ = [
 class UpstreamError(Exception):
     """Base of every failure to get an answer; ``str()`` is safe to log (never a secret)."""
 
-    retryable = False
-
     def __init__(self, detail: str, *, partial_text: str = "", status: int | None = None) -> None:
         super().__init__(detail)
         self.detail = detail
@@ -45,8 +43,6 @@ class TokenLimit(UpstreamError):
 class RateLimited(UpstreamError):
     """429 after the retries ran out; ``retry_after`` is seconds, when the upstream said."""
 
-    retryable = True
-
     def __init__(
         self, detail: str, *, retry_after: float | None = None, status: int | None = 429
     ) -> None:
@@ -56,8 +52,6 @@ class RateLimited(UpstreamError):
 
 class UpstreamDown(UpstreamError):
     """5xx, refused connections or silence before the first token, after the retries ran out."""
-
-    retryable = True
 
 
 class StreamCut(UpstreamError):

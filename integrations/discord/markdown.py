@@ -29,6 +29,7 @@ def link_url(url: str) -> str:
 
 class DiscordMarkdown(CommonMarkSyntax):
     max_heading = 3
+    footnote_separator = "·"
 
     def kill_mentions(self, text: str) -> str:
         return kill_mentions(text)

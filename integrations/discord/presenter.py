@@ -24,13 +24,6 @@ class DiscordPresenter:
     text_budget = 1500
     message_limit = limits.CONTENT
     footnote_width = 4
-    footnote_separator = "·"
-
-    def footnote(self, number: int, url: str | None) -> str:
-        return self.markdown.footnote(number, url)
-
-    def neutralise(self, text: str) -> str:
-        return self.markdown.neutralise(text)
 
     def answer_message(self, text: str, *, feedback: bool) -> Payload:
         return {

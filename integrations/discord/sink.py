@@ -19,7 +19,6 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
@@ -120,7 +119,6 @@ class DiscordAnswerSink:
         self._shown: list[int | None] = [None] if interaction is not None else []
         """Each message's :func:`fingerprint` as last written (None: nothing yet)."""
         self.thread_id: int | None = None
-        self.thread_message_ids: list[int] = []
 
     # -- AnswerSink --------------------------------------------------------------------------
 
@@ -170,20 +168,14 @@ class DiscordAnswerSink:
                     error.code,
                 )
         for payload in payloads:
-            data: dict[str, Any] | None
             try:
                 if self.thread_id is not None:
                     await _pace(self._budgets.channel, self.thread_id, final=True)
-                    data = await self._wire.create_message(self.thread_id, message_body(payload))
+                    await self._wire.create_message(self.thread_id, message_body(payload))
                 else:
-                    data = await self._create(
-                        message_body(payload, ephemeral=self._ephemeral), final=True
-                    )
+                    await self._create(message_body(payload, ephemeral=self._ephemeral), final=True)
             except discord.HTTPException as error:  # the answer is shown; keep the other cards
                 log.warning("Discord refused a card message (%s %s)", error.status, error.code)
-                continue
-            if data is not None:
-                self.thread_message_ids.append(int(data["id"]))
 
     # -- writes ------------------------------------------------------------------------------
 

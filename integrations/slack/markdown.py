@@ -36,6 +36,8 @@ def link_url(url: str) -> str:
 
 
 class SlackMarkdown(CommonMarkSyntax):
+    footnote_separator = ""
+
     def kill_mentions(self, text: str) -> str:
         return kill_mentions(text)
 

@@ -23,13 +23,6 @@ class SlackPresenter:
     text_budget = 10000
     message_limit = limits.MARKDOWN
     footnote_width = 7
-    footnote_separator = ""
-
-    def footnote(self, number: int, url: str | None) -> str:
-        return self.markdown.footnote(number, url)
-
-    def neutralise(self, text: str) -> str:
-        return self.markdown.neutralise(text)
 
     def answer_message(self, text: str, *, feedback: bool) -> Payload:
         return {"markdown_text": text, **UNFURL_OFF}

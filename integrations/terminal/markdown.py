@@ -18,6 +18,7 @@ def rich_link(label: str, url: str) -> str:
 
 class TerminalMarkdown:
     quote_prefix = "│ "
+    footnote_separator = "·"
 
     def escape(self, text: str, *, line_start: bool) -> str:
         return rich_escape(text)
@@ -49,3 +50,7 @@ class TerminalMarkdown:
 
     def footnote(self, number: int, url: str | None) -> str:
         return rich_link(superscript(number), url) if url else superscript(number)
+
+    def neutralise(self, text: str) -> str:
+        """Nobody is pinged in a terminal."""
+        return text

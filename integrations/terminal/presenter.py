@@ -22,13 +22,6 @@ class TerminalPresenter:
     text_budget = 10**9
     message_limit = 10**9
     footnote_width = 4
-    footnote_separator = "·"
-
-    def footnote(self, number: int, url: str | None) -> str:
-        return self.markdown.footnote(number, url)
-
-    def neutralise(self, text: str) -> str:
-        return text
 
     def answer_message(self, text: str, *, feedback: bool) -> Payload:
         return {"markup": text}

@@ -19,8 +19,13 @@ class _Markdown(CommonMarkSyntax):
     def link(self, inner: str, url: str) -> str:
         return f"[{inner}]({url})"
 
+    footnote_separator = ""
+
     def rule(self) -> str:
         return "---"
+
+    def footnote(self, number: int, url: str | None) -> str:
+        return f"[{number}]({url})" if url else f"[{number}]"
 
 
 class PlainPresenter:
@@ -29,14 +34,7 @@ class PlainPresenter:
     text_budget = 1500
     message_limit = 2000
     footnote_width = 5
-    footnote_separator = ""
     cards_per_message = 3
-
-    def footnote(self, number: int, url: str | None) -> str:
-        return f"[{number}]({url})" if url else f"[{number}]"
-
-    def neutralise(self, text: str) -> str:
-        return self.markdown.neutralise(text)
 
     def answer_message(self, text: str, *, feedback: bool) -> Payload:
         return {"content": text, "feedback": feedback}

@@ -271,31 +271,6 @@ async def test_the_key_is_sent_as_a_bearer_and_never_shown(upstream: UpstreamSim
     assert "sk-secret-123" not in str(caught.value)
 
 
-async def test_the_non_streaming_call_returns_the_whole_answer(
-    upstream: UpstreamSim, answer_client: AnswerClient
-) -> None:
-    upstream.queue(
-        Json(
-            200,
-            {
-                "object": "chat.completion",
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": "Whole[^1]."},
-                        "finish_reason": "stop",
-                    }
-                ],
-                "citations": [{"cited_text": "Q", "document_index": 0}],
-            },
-        )
-    )
-    done = await answer_client.complete("Why?")
-    assert upstream.requests[-1].body["stream"] is False
-    assert done.text == "Whole[^1]."
-    assert done.citations[0].cited_text == "Q"
-
-
 @pytest.mark.parametrize("transport", ["default (aiohttp)", "httpx"])
 async def test_either_transport_reads_every_chunk_shape_and_keeps_the_text_of_a_cut(
     upstream: UpstreamSim, transport: str

@@ -13,7 +13,7 @@ from bot.answer import Outcome, Question
 from bot.pacing import Pacer
 from bot.service import AnswerService
 from bot.state.memory import MemoryState
-from bot.state.ports import RECORD_TTL
+from bot.state.ports import FEEDBACK_TTL
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config import Settings, load_settings
 from integrations.discord import run_discord
@@ -46,7 +46,7 @@ class RecordingState(MemoryState):
         self.voted = asyncio.Condition()
 
     async def record_feedback(
-        self, answer_key: str, user_id: str, value: str, *, ttl: float = RECORD_TTL
+        self, answer_key: str, user_id: str, value: str, *, ttl: float = FEEDBACK_TTL
     ) -> bool:
         changed = await super().record_feedback(answer_key, user_id, value, ttl=ttl)
         async with self.voted:

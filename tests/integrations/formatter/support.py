@@ -77,7 +77,7 @@ def skeleton(presenter: Presenter, payload: Payload) -> str:
     text = answer_text(payload)
     if presenter.name == "discord":
         text = _SUPERSCRIPTS.sub("", re.sub(r"\[([⁰¹²³⁴⁵⁶⁷⁸⁹]+)\]\(<[^>]*>\)", "", text))
-        text = text.replace(DiscordPresenter.footnote_separator, "")
+        text = text.replace(DiscordPresenter.markdown.footnote_separator, "")
     else:
         text = _SLACK_NOTE.sub("", re.sub(r"\[(\\\[[0-9]+\\\])\]\([^)]*\)", "", text))
     return "".join(text.split())

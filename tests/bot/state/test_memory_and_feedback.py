@@ -50,25 +50,6 @@ async def test_a_second_worker_continues_the_conversation(open_states: Callable[
     assert await one.recent("T1", 4) == (Q1, A1, Q2, A2)
 
 
-async def test_a_button_finds_the_record_of_its_answer(state: State) -> None:
-    record = {
-        "question": "Who wrote the Summa?",
-        "related_questions": ["When?", "Why?"],
-        "thread": {"channel": "C1", "ts": "1700000000.000100"},
-    }
-    await state.put_record("M42", record)
-    assert await state.get_record("M42") == record
-    assert await state.get_record("M43") is None
-    await state.put_record("M42", {"question": "edited"})
-    assert await state.get_record("M42") == {"question": "edited"}
-
-
-async def test_a_record_lapses_after_its_ttl(state: State) -> None:
-    await state.put_record("M42", {"question": "q"}, ttl=0.2)
-    await asyncio.sleep(0.3)
-    assert await state.get_record("M42") is None
-
-
 async def test_each_user_has_one_vote_per_answer(state: State) -> None:
     assert await state.record_feedback("M42", "U1", "up")
     assert not await state.record_feedback("M42", "U1", "up")
