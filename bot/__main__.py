@@ -15,9 +15,9 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
+from bot.connect import open_upstream, wants_demo
 from bot.i18n.wording import language_setting
 from bot.render.ports import Presenter
-from bot.upstream.configured import open_upstream, wants_demo
 from config import Settings, SettingsError, load_settings
 
 log = logging.getLogger("citebot")

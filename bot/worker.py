@@ -16,11 +16,11 @@ import sys
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
+from bot.connect import open_upstream
 from bot.ops.health import health_server
 from bot.ops.logs import configure_json_logging
 from bot.ops.metrics import Metrics
 from bot.service import AnswerService, answer_service
-from bot.upstream.configured import open_upstream
 from config import Settings
 
 log = logging.getLogger("citebot.worker")
