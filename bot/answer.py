@@ -191,13 +191,14 @@ async def answer_question(
 
     def outcome(
         status: Status,
+        text: str,
         *,
         rendered: RenderedAnswer | None = None,
         error: UpstreamError | None = None,
     ) -> Outcome:
         return Outcome(
             status=status,
-            text=formatter.text,
+            text=text,
             rendered=rendered,
             error=error,
             first_token_seconds=first_token_seconds,
@@ -226,27 +227,27 @@ async def answer_question(
         assert done is not None
         if not done.text.strip():
             await writer.write((presenter.notice(wording.empty()),), final=True)
-            return outcome("failed")
+            return outcome("failed", done.text)
         cut_short = wording.cut_short() if done.finish_reason == "length" else None
         rendered = formatter.finish(done, note=cut_short)
         await writer.write(rendered.answer, final=True)
         if rendered.thread:
             await sink.post_thread(rendered.thread)
-        return outcome("answered", rendered=rendered)
+        return outcome("answered", done.text, rendered=rendered)
     except UpstreamError as error:
         await streamer.stop()
         status: Status = (
             "filtered"
             if isinstance(error, ContentFiltered)
-            else ("interrupted" if formatter.text.strip() else "failed")
+            else ("interrupted" if formatter.has_text else "failed")
         )
         log.info("answer %s: %s", status, error)
         words = wording.explain(error)
-        if formatter.text.strip():
+        if formatter.has_text:
             await writer.write(formatter.interrupt(words), final=True)
         else:
             await writer.write((presenter.notice(words),), final=True)
-        return outcome(status, error=error)
+        return outcome(status, error.partial_text, error=error)
     except asyncio.CancelledError:
         await streamer.stop()
         with contextlib.suppress(Exception):
@@ -258,7 +259,7 @@ async def _close_interrupted(
     writer: _Writer, formatter: AnswerFormatter, presenter: Presenter, wording: Wording
 ) -> None:
     """Shutdown: no message may be left mid-stream."""
-    if formatter.text.strip():
+    if formatter.has_text:
         await writer.write(formatter.interrupt(wording.interrupted()), final=True)
     else:
         await writer.write((presenter.notice(wording.restarting()),), final=True)

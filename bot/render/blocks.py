@@ -26,8 +26,6 @@ _ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])[ \t]")
 _ITEM_BARE = re.compile(r"[-+*]|[0-9]{1,9}[.)]")
 _ITEM_PREFIX = re.compile(r"[-+*]|[0-9]{0,9}[.)]?")
 _QUOTE = re.compile(r"(?: {0,3}> ?){1,9}")
-_RAW_PIECES = 64
-"""Deltas kept apart before they are joined into the text received so far."""
 _QUOTE_LEVEL = re.compile(r" {0,3}> ?")
 _FENCE_PREFIX = re.compile(r"(?: {0,3}> ?){0,9} {0,3}(`*|~*)")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
@@ -51,7 +49,6 @@ class BlockReader:
 
     def __init__(self, *, cut: int = 1200) -> None:
         self._cut = cut
-        self._raw: list[str] = []
         self._open: list[str] = []
         self._open_len = 0
         self._head = ""
@@ -69,20 +66,10 @@ class BlockReader:
         self._joiner: str | None = None
         self._done: list[SourceBlock] = []
 
-    @property
-    def text(self) -> str:
-        """Everything received, markers and definitions intact."""
-        if len(self._raw) > 1:
-            self._raw = ["".join(self._raw)]
-        return self._raw[0] if self._raw else ""
-
     def feed(self, delta: str) -> list[SourceBlock]:
         """Take a delta; return the blocks it completed."""
         if not delta:
             return []
-        self._raw.append(delta)
-        if len(self._raw) >= _RAW_PIECES:  # one str per token costs ~60 bytes more than its text
-            self._raw = ["".join(self._raw)]
         delta = delta.replace("\r", "").replace(SENTINEL, "")
         start = 0
         while start < len(delta):

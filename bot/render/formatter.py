@@ -64,16 +64,21 @@ class AnswerFormatter:
             budget=presenter.text_budget, footnote_extra=max(0, presenter.footnote_width - 1)
         )
         self._streamed: list[Payload] = []
+        self._fed = 0
+        self._has_text = False
         self._first_use: FirstUse[int] = FirstUse()
         """Marker number -> the number shown while streaming (see :mod:`bot.render.numbering`)."""
 
     @property
-    def text(self) -> str:
-        """The answer text received so far, markers intact (for conversation history)."""
-        return self._reader.text
+    def has_text(self) -> bool:
+        """Whether any text that a person could read has been fed."""
+        return self._has_text
 
     def feed(self, delta: str) -> None:
-        """Cheap, amortised O(len(delta)); never renders."""
+        """Cheap, amortised O(len(delta)); never renders. The text itself is not kept here:
+        the client holds the one copy of the answer's source (``AnswerDone.text``)."""
+        self._fed += len(delta)
+        self._has_text = self._has_text or (bool(delta) and not delta.isspace())
         self._pending.extend(self._reader.feed(delta))
 
     def render(self) -> tuple[Payload, ...]:
@@ -107,13 +112,13 @@ class AnswerFormatter:
     def finish(self, done: AnswerDone, *, note: str | None = None) -> RenderedAnswer:
         """Final render: footnotes resolved and linked, cards, related questions, feedback;
         ``note`` (e.g. the answer hit the length limit) closes the answer in italics."""
-        if done.text.startswith(self.text) and len(done.text) > len(self.text):
-            self.feed(done.text[len(self.text) :])
+        if len(done.text) > self._fed:  # text that came only with the final chunk
+            self.feed(done.text[self._fed :])
         self._complete()
         if note:
             self._add_note(note)
         if done.citations and not self._uses():
-            self._insert_spans(done.citations)
+            self._insert_spans(done.citations, done.text)
         resolution = resolve(self._uses(), done.citations)
         answer = self._final(resolution, feedback=True)
         thread = self._presenter.thread(
@@ -162,14 +167,13 @@ class AnswerFormatter:
     def _uses(self) -> list[tuple[int, str]]:
         return [(note.number, note.sentence) for block in self._blocks for note in block.footnotes]
 
-    def _insert_spans(self, citations: Sequence[Citation]) -> None:
+    def _insert_spans(self, citations: Sequence[Citation], text: str) -> None:
         """Citations that mark a span of the text instead of a marker (OpenAI annotations) get
         a footnote at the span's end. The blocks are rebuilt, so this path alone may move a
         split the stream showed (such answers carry no markers to budget for)."""
         spanned = sorted((c for c in citations if c.span), key=lambda c: c.span or (0, 0))
         if not spanned:
             return
-        text = self.text
         for citation in reversed(spanned):
             end = min(max((citation.span or (0, 0))[1], 0), len(text))
             text = f"{text[:end]}[^{citation.number}]{text[end:]}"

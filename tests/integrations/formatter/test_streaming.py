@@ -52,7 +52,7 @@ def test_footnotes_become_links_at_the_end() -> None:
     formatter.render()
     rendered = formatter.finish(
         AnswerDone(
-            text=formatter.text,
+            text="Grace builds on nature.[^1]",
             finish_reason="stop",
             citations=(Citation(number=1, cited_text="q", source_url="https://v.va/a b"),),
         )
