@@ -252,13 +252,14 @@ async def test_form_encoded_calls_and_replies(sim: SlackSim, web: AsyncWebClient
 
 
 async def test_status_and_ephemeral(sim: SlackSim, web: AsyncWebClient) -> None:
-    asked = await _said(sim)
+    """In an assistant thread (the app's DM) the status shows until the reply clears it."""
+    asked = sim._said("DU0ALICE", "im", "question", user="U0ALICE", thread_ts=None).ts
     await web.assistant_threads_setStatus(
-        channel_id="C0GENERAL", thread_ts=asked, status="is thinking…"
+        channel_id="DU0ALICE", thread_ts=asked, status="is thinking…"
     )
-    await web.chat_postMessage(channel="C0GENERAL", thread_ts=asked, text="answer")
+    await web.chat_postMessage(channel="DU0ALICE", thread_ts=asked, text="answer")
     await web.chat_postEphemeral(channel="C0GENERAL", user="U0ALICE", text="thanks")
-    assert sim.statuses("C0GENERAL", asked) == ["is thinking…", ""]
+    assert sim.statuses("DU0ALICE", asked) == ["is thinking…", ""]
     assert [m.shown for m in sim.ephemerals("U0ALICE")] == ["thanks"]
 
 

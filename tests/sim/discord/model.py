@@ -119,7 +119,8 @@ class SimMessage:
     guild_id: int | None
     author: SimUser
     content: str = ""
-    embeds: list[dict[str, Any]] = field(default_factory=list)
+    sent_embeds: list[dict[str, Any]] = field(default_factory=list)
+    """The embeds as sent and stored; :attr:`embeds` is what a person sees."""
     components: list[dict[str, Any]] = field(default_factory=list)
     flags: int = 0
     created: float = field(default_factory=time.time)
@@ -142,6 +143,20 @@ class SimMessage:
         return bool(self.flags & LOADING)
 
     @property
+    def embeds(self) -> list[dict[str, Any]]:
+        """The embeds a person sees: Discord deduplicates embeds by URL, so of several sharing
+        a ``url`` only the first is shown."""
+        shown: list[dict[str, Any]] = []
+        urls: set[object] = set()
+        for embed in self.sent_embeds:
+            url = embed.get("url")
+            if url is not None and url in urls:
+                continue
+            urls.add(url)
+            shown.append(embed)
+        return shown
+
+    @property
     def link_previews(self) -> list[str]:
         return previews(self.content, self.flags)
 
@@ -150,7 +165,9 @@ class SimMessage:
 
     def apply(self, body: dict[str, Any], *, create: bool) -> None:
         """Apply a create/edit body; every write re-parses mentions, as Discord does."""
-        for key in ("content", "embeds", "components"):
+        if body.get("embeds") is not None:
+            self.sent_embeds = body["embeds"]
+        for key in ("content", "components"):
             if key in body and body[key] is not None:
                 setattr(self, key, body[key])
         if "flags" in body and body["flags"] is not None:
@@ -180,7 +197,7 @@ class SimMessage:
             "mentions": [u.payload() for u in self.mentions],
             "mention_roles": [],
             "attachments": [],
-            "embeds": self.embeds,
+            "embeds": self.sent_embeds,
             "pinned": False,
             "flags": self.flags,
             "components": self.components,

@@ -1,7 +1,9 @@
 """The REST routes under ``/api/v10``: login, gateway, commands, interactions, messages, threads.
 
-A middleware records every request, answers injected 429s and enforces per-route buckets with
-the X-RateLimit-* headers discord.py reads. Errors carry Discord's codes and wording.
+A middleware records every request, answers injected 429s, enforces per-route buckets with the
+X-RateLimit-* headers discord.py reads, and refuses any body the official OpenAPI spec refuses
+(:mod:`tests.sim.discord.schema`) before a route sees it. Errors carry Discord's codes and
+wording. The interaction and webhook routes are in :mod:`tests.sim.discord.interactions`.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from tests.sim.discord.model import EPHEMERAL, LOADING, ChannelType, SimInteraction, SimMessage
-from tests.sim.discord.validation import form_errors, invalid_form_body, thread_name_errors
+from tests.sim.discord.interactions import add_interaction_routes
+from tests.sim.discord.messages import edit, invalid, read_json, sim_of, unknown_message
+from tests.sim.discord.model import EPHEMERAL, ChannelType, SimMessage
+from tests.sim.discord.schema import body_errors
+from tests.sim.discord.validation import form_errors
 from tests.sim.discord.wire import (
-    SIM,
     Bucket,
     RecordedRequest,
     discord_error,
@@ -39,11 +43,6 @@ _BUCKETS = {  # template prefix -> (bucket name, major parameter, limit, per sec
 _OPEN = ("/interactions/", "/webhooks/")  # routes authorised by their token, not the bot's
 
 
-def _sim(request: web.Request) -> DiscordSim:
-    sim: DiscordSim = request.app[SIM]
-    return sim
-
-
 def _template(request: web.Request) -> str:
     return request.match_info.route.resource.canonical.removeprefix(PREFIX)  # type: ignore[union-attr]
 
@@ -61,7 +60,7 @@ def _bucket(sim: DiscordSim, request: web.Request, template: str) -> Bucket | No
 
 
 async def _answer(
-    sim: DiscordSim, request: web.Request, template: str, handler: Handler
+    sim: DiscordSim, request: web.Request, template: str, payload: Any, handler: Handler
 ) -> web.StreamResponse:
     for rule in sim.rules:
         if rule.count > 0 and rule.matches(request.method, template):
@@ -76,7 +75,10 @@ async def _answer(
     now = time.monotonic()
     if bucket is not None and (wait := bucket.take(now)) is not None:
         return too_many_requests(wait, bucket=bucket.name)
-    response = await handler(request)
+    if payload is not None and (errors := body_errors(request.method, template, payload)):
+        response: web.StreamResponse = invalid(errors)
+    else:
+        response = await handler(request)
     if bucket is not None:
         response.headers.update(bucket.headers(now))
     return response
@@ -86,18 +88,19 @@ async def _answer(
 async def _record(request: web.Request, handler: Handler) -> web.StreamResponse:
     if not request.path.startswith(PREFIX):
         return await handler(request)
-    sim = _sim(request)
+    sim = sim_of(request)
     body = await request.read()
     template = _template(request) if request.match_info.route.resource else request.path
+    payload = json.loads(body) if body else None
     at = time.monotonic()
-    response = await _answer(sim, request, template, handler)
+    response = await _answer(sim, request, template, payload, handler)
     sim.requests.append(
         RecordedRequest(
             method=request.method,
             route=template,
             path=request.path.removeprefix(PREFIX),
             query=dict(request.query),
-            json=json.loads(body) if body else None,
+            json=payload,
             at=at,
             status=response.status,
             reply_body=_body(response),
@@ -114,19 +117,6 @@ def _body(response: web.StreamResponse) -> bytes:
     return body if isinstance(body, bytes) else b""
 
 
-async def _json(request: web.Request) -> dict[str, Any]:
-    body = await request.read()
-    return json.loads(body) if body else {}
-
-
-def _invalid(errors: dict[str, Any]) -> web.Response:
-    return json_response(invalid_form_body(errors), status=400)
-
-
-def _unknown_message() -> web.Response:
-    return discord_error(404, 10008, "Unknown Message")
-
-
 def _wrong_channel_type() -> web.Response:
     return discord_error(400, 50024, "Cannot execute action on this channel type")
 
@@ -135,7 +125,7 @@ def _wrong_channel_type() -> web.Response:
 
 
 async def users_me(request: web.Request) -> web.Response:
-    sim = _sim(request)
+    sim = sim_of(request)
     return json_response(
         {
             **sim.bot.payload(),
@@ -148,7 +138,7 @@ async def users_me(request: web.Request) -> web.Response:
 
 
 async def application_me(request: web.Request) -> web.Response:
-    sim = _sim(request)
+    sim = sim_of(request)
     return json_response(
         {
             "id": str(sim.application_id),
@@ -170,7 +160,7 @@ async def application_me(request: web.Request) -> web.Response:
 
 
 async def gateway_bot(request: web.Request) -> web.Response:
-    sim = _sim(request)
+    sim = sim_of(request)
     return json_response(
         {
             "url": sim.gateway_url,
@@ -186,17 +176,17 @@ async def gateway_bot(request: web.Request) -> web.Response:
 
 
 async def gateway(request: web.Request) -> web.Response:
-    return json_response({"url": _sim(request).gateway_url})
+    return json_response({"url": sim_of(request).gateway_url})
 
 
 # -- application commands ----------------------------------------------------------------------
 
 
 async def put_commands(request: web.Request) -> web.Response:
-    sim = _sim(request)
+    sim = sim_of(request)
     sim.command_puts += 1
     sim.commands = {}
-    for command in await _json(request):  # type: ignore[attr-defined]
+    for command in await read_json(request):  # type: ignore[attr-defined]
         previous = sim.commands.get(command["name"], {})
         sim.commands[command["name"]] = {
             **command,
@@ -214,204 +204,40 @@ async def put_commands(request: web.Request) -> web.Response:
 
 
 async def get_commands(request: web.Request) -> web.Response:
-    return json_response(list(_sim(request).commands.values()))
-
-
-# -- interactions and their webhook --------------------------------------------------------------
-
-
-def _live(sim: DiscordSim, token: str) -> SimInteraction | web.Response:
-    interaction = sim.interactions.get(token)
-    if (
-        interaction is None
-        or interaction.expired
-        or (time.monotonic() - interaction.created > sim.interaction_token_ttl)
-    ):
-        return discord_error(401, 50027, "Invalid Webhook Token")
-    return interaction
-
-
-def _create_in(
-    sim: DiscordSim, interaction: SimInteraction, body: dict[str, Any], flags: int
-) -> SimMessage:
-    message = sim.add_message(
-        interaction.channel, sim.bot, body, interaction=interaction, flags=flags
-    )
-    return message
-
-
-async def callback(request: web.Request) -> web.StreamResponse:
-    sim = _sim(request)
-    interaction = sim.interactions.get(request.match_info["token"])
-    if (
-        interaction is None
-        or str(interaction.id) != request.match_info["interaction_id"]
-        or (time.monotonic() - interaction.created > sim.ack_deadline)
-    ):
-        return discord_error(404, 10062, "Unknown interaction")
-    if interaction.response_type is not None:
-        return discord_error(400, 40060, "Interaction has already been acknowledged.")
-    body = await _json(request)
-    kind, data = body.get("type"), body.get("data") or {}
-    flags = int(data.get("flags") or 0) & EPHEMERAL
-    message: SimMessage | None = None
-    if kind in (4, 7) and (errors := form_errors(data)):
-        return _invalid(errors)
-    if kind == 5:
-        message = _create_in(sim, interaction, {"content": ""}, flags | LOADING)
-    elif kind == 4:
-        message = _create_in(sim, interaction, data, flags)
-    elif kind == 7 and interaction.message is not None:
-        message = interaction.message
-        message.apply(data, create=False)
-        await sim.announce(message, "MESSAGE_UPDATE")
-    elif kind == 6:
-        message = interaction.message
-    elif kind not in (6, 7):
-        return invalid_response(kind)
-    interaction.response_type = kind
-    interaction.acks.append(body)
-    interaction.original = message
-    interaction.ephemeral = bool(flags)
-    if message is not None and kind in (4, 5):
-        await sim.announce(message)
-    if request.query.get("with_response", "").lower() not in ("1", "true"):
-        return web.Response(status=204)
-    result: dict[str, Any] = {
-        "interaction": {
-            "id": str(interaction.id),
-            "type": interaction.type,
-            "response_message_id": str(message.id) if message else None,
-            "response_message_loading": kind == 5,
-            "response_message_ephemeral": bool(flags),
-        }
-    }
-    if message is not None:
-        result["resource"] = {"type": kind, "message": message.payload()}
-    return json_response(result)
-
-
-def invalid_response(kind: Any) -> web.Response:
-    return _invalid(
-        {
-            "type": {
-                "_errors": [
-                    {
-                        "code": "BASE_TYPE_CHOICES",
-                        "message": f"Value must be one of ... (got {kind})",
-                    }
-                ]
-            }
-        }
-    )
-
-
-def _webhook(request: web.Request) -> SimInteraction | web.Response:
-    """The interaction an interaction webhook URL (application id + token) names, if live."""
-    sim = _sim(request)
-    if request.match_info["application_id"] != str(sim.application_id):
-        return discord_error(404, 10015, "Unknown Webhook")
-    return _live(sim, request.match_info["token"])
-
-
-def _webhook_message(request: web.Request) -> tuple[SimInteraction, SimMessage] | web.Response:
-    sim = _sim(request)
-    live = _webhook(request)
-    if isinstance(live, web.Response):
-        return live
-    wanted = request.match_info["message_id"]
-    if wanted == "@original":
-        message = live.original
-    else:
-        message = sim.messages.get(int(wanted)) if wanted.isdigit() else None
-        if message is not None and message.interaction is not live:
-            message = None
-    if message is None:
-        return _unknown_message()
-    return live, message
-
-
-async def get_webhook_message(request: web.Request) -> web.Response:
-    found = _webhook_message(request)
-    if isinstance(found, web.Response):
-        return found
-    return json_response(found[1].payload())
-
-
-async def edit_webhook_message(request: web.Request) -> web.Response:
-    found = _webhook_message(request)
-    if isinstance(found, web.Response):
-        return found
-    return await _edit(request, found[1])
-
-
-async def _edit(request: web.Request, message: SimMessage) -> web.Response:
-    """An edit of ``message`` by its webhook or the bot: validated, applied, announced."""
-    body = await _json(request)
-    if errors := form_errors(body):
-        return _invalid(errors)
-    message.apply(body, create=False)
-    await _sim(request).announce(message, "MESSAGE_UPDATE")
-    return json_response(message.payload())
-
-
-async def followup(request: web.Request) -> web.Response:
-    sim = _sim(request)
-    live = _webhook(request)
-    if isinstance(live, web.Response):
-        return live
-    if live.response_type is None:
-        return discord_error(404, 10015, "Unknown Webhook")
-    body = await _json(request)
-    if errors := form_errors(body):
-        return _invalid(errors)
-    if not (body.get("content") or body.get("embeds") or body.get("components")):
-        return discord_error(400, 50006, "Cannot send an empty message")
-    original = live.original
-    if original is not None and original.loading:
-        # Discord resolves a deferred "thinking" response with the first followup.
-        original.apply(body, create=False)
-        message = original
-        await sim.announce(message, "MESSAGE_UPDATE")
-    else:
-        message = _create_in(sim, live, body, int(body.get("flags") or 0) & EPHEMERAL)
-        await sim.announce(message)
-    if request.query.get("wait", "").lower() not in ("1", "true"):
-        return web.Response(status=204)
-    return json_response(message.payload())
+    return json_response(list(sim_of(request).commands.values()))
 
 
 # -- channels, messages, threads (the bot token) ---------------------------------------------------
 
 
 async def get_channel(request: web.Request) -> web.Response:
-    channel = _sim(request).channels.get(int(request.match_info["channel_id"]))
+    channel = sim_of(request).channels.get(int(request.match_info["channel_id"]))
     if channel is None:
         return discord_error(404, 10003, "Unknown Channel")
     return json_response(channel.payload())
 
 
 def _channel_message(request: web.Request) -> SimMessage | web.Response:
-    sim = _sim(request)
+    sim = sim_of(request)
     channel = sim.channels.get(int(request.match_info["channel_id"]))
     if channel is None:
         return discord_error(404, 10003, "Unknown Channel")
     message = sim.messages.get(int(request.match_info["message_id"]))
     if message is None or message.channel_id != channel.id or message.ephemeral:
-        return _unknown_message()
+        return unknown_message()
     return message
 
 
 async def create_message(request: web.Request) -> web.Response:
-    sim = _sim(request)
+    sim = sim_of(request)
     channel = sim.channels.get(int(request.match_info["channel_id"]))
     if channel is None:
         return discord_error(404, 10003, "Unknown Channel")
     if channel.type == ChannelType.FORUM:
         return _wrong_channel_type()
-    body = await _json(request)
+    body = await read_json(request)
     if errors := form_errors(body):
-        return _invalid(errors)
+        return invalid(errors)
     if not (body.get("content") or body.get("embeds") or body.get("components")):
         return discord_error(400, 50006, "Cannot send an empty message")
     message = sim.add_message(
@@ -430,13 +256,13 @@ async def edit_message(request: web.Request) -> web.Response:
     found = _channel_message(request)
     if isinstance(found, web.Response):
         return found
-    if found.author.id != _sim(request).bot.id:
+    if found.author.id != sim_of(request).bot.id:
         return discord_error(403, 50005, "Cannot edit a message authored by another user")
-    return await _edit(request, found)
+    return await edit(request, found)
 
 
 async def start_thread(request: web.Request) -> web.Response:
-    sim = _sim(request)
+    sim = sim_of(request)
     found = _channel_message(request)
     if isinstance(found, web.Response):
         return found
@@ -447,9 +273,7 @@ async def start_thread(request: web.Request) -> web.Response:
         return discord_error(403, 50013, "Missing Permissions")
     if found.thread_id is not None:
         return discord_error(400, 160004, "A thread has already been created for this message")
-    body = await _json(request)
-    if errors := thread_name_errors(body.get("name")):
-        return _invalid(errors)
+    body = await read_json(request)
     thread = sim._channel(
         ChannelType.PUBLIC_THREAD,
         body["name"],
@@ -480,11 +304,7 @@ def add_rest_routes(app: web.Application, sim: DiscordSim) -> None:
     ):
         r.add_put(PREFIX + path, put_commands)
         r.add_get(PREFIX + path, get_commands)
-    r.add_post(PREFIX + "/interactions/{interaction_id}/{token}/callback", callback)
-    hook = PREFIX + "/webhooks/{application_id}/{token}"
-    r.add_post(hook, followup)
-    r.add_get(hook + "/messages/{message_id}", get_webhook_message)
-    r.add_patch(hook + "/messages/{message_id}", edit_webhook_message)
+    add_interaction_routes(app, PREFIX)
     r.add_get(PREFIX + "/channels/{channel_id}", get_channel)
     r.add_post(PREFIX + "/channels/{channel_id}/messages", create_message)
     r.add_get(PREFIX + "/channels/{channel_id}/messages/{message_id}", get_message)

@@ -128,3 +128,14 @@ class RecordedRequest:
         """The JSON the simulator answered with (a created message carries its id); decoded
         when asked, since capacity benches record thousands of requests a second."""
         return json.loads(self.reply_body) if self.reply_body else None
+
+    @property
+    def form_errors(self) -> dict[str, Any]:
+        """The field errors of an "Invalid Form Body" refusal (50035), empty otherwise."""
+        if self.status != 400:
+            return {}
+        reply = self.reply
+        if not isinstance(reply, dict) or reply.get("code") != 50035:
+            return {}
+        errors: dict[str, Any] = reply.get("errors", {})
+        return errors

@@ -1,14 +1,23 @@
 """Slack's message limits, checked the way the Web API refuses a message.
 
-Numbers from CONTRACT.md / PLATFORM-NOTES.md (documented Block Kit limits and the observed
-``msg_too_long`` at 4000). Each check returns ``None`` or ``(error_code, detail)``; the detail
-goes to ``response_metadata.messages`` like Slack's ``invalid_blocks`` answers.
+Every block is first parsed and validated by slack_sdk's Block Kit models (``Block.parse`` and
+``validate_json``: the field's own library, which knows every block type and most limits), then
+against the documented limits those models leave out (numbers from CONTRACT.md /
+PLATFORM-NOTES.md, and the observed ``msg_too_long`` at 4000). Markdown goes through
+:mod:`tests.sim.slack.markdown` (what the markdown block documents as unsupported). Each check
+returns ``None`` or ``(error_code, detail)``; the detail goes to ``response_metadata.messages``
+like Slack's ``invalid_blocks`` answers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from slack_sdk.errors import SlackObjectFormationError
+from slack_sdk.models.blocks import Block
+
+from tests.sim.slack.markdown import unsupported
 
 __all__ = ["Refusal", "check_blocks", "check_markdown", "check_message"]
 
@@ -31,24 +40,17 @@ ACTION_ID_MAX = 255
 
 Refusal = tuple[str, str]
 
-_KNOWN_BLOCKS = {
-    "section",
-    "header",
-    "context",
-    "actions",
-    "divider",
-    "markdown",
-    "rich_text",
-    "image",
-    "context_actions",
-}
 
-
-def check_markdown(markdown: object) -> Refusal | None:
+def check_markdown(markdown: object, *, partial: bool = False) -> Refusal | None:
+    """``partial``: a stream so far, judged on its finished lines only (a ``***`` that ends a
+    chunk may open ``***bold***`` in the next)."""
     if not isinstance(markdown, str):
         return ("invalid_arguments", "markdown_text must be a string")
     if len(markdown) > MARKDOWN_MAX:
         return ("msg_too_long", f"markdown_text is {len(markdown)} > {MARKDOWN_MAX}")
+    finished = markdown[: markdown.rfind("\n") + 1] if partial else markdown
+    if problem := unsupported(finished):
+        return ("invalid_blocks", f"markdown does not support {problem}")
     return None
 
 
@@ -159,13 +161,25 @@ def _elements(block: Mapping[str, Any], where: str, limit: int) -> str | None:
     return None
 
 
+def _sdk(block: Mapping[str, Any], where: str) -> str | None:
+    """What slack_sdk's model of the block refuses (unknown types parse to ``None``)."""
+    try:
+        parsed = Block.parse(dict(block))
+        if parsed is None:
+            return f"{where}/type {block.get('type')!r} is not a known block type"
+        parsed.validate_json()
+    except (SlackObjectFormationError, TypeError, ValueError, AttributeError, KeyError) as error:
+        return f"{where}: {error}"
+    return None
+
+
 def _block(block: object, where: str) -> tuple[str | None, int]:
     """The problem with one block, and the markdown characters it spends."""
     if not isinstance(block, Mapping):
         return f"{where} must be an object", 0
+    if problem := _sdk(block, where):
+        return problem, 0
     kind = block.get("type")
-    if kind not in _KNOWN_BLOCKS:
-        return f"{where}/type {kind!r} is not a known block type", 0
     if len(str(block.get("block_id", ""))) > BLOCK_ID_MAX:
         return f"{where}/block_id must be less than {BLOCK_ID_MAX + 1} characters", 0
     if kind == "section":
@@ -182,6 +196,8 @@ def _block(block: object, where: str) -> tuple[str | None, int]:
         text = block.get("text")
         if not isinstance(text, str) or not text:
             return f"{where}/text must be a non-empty string", 0
+        if problem := unsupported(text):
+            return f"{where}/text: markdown does not support {problem}", 0
         return None, len(text)
     return None, 0
 

@@ -6,8 +6,11 @@ Edits and stream appends are applied in place, so a test asserts on the end stat
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from tests.sim.slack.markdown import undocumented
 
 __all__ = ["Ack", "Call", "Delivery", "Message", "User", "Workspace"]
 
@@ -46,6 +49,34 @@ class Message:
         """Every string a person reads in the blocks, joined by newlines."""
         return "\n".join(_strings(self.blocks or []))
 
+    def mrkdwn_objects(self) -> list[dict[str, Any]]:
+        """Every text object of type mrkdwn in the blocks."""
+        return [o for o in _objects(self.blocks or []) if o.get("type") == "mrkdwn"]
+
+    def unverbatim(self) -> list[str]:
+        """The mrkdwn texts sent without ``verbatim: true``, in which Slack links names and
+        "certain mentions will be automatically parsed" (the text object reference)."""
+        return [
+            str(o.get("text", "")) for o in self.mrkdwn_objects() if o.get("verbatim") is not True
+        ]
+
+    def pings(self) -> list[str]:
+        """Mentions that would notify people: Slack's special sequences anywhere mrkdwn is read
+        (``text`` and mrkdwn objects), and bare ``@here``/``@channel``/``@everyone`` words in
+        mrkdwn objects Slack parses (no ``verbatim``)."""
+        texts = [self.text or "", *(str(o.get("text", "")) for o in self.mrkdwn_objects())]
+        found = [m.group(0) for t in texts for m in _SPECIAL_MENTION.finditer(t)]
+        return found + [m.group(0) for t in self.unverbatim() for m in _BARE_MENTION.finditer(t)]
+
+    def broken_links(self) -> list[str]:
+        """mrkdwn links cut before their closing ``>``: a person sees the raw ``<url|...``."""
+        texts = [self.text or "", *(str(o.get("text", "")) for o in self.mrkdwn_objects())]
+        return [m.group(0)[:80] for t in texts for m in _OPEN_LINK.finditer(t)]
+
+    def undocumented_markdown(self) -> list[str]:
+        """Markdown whose rendering Slack does not document (see tests.sim.slack.markdown)."""
+        return undocumented(self.markdown_text or "")
+
     def elements(self) -> list[dict[str, Any]]:
         """Every interactive element (buttons, feedback buttons) in the blocks."""
         found: list[dict[str, Any]] = []
@@ -75,6 +106,22 @@ class Message:
         if self.edits:
             body["edited"] = {"user": self.user, "ts": self.ts}
         return body
+
+
+_SPECIAL_MENTION = re.compile(
+    r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|<@[UW][A-Z0-9]+(?:\|[^>]*)?>"
+)
+_BARE_MENTION = re.compile(r"(?<![\w@])@(?:here|channel|everyone)\b", re.IGNORECASE)
+_OPEN_LINK = re.compile(r"<(?:https?|mailto):[^>]*\Z")
+
+
+def _objects(node: object) -> list[dict[str, Any]]:
+    """Every dict nested in ``node`` (blocks, elements, text objects), depth first."""
+    if isinstance(node, dict):
+        return [node, *(o for value in node.values() for o in _objects(value))]
+    if isinstance(node, list):
+        return [o for item in node for o in _objects(item)]
+    return []
 
 
 def _strings(node: object) -> list[str]:

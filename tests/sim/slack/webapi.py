@@ -191,7 +191,7 @@ class WebApi:
         if "text" in args or "blocks" in args:
             raise ApiError("invalid_arguments", "stream methods take markdown_text only")
         markdown = _stream_text(args)
-        _refuse(check_markdown(markdown))
+        _refuse(check_markdown(markdown, partial=True))
         thread_ts = self._thread_parent(channel, args["thread_ts"])
         message = self._new(channel, thread_ts, {"markdown_text": markdown})
         message.streaming = message.streamed = True
@@ -207,10 +207,12 @@ class WebApi:
             raise ApiError("invalid_arguments", "stream methods take markdown_text only")
         return message
 
-    def _append(self, message: Message, markdown: str) -> None:
-        _refuse(check_markdown(markdown))
-        _refuse(check_markdown((message.markdown_text or "") + markdown))
-        message.markdown_text = (message.markdown_text or "") + markdown
+    def _append(self, message: Message, markdown: str, *, final: bool) -> None:
+        """The stream so far is judged on its finished lines; its end, on all of it."""
+        _refuse(check_markdown(markdown, partial=True))
+        whole = (message.markdown_text or "") + markdown
+        _refuse(check_markdown(whole, partial=not final))
+        message.markdown_text = whole
 
     def append_stream(self, args: dict[str, Any]) -> dict[str, Any]:
         message = self._streaming(args)
@@ -219,7 +221,7 @@ class WebApi:
             raise ApiError("message_not_in_streaming_state")
         if not (markdown := _stream_text(args)):
             raise ApiError("no_text")
-        self._append(message, str(markdown))
+        self._append(message, str(markdown), final=False)
         message.appends += 1
         return {"channel": message.channel, "ts": message.ts}
 
@@ -227,8 +229,7 @@ class WebApi:
         message = self._streaming(args)
         if args.get("blocks") is not None:
             _refuse(check_blocks(args["blocks"]))
-        if markdown := _stream_text(args):
-            self._append(message, str(markdown))
+        self._append(message, str(_stream_text(args) or ""), final=True)
         if args.get("blocks") is not None:
             message.blocks = list(args["blocks"])
         message.streaming = False
@@ -244,11 +245,18 @@ class WebApi:
         return {"messages": [m.wire() for m in thread[:limit]], "has_more": len(thread) > limit}
 
     def set_status(self, args: dict[str, Any]) -> dict[str, Any]:
+        """https://docs.slack.dev/reference/methods/assistant.threads.setStatus: ``status`` is
+        required (an empty string clears it) and names an assistant thread's status. Assistant
+        threads live in the app's DM (the assistant container); a thread anywhere else is not
+        one, answered as the assistant.threads methods answer a thread they don't know."""
         channel = self._channel(args, "channel_id")
         _required(args, "thread_ts")
-        if "status" not in args:
+        if not isinstance(args.get("status"), str):
             raise ApiError("invalid_arguments", "missing required field: status")
-        self.statuses.setdefault((channel, str(args["thread_ts"])), []).append(str(args["status"]))
+        thread_ts = str(args["thread_ts"])
+        if self.ws.channels[channel] != "im" or self.ws.find(channel, thread_ts) is None:
+            raise ApiError("invalid_thread_ts", "Thread not found")
+        self.statuses.setdefault((channel, thread_ts), []).append(args["status"])
         return {}
 
     def users_info(self, args: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,81 @@
+"""Issue 14's Discord cases, end to end: what a person sees when citations carry URLs Discord's
+spec refuses, when several cards share a document's URL, and when a private answer is edited.
+
+Each test fails on the code that predates the issue's phase 2 (see docs/platform-spec.md): the
+simulator now referees with Discord's official spec and docs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.integrations.discord.harness import Harness
+from tests.sim.discord import SimMessage
+from tests.sim.upstream import answer, magisterium_citation
+
+LONG = "https://example.org/" + "a" * 2080
+IDN = "https://例え.jp/パス?q=ünï"
+UNSAFE = {f"raw {c!r}": f"https://example.org/a{c}b" for c in '|{}^`"<>\\'}
+BAD = {"2,100 characters": LONG, "non-ASCII": IDN, **UNSAFE, "bad % escape": "https://x.org/%zz"}
+
+
+def _shown_cards(harness: Harness, message: SimMessage) -> list[dict[str, object]]:
+    """The cards a person sees: in the answer's thread, or after the answer where none."""
+    sim = harness.sim
+    if sim.thread_of(message.id) is not None:
+        shown = sim.thread_messages(message.id)
+    else:
+        channel = sim.channel_messages(message.channel_id, viewer=sim.user.id)
+        shown = channel[channel.index(message) + 1 :]
+    return [e for m in shown for e in m.embeds if e.get("title") != "Also consulted"]
+
+
+def _refusals(harness: Harness) -> list[tuple[str, dict[str, object]]]:
+    return [(r.route, r.form_errors) for r in harness.sim.requests if r.form_errors]
+
+
+@pytest.mark.parametrize("url", BAD.values(), ids=BAD.keys())
+async def test_a_source_url_discord_would_refuse_costs_no_card(harness: Harness, url: str) -> None:
+    harness.upstream.queue(
+        answer(
+            ["Grace is a gift[^1], freely given[^2]."],
+            [
+                magisterium_citation(0, "Grace is favor.", title="Odd link", url=url),
+                magisterium_citation(
+                    1, "Sanctifying grace.", title="Catechism", url="https://example.org/ccc"
+                ),
+            ],
+        )
+    )
+    message = await harness.ask("What is grace?")
+
+    assert [c["title"] for c in _shown_cards(harness, message)] == ["Odd link", "Catechism"]
+    assert _refusals(harness) == []
+
+
+async def test_three_passages_of_one_document_all_show(harness: Harness) -> None:
+    """Magisterium often cites several passages of one document, all with its URL."""
+    passages = ["Grace is favor.", "Grace is a participation in the life of God.", "It heals."]
+    harness.upstream.queue(
+        answer(
+            ["Grace is favor[^1], a share in God's life[^2] that heals[^3]."],
+            [
+                magisterium_citation(i, text, title="Catechism", url="https://example.org/ccc")
+                for i, text in enumerate(passages)
+            ],
+        )
+    )
+    message = await harness.ask("What is grace?")
+
+    shown = str(_shown_cards(harness, message))
+    assert [p for p in passages if p not in shown] == []
+    assert _refusals(harness) == []
+
+
+async def test_a_private_answer_is_edited_with_the_documented_flags(harness: Harness) -> None:
+    harness.upstream.queue(answer(["Grace is a gift of God."]))
+    message = await harness.ask("What is grace?", private=True)
+
+    assert message.ephemeral
+    assert "Grace is a gift of God." in message.content
+    assert _refusals(harness) == []
