@@ -22,6 +22,7 @@ __all__ = [
     "MEMORY_TTL",
     "RECORD_TTL",
     "AnswerRecords",
+    "Cache",
     "ConversationMemory",
     "Dedup",
     "Leases",
@@ -100,6 +101,18 @@ class AnswerRecords(Protocol):
         ...
 
 
+class Cache(Protocol):
+    """Small values worth sharing between workers for a while (a quote check's verdict)."""
+
+    async def cached(self, key: str) -> str | None:
+        """The value kept under ``key``; None when there is none or it expired."""
+        ...
+
+    async def cache(self, key: str, value: str, *, ttl: float) -> None:
+        """Keep ``value`` under ``key`` for ``ttl`` seconds, replacing any earlier one."""
+        ...
+
+
 class Leases(Protocol):
     def lease(
         self, thread_key: str, *, ttl: float = LEASE_TTL, on_wait: OnWait | None = None
@@ -112,7 +125,7 @@ class Leases(Protocol):
         ...
 
 
-class State(Dedup, RateLimiter, ConversationMemory, AnswerRecords, Leases, Protocol):
+class State(Dedup, RateLimiter, ConversationMemory, AnswerRecords, Cache, Leases, Protocol):
     """Everything shared; an async context manager that closes the backend."""
 
     async def ping(self) -> bool:

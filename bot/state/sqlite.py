@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value TEXT NOT NULL,
                                     expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS votes (answer TEXT NOT NULL, user TEXT NOT NULL, value TEXT NOT NULL,
                                   expires REAL NOT NULL, PRIMARY KEY (answer, user));
+CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS lease_queue (seq INTEGER PRIMARY KEY AUTOINCREMENT,
                                         thread TEXT NOT NULL, token TEXT NOT NULL UNIQUE,
                                         deadline REAL NOT NULL);
@@ -47,6 +48,7 @@ DELETE FROM turns WHERE thread IN (SELECT thread FROM threads WHERE expires <= :
 DELETE FROM threads WHERE expires <= :now;
 DELETE FROM records WHERE expires <= :now;
 DELETE FROM votes WHERE expires <= :now;
+DELETE FROM cache WHERE expires <= :now;
 """
 
 
@@ -192,6 +194,21 @@ class SqliteState(StateBase):
             ).fetchall()
         )
         return dict(rows)
+
+    async def cached(self, key: str) -> str | None:
+        row = await self._run(
+            lambda db, now: db.execute(
+                "SELECT value FROM cache WHERE key = ? AND expires > ?", (key, now)
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    async def cache(self, key: str, value: str, *, ttl: float) -> None:
+        await self._run(
+            lambda db, now: db.execute(
+                "INSERT OR REPLACE INTO cache VALUES (?, ?, ?)", (key, value, now + ttl)
+            )
+        )
 
     async def _claim(self, thread_key: str, token: str, ttl: float) -> int:
         def claim(db: sqlite3.Connection, now: float) -> int:
