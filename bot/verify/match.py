@@ -106,6 +106,8 @@ def _fuzzy(piece: str, page_words: str) -> float:
     if not quote:
         return 0.0
     where = fuzz.partial_ratio_alignment(piece, page_words)
+    if where is None:
+        return 0.0
     slack = len(piece) // 4 + 16
     window = page_words[max(where.dest_start - slack, 0) : where.dest_end + slack].split()[1:-1]
     blocks = [op for op in Indel.opcodes(quote, window) if op.tag == "equal"]
