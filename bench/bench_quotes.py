@@ -125,8 +125,8 @@ def measure() -> list[Result]:
     detail: dict[str, Any] = {
         "pairs": len(items),
         "pages": len({item["page"] for item in items}),
-        "kinds": Counter(item["kind"] for item in items),
-        "verdicts": Counter(str(v) for v in verdicts),
+        "kinds": dict(Counter(item["kind"] for item in items)),
+        "verdicts": dict(Counter(str(v) for v in verdicts)),
         "threshold": THRESHOLD,
         "best_band": [min(band), max(band)],
         "highest_not_found_score": max(s for s, t in zip(scores, truth, strict=True) if not t),
