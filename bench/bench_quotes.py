@@ -164,21 +164,16 @@ def measure() -> list[Result]:
             baseline=100 * baseline[1],
             baseline_name=BASELINE,
         ),
-        Result(
-            metric="quote check: precision of not_found",
-            subject=subject,
-            value=100 * not_precision,
-            unit="%",
-            target="–",
-            met=True,
-        ),
-        Result(
-            metric="quote check: recall of not_found",
-            subject=subject,
-            value=100 * not_recall,
-            unit="%",
-            target="–",
-            met=True,
+        *(
+            Result(
+                metric=f"quote check: {name} of not_found",
+                subject=subject,
+                value=100 * value,
+                unit="%",
+                target="–",
+                met=True,
+            )
+            for name, value in (("precision", not_precision), ("recall", not_recall))
         ),
     ]
 
