@@ -84,9 +84,10 @@ class AllowList:
 class GuardedResolver(AbstractResolver):
     """Resolves as usual, then keeps only the addresses a quote check may connect to."""
 
-    def __init__(self, allow: AllowList, inner: AbstractResolver | None = None) -> None:
+    def __init__(self, allow: AllowList) -> None:
+        """Made inside the event loop (aiohttp's resolvers bind to it)."""
         self._allow = allow
-        self._inner = inner if inner is not None else DefaultResolver()
+        self._inner = DefaultResolver()
 
     async def resolve(
         self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET

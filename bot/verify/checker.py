@@ -105,7 +105,8 @@ class QuoteChecker:
     async def checks(self, pairs: Sequence[Pair]) -> AsyncIterator[tuple[int, Verdict]]:
         """Check every (url, quote) at once; yield (index, verdict) as each is decided.
 
-        Leaving the loop early cancels the checks still running.
+        Closing the generator cancels the checks still running: iterate it inside
+        ``contextlib.aclosing`` so that leaving the loop early does so at once.
         """
         running = {
             asyncio.ensure_future(self.check(url, quote)): index

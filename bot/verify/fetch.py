@@ -74,11 +74,10 @@ class Fetcher:
         *,
         allow: AllowList | None = None,
         limits: FetchLimits | None = None,
-        resolver: aiohttp.abc.AbstractResolver | None = None,
     ) -> None:
+        """Cheap, and safe outside an event loop: the client is made at the first fetch."""
         self.limits = limits or FetchLimits()
         self._allow = allow or AllowList()
-        self._resolver = GuardedResolver(self._allow, resolver)
         self._session: aiohttp.ClientSession | None = None
         self._slots = asyncio.Semaphore(self.limits.concurrency)
         self._gate = HostGate(self.limits.host_spacing)
@@ -103,7 +102,7 @@ class Fetcher:
         if self._session is None:
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(
-                    resolver=self._resolver, limit=2 * self.limits.concurrency
+                    resolver=GuardedResolver(self._allow), limit=2 * self.limits.concurrency
                 ),
                 cookie_jar=aiohttp.DummyCookieJar(),
                 headers={"User-Agent": USER_AGENT, "Accept": ACCEPT},

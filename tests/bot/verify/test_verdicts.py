@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -207,9 +208,10 @@ async def test_checks_report_each_verdict_as_it_lands_and_a_deadline_ends_the_wa
     pairs = [(slow_site.url("/slow"), DEFINITION), (site.url("/prayer"), DEFINITION)]
     allow = [("127.0.0.1", site.port), ("127.0.0.1", slow_site.port)]
     async with QuoteChecker(allow_hosts=allow, limits=FAST) as checker:
-        async for index, verdict in checker.checks(pairs):
-            assert (index, verdict) == (1, Verdict.FOUND)  # the fast page first
-            break  # leaving cancels the slow check
+        async with contextlib.aclosing(checker.checks(pairs)) as verdicts:
+            async for index, verdict in verdicts:
+                assert (index, verdict) == (1, Verdict.FOUND)  # the fast page first
+                break  # leaving cancels the slow check
         assert await checker.check_all(pairs, deadline=0.3) == [
             Verdict.UNREADABLE,
             Verdict.FOUND,
