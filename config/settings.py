@@ -6,14 +6,16 @@ the variable (:class:`SettingsError`), and secrets are ``SecretStr`` so they nev
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 from urllib.parse import urlsplit
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-__all__ = ["DEMO", "Settings", "SettingsError", "load_settings"]
+__all__ = ["DEMO", "HostPort", "Settings", "SettingsError", "load_settings", "parse_host_port"]
 
 DEMO = "demo"
 MAGISTERIUM_API = "https://www.magisterium.com/api/v1"
@@ -23,6 +25,45 @@ CommaList = Annotated[tuple[str, ...], NoDecode]
 
 class SettingsError(ValueError):
     """A setting is missing or malformed; ``str()`` is one line that names the variable."""
+
+
+class HostPort(NamedTuple):
+    """A host as a URL names it (lower case, IPv6 without brackets); ``port`` None is any port."""
+
+    host: str
+    port: int | None = None
+
+
+_SWITCH = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
+_HOST_NAME = re.compile(
+    r"(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?"
+)
+_HOST_PORT = re.compile(r"^(?:\[(?P<v6>[^\]]+)\]|(?P<host>[^:\[\]]+))(?::(?P<port>[^:]*))?$")
+
+
+def parse_host_port(entry: str) -> HostPort:
+    """``host``, ``host:port``, ``[v6]`` or ``[v6]:port``; ValueError says what is wrong."""
+    text = entry.strip().lower()
+    if ":" in text and "[" not in text and "." not in text.rpartition(":")[0]:
+        try:  # a bare IPv6 address: any port
+            return HostPort(str(ipaddress.IPv6Address(text)))
+        except ValueError:
+            pass
+    match = None if "/" in text else _HOST_PORT.match(text)
+    if match is None:
+        raise ValueError(f"write host or host:port (IPv6 as [::1]:8080), got {entry.strip()!r}")
+    host = match.group("v6") or match.group("host")
+    try:
+        host = str(ipaddress.ip_address(host))
+    except ValueError:
+        if match.group("v6") or not _HOST_NAME.fullmatch(host):
+            raise ValueError(f"not a host name or IP address: {host!r}") from None
+    port_text = match.group("port")
+    if port_text is None:
+        return HostPort(host.rstrip("."))
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ValueError(f"the port of {entry.strip()!r} must be a number from 1 to 65535")
+    return HostPort(host.rstrip("."), int(port_text))
 
 
 def _http_url(value: str) -> str:
@@ -110,6 +151,10 @@ class Settings(BaseSettings):
     language: str = Field(default="en", min_length=1, validation_alias="CITEBOT_LANGUAGE")
     """A language tag; which catalogue it names is the composition root's to check, so the
     settings stay a leaf that imports nothing of ``bot``."""
+    quote_check: bool = Field(default=True, validation_alias="QUOTE_CHECK")
+    quote_check_allow_hosts: Annotated[tuple[HostPort, ...], NoDecode] = Field(
+        default=(), validation_alias="QUOTE_CHECK_ALLOW_HOSTS"
+    )
 
     @field_validator("upstream_base_url")
     @classmethod
@@ -149,6 +194,22 @@ class Settings(BaseSettings):
     def _comma_list(cls, value: Any) -> Any:
         if isinstance(value, str):
             return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("quote_check", mode="before")
+    @classmethod
+    def _switch(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if value.strip().lower() not in _SWITCH:
+                raise ValueError(f"must be on or off (or true/false, 1/0), got {value.strip()!r}")
+            return _SWITCH[value.strip().lower()]
+        return value
+
+    @field_validator("quote_check_allow_hosts", mode="before")
+    @classmethod
+    def _allow_hosts(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(parse_host_port(part) for part in value.split(",") if part.strip())
         return value
 
     @field_validator("discord_shard_ids")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.demo.answerer import NOTHING_FOUND, Answer, WireCitation, compose_answer
 from bot.demo.index import BUNDLED_CORPUS, Corpus, CorpusError
+from bot.demo.pages import quote_check_host
 from bot.demo.server import running_demo, serve_demo, started_demo
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "CorpusError",
     "WireCitation",
     "compose_answer",
+    "quote_check_host",
     "running_demo",
     "serve_demo",
     "started_demo",

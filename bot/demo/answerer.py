@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
+from urllib.parse import quote
 
 from bot.demo.index import Corpus, Hit, Passage, query_terms
 from bot.render.text import sentence_ends
@@ -61,8 +62,13 @@ class Answer:
     related_questions: tuple[str, ...] = ()
 
 
-def compose_answer(corpus: Corpus, question: str, *, history: Sequence[str] = ()) -> Answer:
+def compose_answer(
+    corpus: Corpus, question: str, *, history: Sequence[str] = (), pages_url: str | None = None
+) -> Answer:
     """Answer ``question`` from ``corpus``; ``history`` holds the earlier user turns, oldest first.
+
+    ``pages_url`` is where the demo serves its documents (``{pages_url}/corpus/{slug}``): the
+    source of a document whose header names none, so quote checking can read it.
 
     Earlier turns only widen a short or fruitless follow-up ("and on Slack?"), so a new topic
     is not dragged back to an old one. A question most of whose words the corpus never uses is
@@ -85,7 +91,7 @@ def compose_answer(corpus: Corpus, question: str, *, history: Sequence[str] = ()
         if statement is None:
             continue
         cited.append(passage)
-        citations.append(_citation(passage, index=len(citations)))
+        citations.append(_citation(passage, index=len(citations), pages_url=pages_url))
         statements.append(f"{statement}[^{len(citations)}]")
     if not statements:
         return Answer(text=NOTHING_FOUND)
@@ -217,8 +223,9 @@ def _statement(passage: Passage, stems: set[str]) -> str | None:
     return text[units[lo][0] : units[hi - 1][1]]
 
 
-def _citation(passage: Passage, *, index: int) -> WireCitation:
+def _citation(passage: Passage, *, index: int, pages_url: str | None) -> WireCitation:
     document = passage.document
+    served = f"{pages_url}/corpus/{quote(document.slug)}" if pages_url else None
     return WireCitation(
         cited_text=passage.text,
         cited_text_heading=passage.heading,
@@ -227,7 +234,7 @@ def _citation(passage: Passage, *, index: int) -> WireCitation:
         document_author=document.author,
         document_year=document.year,
         document_reference=passage.reference,
-        source_url=document.source_url,
+        source_url=document.source_url or served,
     )
 
 

@@ -7,7 +7,7 @@ corpus indexes in a few milliseconds).
 
 A file may open with an HTML comment of ``key: value`` lines (``author``, ``year``,
 ``source_url``, ``question``); it is invisible when the Markdown renders. Files without it get
-no author, year or URL: the demo never invents a source.
+no author or year, and their URL is the page the demo itself serves (``/corpus/{slug}``).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ __all__ = [
     "Hit",
     "Passage",
     "query_terms",
+    "without_header",
 ]
 
 BUNDLED_CORPUS = Path(__file__).with_name("corpus")
@@ -193,6 +194,8 @@ class Document:
 
     path: Path
     title: str
+    slug: str = ""
+    """Where the demo serves it, ``/corpus/{slug}``: its path in the corpus, without suffix."""
     author: str | None = None
     year: str | None = None
     source_url: str | None = None
@@ -272,7 +275,9 @@ class Corpus:
             except (OSError, UnicodeDecodeError) as error:
                 log.warning("demo corpus: skipping %s (%s)", path.name, type(error).__name__)
                 continue
-            document, blocks = parse(path, text)
+            document, blocks = parse(
+                path, text, slug=path.relative_to(root).with_suffix("").as_posix()
+            )
             documents.append(document)
             passages.extend(blocks)
         if not passages:
@@ -304,7 +309,13 @@ class Corpus:
         self._db.close()
 
 
-def parse(path: Path, text: str) -> tuple[Document, list[Passage]]:
+def without_header(text: str) -> str:
+    """The file's Markdown as a reader sees it: the metadata comment left out."""
+    header = _HEADER.match(text)
+    return text[header.end() :] if header else text
+
+
+def parse(path: Path, text: str, *, slug: str | None = None) -> tuple[Document, list[Passage]]:
     """Read one file's header, title and passages."""
     meta: dict[str, str] = {}
     body_start = 0
@@ -320,6 +331,7 @@ def parse(path: Path, text: str) -> tuple[Document, list[Passage]]:
     document = Document(
         path=path,
         title=title,
+        slug=path.stem if slug is None else slug,
         author=meta.get("author"),
         year=meta.get("year"),
         source_url=safe_url(meta.get("source_url")),

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from bot.demo.answerer import Answer, compose_answer
 from bot.demo.index import Corpus
+from bot.demo.pages import CorpusPages
 from bot.demo.wire import (
     MODEL,
     ChatRequest,
@@ -76,6 +77,8 @@ class DemoUpstream:
     def __init__(self, *, corpus: Corpus, tokens_per_second: float) -> None:
         self.corpus = corpus
         self.tokens_per_second = tokens_per_second
+        self.pages_url: str | None = None
+        """This server's own origin once it listens: its citations link to its pages there."""
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[_json_errors])
@@ -83,6 +86,7 @@ class DemoUpstream:
             app.router.add_post(f"{prefix}/chat/completions", self.chat)
             app.router.add_get(f"{prefix}/models", self.models)
         app.router.add_get("/healthz", self.health)
+        app.router.add_get("/corpus/{slug:.+}", CorpusPages(self.corpus).page)
         return app
 
     async def health(self, request: web.Request) -> web.Response:
@@ -109,7 +113,7 @@ class DemoUpstream:
             )
             return web.json_response(error_body(message), status=400)
         *earlier, question = chat.user_turns
-        answer = compose_answer(self.corpus, question, history=earlier)
+        answer = compose_answer(self.corpus, question, history=earlier, pages_url=self.pages_url)
         if not chat.stream:
             return web.json_response(completion(chat, answer))
         return await self._stream(request, chat, answer)
@@ -163,15 +167,18 @@ async def started_demo(
     raises :class:`~bot.demo.index.CorpusError` before anything listens.
     """
     index = await asyncio.to_thread(Corpus.load, corpus)
+    upstream = DemoUpstream(corpus=index, tokens_per_second=tokens_per_second)
     runner = web.AppRunner(
-        DemoUpstream(corpus=index, tokens_per_second=tokens_per_second).app(),
+        upstream.app(),
         access_log=None,
         shutdown_timeout=SHUTDOWN_TIMEOUT,
     )
     try:
         await runner.setup()
         await web.TCPSite(runner, host, port).start()
-        yield _url(host, runner.addresses[0][1])
+        url = _url(host, runner.addresses[0][1])
+        upstream.pages_url = url.removesuffix("/v1")
+        yield url
     finally:
         await runner.cleanup()
         index.close()

@@ -46,6 +46,7 @@ class MemoryState(StateBase):
         self._hits: _Expiring[deque[float]] = _Expiring()
         self._threads: _Expiring[list[Turn]] = _Expiring()
         self._votes: _Expiring[dict[str, str]] = _Expiring()
+        self._cache: _Expiring[str] = _Expiring()
         self._queues: dict[str, dict[str, float]] = {}
         self._next_sweep = 0.0
 
@@ -53,7 +54,7 @@ class MemoryState(StateBase):
         now = time.monotonic()
         if now >= self._next_sweep:
             self._next_sweep = now + _SWEEP_EVERY
-            for store in (self._claims, self._hits, self._threads, self._votes):
+            for store in (self._claims, self._hits, self._threads, self._votes, self._cache):
                 store.sweep(now)
         return now
 
@@ -104,6 +105,12 @@ class MemoryState(StateBase):
 
     async def feedback(self, answer_key: str) -> dict[str, str]:
         return dict(self._votes.get(answer_key, self._now()) or {})
+
+    async def cached(self, key: str) -> str | None:
+        return self._cache.get(key, self._now())
+
+    async def cache(self, key: str, value: str, *, ttl: float) -> None:
+        self._cache.set(key, value, now=self._now(), ttl=ttl)
 
     async def _claim(self, thread_key: str, token: str, ttl: float) -> int:
         now = time.monotonic()

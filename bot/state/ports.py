@@ -21,6 +21,7 @@ __all__ = [
     "LEASE_TTL",
     "MEMORY_KEEP",
     "MEMORY_TTL",
+    "Cache",
     "ConversationMemory",
     "Dedup",
     "Feedback",
@@ -92,6 +93,18 @@ class Feedback(Protocol):
         ...
 
 
+class Cache(Protocol):
+    """Small values worth sharing between workers for a while (a quote check's verdict)."""
+
+    async def cached(self, key: str) -> str | None:
+        """The value kept under ``key``; None when there is none or it expired."""
+        ...
+
+    async def cache(self, key: str, value: str, *, ttl: float) -> None:
+        """Keep ``value`` under ``key`` for ``ttl`` seconds, replacing any earlier one."""
+        ...
+
+
 class Leases(Protocol):
     def lease(
         self, thread_key: str, *, ttl: float = LEASE_TTL, on_wait: OnWait | None = None
@@ -104,7 +117,7 @@ class Leases(Protocol):
         ...
 
 
-class State(Dedup, RateLimiter, ConversationMemory, Feedback, Leases, Protocol):
+class State(Dedup, RateLimiter, ConversationMemory, Feedback, Cache, Leases, Protocol):
     """Everything shared; an async context manager that closes the backend."""
 
     async def ping(self) -> bool:

@@ -141,6 +141,13 @@ class RedisState(StateBase):
         votes = await self._redis.hgetall(self._key("votes", answer_key))
         return {str(user): str(value) for user, value in votes.items()}
 
+    async def cached(self, key: str) -> str | None:
+        value = await self._redis.get(self._key("cache", key))
+        return None if value is None else str(value)
+
+    async def cache(self, key: str, value: str, *, ttl: float) -> None:
+        await self._redis.set(self._key("cache", key), value, px=_ms(ttl))
+
     async def _claim(self, thread_key: str, token: str, ttl: float) -> int:
         base = self._key("lease", thread_key)
         ahead = await self._claim_script(

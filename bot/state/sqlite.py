@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS turns (seq INTEGER PRIMARY KEY AUTOINCREMENT, thread 
 CREATE INDEX IF NOT EXISTS turns_by_thread ON turns (thread, seq);
 CREATE TABLE IF NOT EXISTS votes (answer TEXT NOT NULL, user TEXT NOT NULL, value TEXT NOT NULL,
                                   expires REAL NOT NULL, PRIMARY KEY (answer, user));
+CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS lease_queue (seq INTEGER PRIMARY KEY AUTOINCREMENT,
                                         thread TEXT NOT NULL, token TEXT NOT NULL UNIQUE,
                                         deadline REAL NOT NULL);
@@ -43,6 +44,7 @@ DELETE FROM hits WHERE expires <= :now;
 DELETE FROM turns WHERE thread IN (SELECT thread FROM threads WHERE expires <= :now);
 DELETE FROM threads WHERE expires <= :now;
 DELETE FROM votes WHERE expires <= :now;
+DELETE FROM cache WHERE expires <= :now;
 """
 
 
@@ -170,6 +172,21 @@ class SqliteState(StateBase):
             ).fetchall()
         )
         return dict(rows)
+
+    async def cached(self, key: str) -> str | None:
+        row = await self._run(
+            lambda db, now: db.execute(
+                "SELECT value FROM cache WHERE key = ? AND expires > ?", (key, now)
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    async def cache(self, key: str, value: str, *, ttl: float) -> None:
+        await self._run(
+            lambda db, now: db.execute(
+                "INSERT OR REPLACE INTO cache VALUES (?, ?, ?)", (key, value, now + ttl)
+            )
+        )
 
     async def _claim(self, thread_key: str, token: str, ttl: float) -> int:
         def claim(db: sqlite3.Connection, now: float) -> int:

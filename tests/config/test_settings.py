@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from config import SettingsError, load_settings
+from config.settings import HostPort
 
 
 def test_defaults_follow_the_contract() -> None:
@@ -55,6 +56,22 @@ def test_demo_and_slack_modes() -> None:
             "DISCORD_SHARD_IDS: must be comma-separated shard numbers",
         ),
         ({"UPSTREAM_MAX_RETRIES": "-1"}, "UPSTREAM_MAX_RETRIES: Input should be greater than"),
+        (
+            {"QUOTE_CHECK": "maybe"},
+            "QUOTE_CHECK: must be on or off (or true/false, 1/0), got 'maybe'",
+        ),
+        (
+            {"QUOTE_CHECK_ALLOW_HOSTS": "intranet.local, wiki:http"},
+            "QUOTE_CHECK_ALLOW_HOSTS: the port of 'wiki:http' must be a number from 1 to 65535",
+        ),
+        (
+            {"QUOTE_CHECK_ALLOW_HOSTS": "http://wiki/"},
+            "QUOTE_CHECK_ALLOW_HOSTS: write host or host:port",
+        ),
+        (
+            {"QUOTE_CHECK_ALLOW_HOSTS": "wiki_pages"},
+            "QUOTE_CHECK_ALLOW_HOSTS: not a host name or IP address: 'wiki_pages'",
+        ),
     ],
 )
 def test_a_malformed_variable_is_one_line_naming_it(env: dict[str, str], line: str) -> None:
@@ -63,6 +80,28 @@ def test_a_malformed_variable_is_one_line_naming_it(env: dict[str, str], line: s
     message = str(caught.value)
     assert message.startswith(line)
     assert "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("value", "on"),
+    [("on", True), ("OFF", False), ("true", True), ("False", False), ("1", True), ("0", False)],
+)
+def test_quote_checking_is_on_unless_switched_off(value: str, on: bool) -> None:
+    assert load_settings({}).quote_check is True
+    assert load_settings({"QUOTE_CHECK": value}).quote_check is on
+
+
+def test_quote_checking_reads_hosts_and_host_ports_it_may_fetch_despite_a_private_address() -> None:
+    assert load_settings({}).quote_check_allow_hosts == ()
+    settings = load_settings(
+        {"QUOTE_CHECK_ALLOW_HOSTS": " Wiki.Intranet , 127.0.0.1:8123,[::1]:9000, fd00::5 ,"}
+    )
+    assert settings.quote_check_allow_hosts == (
+        HostPort("wiki.intranet"),
+        HostPort("127.0.0.1", 8123),
+        HostPort("::1", 9000),
+        HostPort("fd00::5"),
+    )
 
 
 def test_a_secret_is_never_echoed_in_an_error() -> None:

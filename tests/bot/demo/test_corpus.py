@@ -69,12 +69,14 @@ async def test_answers_quote_the_users_markdown_with_its_header_and_headings(
     assert first["cited_text_heading"] == "Pruning"
     assert first["document_reference"] == "1.1"
     assert (first["document_author"], first["document_year"]) == ("Ada Gardener", "1999")
-    assert first["source_url"] is None  # only http(s) links are ever passed on
+    # only http(s) links are ever passed on: the header's javascript: URL gives way to the
+    # page the demo serves itself
+    assert first["source_url"] == f"{url.removesuffix('/v1')}/corpus/tomatoes"
     assert "pinch --side-shoots" not in answer.text
     assert "plant out" not in answer.text
 
 
-async def test_a_text_file_is_titled_by_its_name_and_has_no_invented_source(
+async def test_a_text_file_is_titled_by_its_name_and_links_to_the_demos_own_page(
     http: httpx.AsyncClient, garden: Path
 ) -> None:
     async with running_demo(corpus=str(garden), tokens_per_second=0) as url:
@@ -86,7 +88,9 @@ async def test_a_text_file_is_titled_by_its_name_and_has_no_invented_source(
     assert "ammonia" in answer.text
     assert {c["document_title"] for c in citations} == {"compost-heaps"}
     assert all(
-        c["document_author"] is None and c["document_year"] is None and c["source_url"] is None
+        c["document_author"] is None
+        and c["document_year"] is None
+        and c["source_url"] == f"{url.removesuffix('/v1')}/corpus/notes/compost-heaps"
         for c in citations
     )
     assert citations[0]["document_reference"] in {"1", "2"}
