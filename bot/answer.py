@@ -221,7 +221,7 @@ async def answer_question(
                 if first:  # the first text goes out now, even if the rest came in the same read
                     await asyncio.sleep(0)
                 await writer.until_due()
-            else:
+            elif isinstance(event, AnswerDone):  # Reasoning: the "thinking…" status stays up
                 done = event
         await streamer.stop()
         assert done is not None

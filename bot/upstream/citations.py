@@ -148,12 +148,14 @@ def _perplexity(urls: Sequence[object], results: object) -> tuple[Citation, ...]
 
 def _openai(annotations: Sequence[object]) -> tuple[Citation, ...]:
     citations: list[Citation] = []
+    seen: list[Mapping[str, Any]] = []
     for item in annotations:
         if not isinstance(item, Mapping) or item.get("type") != "url_citation":
             continue
         body = item.get("url_citation")
-        if not isinstance(body, Mapping):
+        if not isinstance(body, Mapping) or body in seen:  # a gateway that repeats them
             continue
+        seen.append(body)
         start, end = body.get("start_index"), body.get("end_index")
         span = (start, end) if isinstance(start, int) and isinstance(end, int) else None
         citations.append(
@@ -186,12 +188,13 @@ def annotations_of(chunk: Mapping[str, Any]) -> list[object]:
 
 
 def normalise_citations(
-    payload: Mapping[str, Any], *, annotations: Sequence[object] = ()
+    payload: Mapping[str, Any], *, annotations: Sequence[object] | None = None
 ) -> tuple[Citation, ...]:
     """Detect the provider's shape from ``payload`` and return its citations in footnote order.
 
-    ``annotations`` are OpenAI ``url_citation`` annotations collected over a stream (they can
-    arrive on any delta); those found in ``payload`` itself are added.
+    ``annotations`` are the OpenAI ``url_citation`` annotations of the whole answer, collected
+    over a stream (they arrive on any delta, the final one included); without them, those in
+    ``payload`` itself are read. Never both: the final chunk's would count twice.
     """
     raw = payload.get("citations")
     if isinstance(raw, Sequence) and not isinstance(raw, str) and raw:
@@ -200,5 +203,5 @@ def normalise_citations(
         else:
             result = _magisterium(raw)
         return tuple(sorted(result, key=lambda c: c.number))
-    found = [*annotations, *annotations_of(payload)]
+    found = annotations_of(payload) if annotations is None else annotations
     return _openai(found) if found else ()

@@ -33,7 +33,8 @@ from bot.upstream.errors import (
     UpstreamDown,
     UpstreamError,
 )
-from bot.upstream.events import AnswerDone, AnswerEvent, TextDelta, Turn, Usage
+from bot.upstream.events import AnswerDone, AnswerEvent, Reasoning, TextDelta, Turn, Usage
+from bot.upstream.reasoning import ThinkFilter, reasoning_of
 
 log = logging.getLogger(__name__)
 
@@ -75,17 +76,29 @@ class RetryPolicy:
 
 @dataclass(slots=True)
 class _Progress:
-    """What one attempt has received; a failure after ``text`` is non-empty is never retried."""
+    """What one attempt has received; a failure after ``text`` is non-empty is never retried.
+
+    ``text`` is what the reader sees: reasoning never enters it (so it never reaches the
+    platform, nor the history built from it).
+    """
 
     text: list[str] = field(default_factory=list)
     annotations: list[object] = field(default_factory=list)
     related: tuple[str, ...] = ()
     skipped: int = 0
     final: Mapping[str, Any] | None = None
+    usage: Usage | None = None
+    think: ThinkFilter = field(default_factory=ThinkFilter)
+    reasoned: bool = False
 
     @property
     def started(self) -> bool:
         return bool(self.text)
+
+    @property
+    def partial(self) -> str:
+        """The text to keep when the answer is cut here."""
+        return self.joined + self.think.tail
 
     def add(self, text: str) -> None:
         """Keep ``text``; every few dozen pieces become one string (one str per token costs
@@ -166,19 +179,42 @@ def _classify(response: httpx.Response) -> UpstreamError | _Retry:
     return BadRequest(f"the upstream refused the request ({status}): {message}", status=status)
 
 
-def _delta_text(chunk: Mapping[str, Any]) -> tuple[str, str | None]:
-    """The content and finish reason of the first choice; missing pieces are empty."""
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """The first choice of a chunk: its content, whether it reasons, its finish reason."""
+
+    text: str = ""
+    reasoning: bool = False
+    reason: str | None = None
+
+
+def _choice_of(chunk: Mapping[str, Any], *, whole: bool = False) -> _Choice:
+    """Read the first choice; missing pieces are empty.
+
+    A streamed chunk's text is its ``delta``; a whole completion's is its ``message``. Perplexity
+    sends both on each: the delta is the new piece, the message everything so far (and a whole
+    completion comes with an empty delta), so the other one would double or lose the text.
+    """
     choices = chunk.get("choices")
     if not isinstance(choices, Sequence) or not choices or not isinstance(choices[0], Mapping):
-        return "", None
+        return _Choice()
     choice = choices[0]
-    delta = choice.get("delta")
-    if not isinstance(delta, Mapping):
-        delta = choice.get("message") if isinstance(choice.get("message"), Mapping) else {}
-    content = delta.get("content") if isinstance(delta, Mapping) else None
+    order = ("message", "delta") if whole else ("delta", "message")
+    part: Mapping[str, Any] = next(
+        (choice[key] for key in order if isinstance(choice.get(key), Mapping)), {}
+    )
+    content = part.get("content")
     reason = choice.get("finish_reason")
-    text = content if isinstance(content, str) else ""
-    return text, (reason if isinstance(reason, str) else None)
+    return _Choice(
+        text=content if isinstance(content, str) else "",
+        reasoning=reasoning_of(part),
+        reason=reason if isinstance(reason, str) else None,
+    )
+
+
+def _is_json(response: httpx.Response) -> bool:
+    media_type = str(response.headers.get("content-type", "")).split(";")[0]
+    return media_type.strip().lower() == "application/json"
 
 
 def _related(chunk: Mapping[str, Any]) -> tuple[str, ...]:
@@ -307,22 +343,35 @@ class AnswerClient:
                 if response.status_code != 200:
                     await response.aread()
                     raise _classify(response)
-                async for sse in source.aiter_sse():
-                    if sse.data == "[DONE]":
-                        break
-                    text = self._read_chunk(sse.data, progress)
-                    if text:
-                        yield TextDelta(text)
-                    if time.monotonic() > deadline:
-                        raise StreamCut(
-                            f"the answer took longer than {self._timeouts.total:.0f} s",
-                            partial_text=progress.joined,
-                        )
+                if _is_json(response):  # a gateway that answers `stream: true` all at once
+                    await response.aread()
+                    event = self._read_chunk(response.text, progress, whole=True)
+                    if event is not None:
+                        yield event
+                else:
+                    async for sse in source.aiter_sse():
+                        if sse.data == "[DONE]":
+                            break
+                        event = self._read_chunk(sse.data, progress)
+                        if event is not None:
+                            yield event
+                        if time.monotonic() > deadline:
+                            raise StreamCut(
+                                f"the answer took longer than {self._timeouts.total:.0f} s",
+                                partial_text=progress.partial,
+                            )
         except (httpx.TimeoutException, httpx.TransportError, SSEError) as error:
             raise self._transport_failure(error, progress) from None
+        tail = progress.think.tail
+        if tail:  # a partial "<think" that the answer ended on was text after all
+            progress.add(tail)
+            yield TextDelta(tail)
         yield self._finish(progress)
 
-    def _read_chunk(self, data: str, progress: _Progress) -> str:
+    def _read_chunk(
+        self, data: str, progress: _Progress, *, whole: bool = False
+    ) -> TextDelta | Reasoning | None:
+        """Take in one chunk (or a ``whole`` completion); return what the reader may learn."""
         try:
             chunk = json.loads(data)
         except ValueError:
@@ -334,22 +383,29 @@ class AnswerClient:
                 progress.skipped,
                 data,
             )
-            return ""
+            return None
         if "error" in chunk and not chunk.get("choices"):
             message = _message_of(chunk) or "unknown error"
             if progress.started:
                 raise StreamCut(
-                    f"the upstream failed mid-answer: {message}", partial_text=progress.joined
+                    f"the upstream failed mid-answer: {message}", partial_text=progress.partial
                 )
             raise _Retry(UpstreamDown(f"the upstream failed: {message}"))
-        text, reason = _delta_text(chunk)
+        choice = _choice_of(chunk, whole=whole)
         progress.related = _related(chunk) or progress.related
+        progress.usage = _usage(chunk) or progress.usage
         progress.annotations.extend(annotations_of(chunk))
-        if text:
-            progress.add(text)
-        if reason is not None:
+        shown = progress.think.feed(choice.text)
+        if shown.text:
+            progress.add(shown.text)
+        if choice.reason is not None or whole:
             progress.final = chunk
-        return text
+        if shown.text:
+            return TextDelta(shown.text)
+        if shown.reasoned or choice.reasoning:
+            progress.reasoned = True
+            return Reasoning()
+        return None
 
     def _transport_failure(self, error: Exception, progress: _Progress) -> UpstreamError | _Retry:
         if isinstance(error, SSEError):
@@ -361,7 +417,11 @@ class AnswerClient:
         else:
             what = f"the connection failed ({type(error).__name__})"
         if progress.started:
-            return StreamCut(f"the answer was interrupted: {what}", partial_text=progress.joined)
+            return StreamCut(f"the answer was interrupted: {what}", partial_text=progress.partial)
+        if progress.reasoned:
+            return _Retry(
+                UpstreamDown(f"the answer was interrupted while the model reasoned: {what}")
+            )
         return _Retry(UpstreamDown(f"the upstream is unreachable: {what}"))
 
     def _finish(self, progress: _Progress) -> AnswerDone:
@@ -372,7 +432,7 @@ class AnswerClient:
                     "the answer ended before it was complete", partial_text=progress.joined
                 )
             raise _Retry(UpstreamDown("the upstream closed the stream without an answer"))
-        _, reason = _delta_text(final)
+        reason = _choice_of(final).reason
         if reason == "content_filter":
             raise ContentFiltered(
                 "the upstream declined to answer this question", partial_text=progress.joined
@@ -382,7 +442,7 @@ class AnswerClient:
             finish_reason=reason or "stop",
             citations=normalise_citations(final, annotations=progress.annotations),
             related_questions=progress.related,
-            usage=_usage(final),
+            usage=progress.usage,
             skipped_chunks=progress.skipped,
             model=final.get("model") if isinstance(final.get("model"), str) else None,
         )

@@ -7,7 +7,7 @@ from typing import Literal
 
 from bot.upstream.citations import Citation
 
-__all__ = ["AnswerDone", "AnswerEvent", "TextDelta", "Turn", "Usage"]
+__all__ = ["AnswerDone", "AnswerEvent", "Reasoning", "TextDelta", "Turn", "Usage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +23,12 @@ class TextDelta:
     """A piece of answer text, in order; footnote markers may be split across deltas."""
 
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reasoning:
+    """The model is reasoning: nothing to show, but the answer is alive, so the platform's
+    "thinking…" status stays up (the reasoning itself is never shown or kept)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -45,4 +51,4 @@ class AnswerDone:
     model: str | None = field(default=None)
 
 
-AnswerEvent = TextDelta | AnswerDone
+AnswerEvent = TextDelta | Reasoning | AnswerDone

@@ -14,6 +14,7 @@ from bot.pacing import Pacer
 from bot.render.ports import Payload
 from bot.upstream.client import AnswerClient
 from tests.bot.presenter import PlainPresenter
+from tests.sim.recordings import recordings
 from tests.sim.upstream import (
     Cut,
     Gate,
@@ -180,3 +181,19 @@ async def test_an_answer_cut_at_the_length_limit_says_so(
         "\n\n*The answer reached the length limit of the answer service "
         "and stops here. Ask a follow-up question for the rest.*"
     )
+
+
+async def test_a_reasoning_model_shows_only_its_answer_and_keeps_only_that(
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    """A live sonar-reasoning-pro stream: until its answer begins nothing is written, so the
+    platform's "thinking…" status stays up; the reasoning reaches no message and no history."""
+    (recording,) = [r for r in recordings() if r.name == "perplexity/sonar-reasoning-pro-stream"]
+    upstream.queue(recording.reply)
+    sink = RecordingSink()
+    outcome = await ask(answer_client, sink)
+    assert outcome.status == "answered"
+    assert outcome.text.startswith("紅樓夢的作者是")  # what the next question's history holds
+    shown = [m["content"] for _, messages, _ in sink.shows for m in messages]
+    assert shown
+    assert all("think>" not in text and "The user is asking" not in text for text in shown)

@@ -1,9 +1,9 @@
 """A scriptable OpenAI-compatible upstream on loopback, speaking Magisterium's wire format.
 
-Tests queue replies (an SSE script or an error) and read back what the client sent. Each step
-of a script is a chunk (dict, sent as ``data: {json}``), a raw string (sent as it is, for
-malformed chunks), a :class:`Comment`, a :class:`Pause` or :class:`Cut` (the connection is
-dropped with no clean end).
+Tests queue replies (an SSE script, an error, or a provider's :class:`Recorded` reply) and read
+back what the client sent. Each step of a script is a chunk (dict, sent as ``data: {json}``), a
+raw string (sent as it is, for malformed chunks), a :class:`Comment`, a :class:`Pause` or
+:class:`Cut` (the connection is dropped with no clean end).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -74,7 +75,16 @@ class Json:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-Reply = Stream | Json | Numbered
+@dataclass(frozen=True)
+class Recorded:
+    """A reply a real provider sent, served byte for byte: an event stream is written one event
+    at a time (as the provider flushed them), a JSON body at once, whatever was asked for."""
+
+    body: bytes
+    content_type: str = "text/event-stream"
+
+
+Reply = Stream | Json | Numbered | Recorded
 
 
 def numbered_word(n: int) -> str:
@@ -246,6 +256,8 @@ class UpstreamSim:
         body = await request.json()
         self.requests.append(Request(body=body, headers=dict(request.headers), at=time.monotonic()))
         reply = self.replies.pop(0) if self.replies else self.default
+        if isinstance(reply, Recorded):
+            return await self._replay(reply, request)
         if isinstance(reply, Json):
             payload = (
                 reply.body
@@ -268,6 +280,20 @@ class UpstreamSim:
                 await self._play_numbered(reply, body, response)
             else:
                 await self._play(reply, request, response)
+        return response
+
+    async def _replay(self, reply: Recorded, request: web.Request) -> web.StreamResponse:
+        if reply.content_type != "text/event-stream":
+            return web.Response(body=reply.body, headers={"Content-Type": reply.content_type})
+        response = web.StreamResponse(
+            headers={"Content-Type": reply.content_type, "Cache-Control": "no-cache"}
+        )
+        await response.prepare(request)
+        with contextlib.suppress(ConnectionResetError):
+            for event in re.split(rb"(?<=\n\n)", reply.body):
+                if event:
+                    await response.write(event)
+            await response.write_eof()
         return response
 
     async def _play_numbered(

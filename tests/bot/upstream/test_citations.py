@@ -161,3 +161,16 @@ def test_no_citations_at_all() -> None:
     assert normalise_citations({"choices": []}) == ()
     assert normalise_citations({"citations": None}) == ()
     assert normalise_citations({"citations": []}) == ()
+
+
+def test_annotations_collected_over_a_stream_are_not_read_again_from_the_final_chunk() -> None:
+    annotation = {
+        "type": "url_citation",
+        "url_citation": {"start_index": 0, "end_index": 4, "url": "https://a.example/1"},
+    }
+    final = {"choices": [{"index": 0, "delta": {"annotations": [annotation]}}]}
+    # the stream's collection already holds the final chunk's annotation
+    (citation,) = normalise_citations(final, annotations=[annotation])
+    assert citation.source_url == "https://a.example/1"
+    (alone,) = normalise_citations(final)  # a payload read on its own still gives its own
+    assert alone == citation

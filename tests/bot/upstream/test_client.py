@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import httpx
 import pytest
@@ -16,12 +17,13 @@ from bot.upstream.errors import (
     TokenLimit,
     UpstreamDown,
 )
-from bot.upstream.events import AnswerDone, TextDelta, Turn
+from bot.upstream.events import AnswerDone, Reasoning, TextDelta, Turn
 from tests.sim.upstream import (
     Comment,
     Cut,
     Json,
     Pause,
+    Step,
     Stream,
     UpstreamSim,
     answer,
@@ -46,10 +48,25 @@ async def collect(
     async for event in client.stream(question, **kwargs):  # type: ignore[arg-type]
         if isinstance(event, TextDelta):
             deltas.append(event.text)
-        else:
+        elif isinstance(event, AnswerDone):
             done = event
     assert done is not None
     return deltas, done
+
+
+def url_citation(url: str, start: int, end: int) -> dict[str, object]:
+    return {
+        "type": "url_citation",
+        "url_citation": {"url": url, "title": url, "start_index": start, "end_index": end},
+    }
+
+
+def delta(finish_reason: str | None = None, **fields: object) -> dict[str, Any]:
+    """A chunk whose delta carries exactly ``fields`` (annotations, reasoning...)."""
+    return {
+        **chunk(),
+        "choices": [{"index": 0, "delta": fields, "finish_reason": finish_reason}],
+    }
 
 
 async def test_markers_split_across_deltas_arrive_intact_and_in_order(
@@ -231,15 +248,20 @@ async def test_content_filter_is_its_own_error(
         await collect(answer_client)
 
 
-async def test_silence_between_events_times_out_as_a_cut_stream(upstream: UpstreamSim) -> None:
-    upstream.queue(Stream((chunk("Thinking"), Pause(1.5), chunk(" done."))))
-    async with AnswerClient(
+def impatient(upstream: UpstreamSim) -> AnswerClient:
+    """A client that calls 0.3 s of silence a dead stream, and never retries."""
+    return AnswerClient(
         base_url=upstream.base_url,
         api_key=None,
         model="m",
         timeouts=Timeouts(connect=2, idle=0.3, total=10),
         retry=RetryPolicy(max_retries=0),
-    ) as client:
+    )
+
+
+async def test_silence_between_events_times_out_as_a_cut_stream(upstream: UpstreamSim) -> None:
+    upstream.queue(Stream((chunk("Thinking"), Pause(1.5), chunk(" done."))))
+    async with impatient(upstream) as client:
         with pytest.raises(StreamCut) as caught:
             await collect(client)
     assert caught.value.partial_text == "Thinking"
@@ -319,3 +341,123 @@ async def test_either_transport_reads_every_chunk_shape_and_keeps_the_text_of_a_
     assert done.related_questions == ("Why not?",)
     assert [c.source_url for c in done.citations] == ["https://example.org/a"]
     assert caught.value.partial_text == "Cut here"
+
+
+async def test_annotations_on_the_final_chunk_are_counted_once(
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    """gpt-4o-search-preview sends its annotations with ``finish_reason`` on a last,
+    content-less delta (openai/openai-java#297 shows one); they were read twice."""
+    upstream.queue(
+        Stream(
+            (
+                chunk("The eruption was small. "),
+                chunk("([reuters.com](https://www.reuters.com/a))"),
+                delta("stop", annotations=[url_citation("https://www.reuters.com/a", 24, 66)]),
+            )
+        )
+    )
+    _, done = await collect(answer_client)
+    assert [(c.number, c.source_url, c.span) for c in done.citations] == [
+        (1, "https://www.reuters.com/a", (24, 66))
+    ]
+
+
+async def test_annotations_on_a_delta_and_on_the_final_chunk_each_count_once(
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    repeated = url_citation("https://a.example/1", 0, 4)
+    upstream.queue(
+        Stream(
+            (
+                delta(content="One. ", annotations=[repeated]),
+                chunk("Two."),
+                # a gateway that repeats what it already sent, plus the new one
+                delta("stop", annotations=[repeated, url_citation("https://b.example/2", 5, 9)]),
+            )
+        )
+    )
+    _, done = await collect(answer_client)
+    assert [c.source_url for c in done.citations] == ["https://a.example/1", "https://b.example/2"]
+
+
+async def test_a_whole_json_completion_to_a_stream_request_is_read_as_the_answer(
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    """Some OpenAI-compatible gateways answer ``stream: true`` with one JSON completion."""
+    message = {
+        "role": "assistant",
+        "content": "Small eruption. ([x.is](https://x.is/n))",
+        "annotations": [url_citation("https://x.is/n", 16, 40)],
+    }
+    upstream.queue(
+        Json(
+            200,
+            {
+                "object": "chat.completion",
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 3, "completion_tokens": 5, "total_tokens": 8},
+            },
+        )
+    )
+    deltas, done = await collect(answer_client)
+    assert upstream.requests[-1].body["stream"] is True
+    assert deltas == [message["content"]] == [done.text]
+    assert [c.source_url for c in done.citations] == ["https://x.is/n"]
+    assert done.usage is not None
+    assert done.usage.total_tokens == 8
+
+
+async def test_a_think_block_split_anywhere_never_reaches_the_text(
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    upstream.queue(
+        answer(["<th", "ink>\nThe user asks", " about hope.</thi", "nk>\n\nHope[^1", "] lasts."])
+    )
+    events = [event async for event in answer_client.stream("Why?")]
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    done = events[-1]
+    assert isinstance(done, AnswerDone)
+    assert shown == done.text == "Hope[^1] lasts."
+    assert any(isinstance(e, Reasoning) for e in events)
+
+
+async def test_reasoning_fields_keep_the_answer_alive_but_are_never_text(
+    upstream: UpstreamSim,
+) -> None:
+    """Three reasoning pieces 0.2 s apart outlast a 0.3 s idle timeout: reasoning is life."""
+    reasoning: list[Step] = [
+        delta(reasoning_content="We need"),
+        Pause(0.2),
+        delta(reasoning=" to count"),
+        Pause(0.2),
+        delta(reasoning_content=" letters."),
+        Pause(0.2),
+    ]
+    upstream.queue(Stream((*reasoning, chunk("Three."), chunk(finish_reason="stop"))))
+    async with impatient(upstream) as client:
+        events = [event async for event in client.stream("Why?")]
+    assert [type(e) for e in events] == [Reasoning, Reasoning, Reasoning, TextDelta, AnswerDone]
+    assert isinstance(events[-1], AnswerDone)
+    assert events[-1].text == "Three."
+
+
+async def test_a_stream_cut_while_the_model_reasons_shows_nothing_and_is_retried(
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    upstream.queue(Stream((chunk("<think>\nLet me think"), Cut())), answer(["Fine."]))
+    deltas, done = await collect(answer_client)
+    assert deltas == ["Fine."]
+    assert done.text == "Fine."
+    assert len(upstream.requests) == 2  # nothing had been shown, so a retry is invisible
+
+
+async def test_a_stream_cut_while_the_model_reasons_says_so_when_retries_run_out(
+    upstream: UpstreamSim,
+) -> None:
+    upstream.default = Stream((chunk("<think>\nLet me think"), Cut()))
+    async with AnswerClient(
+        base_url=upstream.base_url, api_key=None, model="m", retry=RetryPolicy(max_retries=0)
+    ) as client:
+        with pytest.raises(UpstreamDown, match="while the model reasoned"):
+            await collect(client)
