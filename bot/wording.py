@@ -5,6 +5,12 @@ Sentences go through gettext (domain ``citebot``). The sources are ``bot/locale/
 the build compiles them to ``citebot.mo`` with Babel (``setup.py``), so no ``.mo`` is committed.
 A :class:`Wording` speaks one language, numbers included (Babel's locale data): the asker's own
 where the platform tells it, else the worker's ``CITEBOT_LANGUAGE``. English is the msgids.
+
+A sentence that names a place on the platform (a thread, a channel) goes through
+:meth:`Wording._here`: Discord and Slack do not always name it alike in one language (Discord's
+French "salon" is Slack's "canal"), so the template holds it once in general and once per
+platform (msgctxt ``discord``, ``slack``; :func:`extract` writes them), and a catalogue
+translates a platform's entry where that platform's own client says it differently.
 """
 
 from __future__ import annotations
@@ -12,10 +18,13 @@ from __future__ import annotations
 import functools
 import gettext
 import math
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any, cast
 
 from babel import Locale, UnknownLocaleError
+from babel.messages.extract import extract_python
 from babel.numbers import format_decimal
 
 from bot.errors import (
@@ -32,11 +41,13 @@ from bot.errors import (
 __all__ = [
     "ENGLISH_LABELS",
     "LANGUAGES",
+    "PLATFORMS",
     "WORDING",
     "Labels",
     "Wording",
     "babel_locale",
     "catalogue_language",
+    "extract",
 ]
 
 LOCALE_DIR = Path(__file__).with_name("locale")
@@ -46,6 +57,9 @@ LANGUAGES: tuple[str, ...] = tuple(
 )
 """The languages citebot speaks, as catalogue identifiers: ``en`` and every shipped catalogue
 (``pt_BR``, ``zh_Hans``, ``de``, ...)."""
+PLATFORMS = ("discord", "slack")
+"""The platforms whose own words a catalogue may use (the msgctxt of a :meth:`Wording._here`
+sentence)."""
 
 
 def babel_locale(tag: str) -> Locale | None:
@@ -125,6 +139,10 @@ class Wording:
     when none fits."""
 
     language: str | None = None
+    platform: str | None = None
+    """Where the words are shown (``discord``, ``slack``): threads and channels are named as
+    that platform's own client names them in the language. None, or any other (the terminal):
+    the language's general words."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "language", catalogue_language(self.language) or "en")
@@ -140,6 +158,16 @@ class Wording:
 
     def _(self, text: str) -> str:
         return _translations(self.language or "en").gettext(text)
+
+    def _here(self, text: str) -> str:
+        """A sentence naming a thread or channel: the platform's own entry where the catalogue
+        has one (its client's word differs from the general one), else the general sentence."""
+        translations = _translations(self.language or "en")
+        if self.platform in PLATFORMS:
+            said = translations.pgettext(self.platform, text)
+            if said != text:
+                return said
+        return translations.gettext(text)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form of a sentence for the number ``n`` (the caller formats ``{n}`` itself, with
@@ -179,7 +207,7 @@ class Wording:
                 "Please tell whoever runs citebot to check UPSTREAM_API_KEY."
             )
         if isinstance(error, TokenLimit):
-            return self._(
+            return self._here(
                 "That question, with the conversation before it, is too long for the "
                 "answer service. Please ask a shorter question or start a new thread."
             )
@@ -238,11 +266,13 @@ class Wording:
         ).format(n=self.number(position))
 
     def after_thread_turn(self, position: int) -> str:
+        """The thread's earlier questions are answered first, one at a time; ``position``: how
+        many are ahead."""
         if position == 1:
-            return self._(
+            return self._here(
                 "I will answer this as soon as I finish the question before it in this thread."
             )
-        return self._(
+        return self._here(
             "I will answer this after the {n} questions before it in this thread."
         ).format(n=self.number(position))
 
@@ -265,10 +295,36 @@ class Wording:
         )
 
     def not_allowed_here(self) -> str:
-        return self._("citebot is not enabled here. Please ask in a channel where it is allowed.")
+        return self._here(
+            "citebot is not enabled here. Please ask in a channel where it is allowed."
+        )
 
     def feedback_thanks(self) -> str:
         return self._("Thank you for the feedback!")
+
+
+Extracted = tuple[int, str, Any, list[str]]
+"""What a Babel extractor yields: line, function name, its string argument(s), comments."""
+
+
+def extract(
+    fileobj: IO[bytes],
+    keywords: Collection[str],
+    comment_tags: Collection[str],
+    options: Any,
+) -> Iterator[Extracted]:
+    """Babel's Python extractor (``babel.cfg``), with each :meth:`Wording._here` sentence given
+    once in general and once per platform (msgctxt), so that every catalogue can say it in a
+    platform's own words."""
+    found = extract_python(fileobj, dict.fromkeys([*keywords, "_here"]), comment_tags, options)
+    # Babel annotates extractors with extract()'s result shape; they yield Extracted.
+    for lineno, funcname, messages, comments in cast(Iterator[Extracted], found):
+        if funcname != "_here":
+            yield lineno, funcname, messages, comments
+            continue
+        yield lineno, "_", messages, comments
+        for platform in PLATFORMS:
+            yield lineno, "pgettext", (platform, messages), comments
 
 
 WORDING = Wording()

@@ -170,3 +170,11 @@ def test_traditional_chinese_and_other_languages_get_the_caller_s_default(tag: s
 
 def test_traditional_chinese_with_a_fallback_takes_the_fallback() -> None:
     assert catalogue_language("zh_TW:en") == "en"
+
+
+def test_a_platform_without_its_own_entry_reads_the_general_sentence() -> None:
+    assert Wording("es", "discord").not_allowed_here() == Wording("es").not_allowed_here()
+    assert Wording("es", "slack").not_allowed_here() == Wording("es", "terminal").not_allowed_here()
+    assert Wording(None, "slack").not_allowed_here() == (
+        "citebot is not enabled here. Please ask in a channel where it is allowed."
+    )

@@ -37,10 +37,11 @@ SENTENCE = {
 LATIN = "Grace does not destroy nature but builds on it and perfects it, as the sources say."
 USED, UNUSED = 30, 12
 
-DIALECTS: list[tuple[Dialect, Any]] = [
-    (DiscordDialect(), validate_discord_payload),
-    (SlackDialect(), validate_slack_payload),
+DIALECTS: list[tuple[str, Dialect, Any]] = [
+    ("discord", DiscordDialect(), validate_discord_payload),
+    ("slack", SlackDialect(), validate_slack_payload),
 ]
+"""Each platform's dialect and validator, and the name its words are chosen by."""
 
 
 def _long_answer(language: str) -> str:
@@ -76,11 +77,11 @@ def _shown(payloads: Iterable[Payload]) -> str:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("dialect", "validate"), DIALECTS, ids=["discord", "slack"])
+@pytest.mark.parametrize(("platform", "dialect", "validate"), DIALECTS, ids=["discord", "slack"])
 def test_a_long_cited_answer_keeps_the_limits_in_every_language(
-    language: str, dialect: Dialect, validate: Any
+    language: str, platform: str, dialect: Dialect, validate: Any
 ) -> None:
-    wording = Wording(language)
+    wording = Wording(language, platform)
     text = _long_answer(language)
     formatter = AnswerFormatter(dialect, wording=wording)
     for start in range(0, len(text), 997):
@@ -105,11 +106,11 @@ def test_a_long_cited_answer_keeps_the_limits_in_every_language(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("dialect", "validate"), DIALECTS, ids=["discord", "slack"])
+@pytest.mark.parametrize(("platform", "dialect", "validate"), DIALECTS, ids=["discord", "slack"])
 def test_an_interrupted_answer_keeps_the_limits_in_every_language(
-    language: str, dialect: Dialect, validate: Any
+    language: str, platform: str, dialect: Dialect, validate: Any
 ) -> None:
-    wording = Wording(language)
+    wording = Wording(language, platform)
     formatter = AnswerFormatter(dialect, wording=wording)
     formatter.feed(_long_answer(language)[:25_000])
     interrupted = formatter.interrupt(wording.interrupted())
@@ -131,11 +132,11 @@ ERRORS: list[UpstreamError] = [
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("dialect", "validate"), DIALECTS, ids=["discord", "slack"])
+@pytest.mark.parametrize(("platform", "dialect", "validate"), DIALECTS, ids=["discord", "slack"])
 def test_every_notice_keeps_the_limits_in_every_language(
-    language: str, dialect: Dialect, validate: Any
+    language: str, platform: str, dialect: Dialect, validate: Any
 ) -> None:
-    wording = Wording(language)
+    wording = Wording(language, platform)
     sentences = [
         *(wording.explain(error) for error in ERRORS),
         wording.cut_short(),
