@@ -262,7 +262,7 @@ class Wording:
     def queued(self, position: int) -> str:
         return self._(
             "Many questions are being answered right now; yours is number {n} in "
-            "line and will start shortly."
+            "line, and I will answer it as soon as its turn comes."
         ).format(n=self.number(position))
 
     def after_thread_turn(self, position: int) -> str:
@@ -270,7 +270,8 @@ class Wording:
         many are ahead."""
         if position == 1:
             return self._here(
-                "I will answer this as soon as I finish the question before it in this thread."
+                "I will answer this as soon as I have answered the question before it in "
+                "this thread."
             )
         return self._here(
             "I will answer this after the {n} questions before it in this thread."
@@ -282,9 +283,10 @@ class Wording:
         ).format(wait=self.duration(retry_after))
 
     def question_too_long(self, limit: int) -> str:
+        """A question of exactly ``limit`` characters is still taken."""
         return self.ngettext(
-            "That question is too long: please keep it under {limit} character.",
-            "That question is too long: please keep it under {limit} characters.",
+            "That question is too long: please use at most {limit} character.",
+            "That question is too long: please use at most {limit} characters.",
             limit,
         ).format(limit=self.number(limit))
 

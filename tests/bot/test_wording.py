@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.errors import RateLimited
+from bot.errors import RateLimited, TokenLimit
 from bot.wording import LANGUAGES, Wording, catalogue_language
 
 
@@ -52,6 +52,16 @@ def test_chinese_has_one_form_for_every_count() -> None:
     assert wording.question_too_long(500) == "这个问题太长了：请控制在 500 个字符以内。"
 
 
+def test_the_length_limit_is_said_as_the_service_applies_it() -> None:
+    assert Wording().question_too_long(1) == (
+        "That question is too long: please use at most 1 character."
+    )
+    assert Wording().question_too_long(2000) == (
+        "That question is too long: please use at most 2,000 characters."
+    )
+    assert Wording("nl").question_too_long(1) == "Deze vraag is te lang: gebruik maximaal 1 teken."
+
+
 @pytest.mark.parametrize(
     ("language", "written"),
     [
@@ -78,6 +88,7 @@ def test_labels_follow_the_language() -> None:
     assert Wording("es").labels.related == "Preguntas relacionadas"
     assert Wording("fr").labels.supports == "Étaye"
     assert Wording("zh_Hans").labels.also_consulted == "其他参考资料"
+    assert Wording("fr").labels.bad_answer == "Réponse peu utile"  # not a quiz's "wrong answer"
 
 
 def test_a_label_before_a_quote_is_punctuated_as_the_language_does() -> None:
@@ -93,6 +104,8 @@ def test_a_label_before_a_quote_is_punctuated_as_the_language_does() -> None:
         ("de", "„grace“"),
         ("fr", "«\u00a0grace\u00a0»"),
         ("pl", "„grace”"),
+        ("es", "«grace»"),
+        ("it", "«grace»"),
     ],
 )
 def test_the_answers_words_on_a_card_are_quoted_as_the_language_quotes(
@@ -142,6 +155,7 @@ def test_a_wording_takes_any_tag_and_keeps_the_catalogue_it_found() -> None:
         ("zh-SG", "zh_Hans"),
         ("zh-Hans", "zh_Hans"),
         ("zh", "zh_Hans"),
+        ("zh_Hans_HK", "zh_Hans"),
     ],
 )
 def test_a_locale_tag_finds_its_catalogue(tag: str, language: str) -> None:
@@ -172,9 +186,49 @@ def test_traditional_chinese_with_a_fallback_takes_the_fallback() -> None:
     assert catalogue_language("zh_TW:en") == "en"
 
 
-def test_a_platform_without_its_own_entry_reads_the_general_sentence() -> None:
-    assert Wording("es", "discord").not_allowed_here() == Wording("es").not_allowed_here()
-    assert Wording("es", "slack").not_allowed_here() == Wording("es", "terminal").not_allowed_here()
+@pytest.mark.parametrize(
+    ("language", "general", "discord", "slack"),
+    [
+        ("fr", "dans un canal où", "dans un salon où", "dans un canal où"),
+        ("de", "in einem Kanal,", "in einem Kanal,", "in einem Channel,"),
+        ("es", "en un canal donde", "en un canal donde", "en un canal donde"),
+    ],
+)
+def test_a_channel_is_named_as_the_reader_s_platform_names_it(
+    language: str, general: str, discord: str, slack: str
+) -> None:
+    assert general in Wording(language).not_allowed_here()
+    assert discord in Wording(language, "discord").not_allowed_here()
+    assert slack in Wording(language, "slack").not_allowed_here()
+    assert Wording(language, "terminal").not_allowed_here() == Wording(language).not_allowed_here()
+
+
+@pytest.mark.parametrize(
+    ("language", "general", "discord", "slack"),
+    [
+        ("zh_Hans", "此对话中", "此子区中", "此消息列中"),
+        ("pt_BR", "neste tópico", "neste tópico", "nesta conversa"),
+        ("it", "in questo thread", "in questo thread", "in questo thread"),
+    ],
+)
+def test_a_thread_is_named_as_the_reader_s_platform_names_it(
+    language: str, general: str, discord: str, slack: str
+) -> None:
+    assert general in Wording(language).after_thread_turn(3)
+    assert discord in Wording(language, "discord").after_thread_turn(3)
+    assert slack in Wording(language, "slack").after_thread_turn(1)
+    assert " 3 " in Wording(language, "slack").after_thread_turn(3)
+
+
+def test_english_is_the_same_on_every_platform() -> None:
+    assert Wording(None, "discord").explain(TokenLimit("long")) == Wording().explain(
+        TokenLimit("long")
+    )
     assert Wording(None, "slack").not_allowed_here() == (
         "citebot is not enabled here. Please ask in a channel where it is allowed."
     )
+
+
+def test_a_platform_without_its_own_entry_reads_the_general_sentence() -> None:
+    assert Wording("es", "discord").not_allowed_here() == Wording("es").not_allowed_here()
+    assert Wording("es", "slack").not_allowed_here() == Wording("es", "terminal").not_allowed_here()

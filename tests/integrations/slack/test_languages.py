@@ -23,7 +23,7 @@ from tests.sim.slack.webapi import BOT_SCOPES, Identity
 from tests.sim.upstream import Json, UpstreamSim, answer, magisterium_citation
 
 CHANNEL = "C0GENERAL"
-ANA, LI = "U0ANA", "U0LI"
+ANA, LI, CLAIRE, JONAS = "U0ANA", "U0LI", "U0CLAIRE", "U0JONAS"
 
 QUOTES = (
     "A vida humana é sagrada — «desde o seu início».",
@@ -41,10 +41,16 @@ CITED = answer(
 
 @contextlib.asynccontextmanager
 async def slack_with(*, scopes: frozenset[str] = BOT_SCOPES, **env: str) -> AsyncIterator[World]:
-    """A worker whose bot token has ``scopes``, with ANA (``pt-BR``) and LI (``zh-CN``)."""
+    """A worker whose bot token has ``scopes``, with ANA (``pt-BR``), LI (``zh-CN``), CLAIRE
+    (``fr-FR``) and JONAS (``de-DE``)."""
     async with SlackSim(me=Identity(scopes=scopes)) as sim, UpstreamSim().running() as upstream:
-        sim.workspace.add_user(ANA, locale="pt-BR")
-        sim.workspace.add_user(LI, locale="zh-CN")
+        for user, locale in (
+            (ANA, "pt-BR"),
+            (LI, "zh-CN"),
+            (CLAIRE, "fr-FR"),
+            (JONAS, "de-DE"),
+        ):
+            sim.workspace.add_user(user, locale=locale)
         settings = slack_settings(sim, upstream, **env)
         async with (
             AnswerClient(
@@ -89,8 +95,8 @@ async def test_a_brazilian_user_reads_portuguese_and_the_quotes_stay_the_sources
     assert "*Perguntas relacionadas*" in shown
     assert cards.text.startswith("Fontes: ")
     [feedback] = [e for e in cards.elements() if e["action_id"] == "citebot_feedback"]
-    assert feedback["positive_button"]["accessibility_label"] == "Boa resposta"
-    assert feedback["negative_button"]["accessibility_label"] == "Resposta ruim"
+    assert feedback["positive_button"]["accessibility_label"] == "Resposta útil"
+    assert feedback["negative_button"]["accessibility_label"] == "Resposta pouco útil"
     assert [q.encode() for q in quotes_of(cards)] == [q.encode() for q in QUOTES]
 
     [system, question] = world.upstream.questions[0]
@@ -123,6 +129,27 @@ async def test_a_chinese_user_reads_chinese_in_the_same_channel(world: World) ->
     [thanks] = world.sim.ephemerals(LI)
     assert thanks.shown == "感谢您的反馈！"
     assert len(world.sim.calls_to("users.info")) == 1
+
+
+async def test_outside_the_allowed_channels_each_user_reads_slack_s_word_for_channel() -> None:
+    async with slack_with(SLACK_CHANNEL_ALLOWLIST="C0ALLOWED") as world:
+        for user, refusal in (
+            (
+                CLAIRE,
+                "citebot n’est pas activé ici. "
+                "Posez votre question dans un canal où il est autorisé.",
+            ),
+            (
+                JONAS,
+                "citebot ist hier nicht aktiviert. "
+                "Bitte fragen Sie in einem Channel, in dem citebot erlaubt ist.",
+            ),
+        ):
+            asked = await world.sim.mention(CHANNEL, "?", user=user)
+            await world.sim.wait_for(lambda asked=asked: world.sim.bot_replies(CHANNEL, asked.ts))
+            [refused] = world.sim.bot_replies(CHANNEL, asked.ts)
+            assert refused.shown == refusal
+        assert world.upstream.requests == []
 
 
 async def test_a_conversation_costs_one_users_info_call(world: World) -> None:
