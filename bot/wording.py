@@ -18,12 +18,13 @@ from __future__ import annotations
 import functools
 import gettext
 import math
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, cast
 
 from babel import Locale, UnknownLocaleError
+from babel.core import get_global, parse_locale
 from babel.messages.extract import extract_python
 from babel.numbers import format_decimal
 
@@ -56,7 +57,7 @@ LANGUAGES: tuple[str, ...] = tuple(
     sorted({"en"} | {po.parents[1].name for po in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")})
 )
 """The languages citebot speaks, as catalogue identifiers: ``en`` and every shipped catalogue
-(``pt_BR``, ``zh_Hans``, ``de``, ...)."""
+(``pt_BR``, ``zh_Hans``, ``zh_Hant``, ``de``, ...)."""
 PLATFORMS = ("discord", "slack")
 """The platforms whose own words a catalogue may use (the msgctxt of a :meth:`Wording._here`
 sentence)."""
@@ -75,23 +76,33 @@ def babel_locale(tag: str) -> Locale | None:
 
 
 _CATALOGUES = {language: Locale.parse(language) for language in LANGUAGES}
+_LIKELY_SUBTAGS: Mapping[str, str] = get_global("likely_subtags")
+
+
+def _script(locale: Locale) -> str | None:
+    """The script ``locale`` is written in: its own, else the likely one for its language and
+    region (CLDR's likely subtags: ``zh`` and ``zh-SG`` Hans, ``zh-TW`` Hant, ``pt`` Latn)."""
+    if locale.script:
+        return locale.script
+    for key in (f"{locale.language}_{locale.territory}", locale.language):
+        if key in _LIKELY_SUBTAGS:
+            return parse_locale(_LIKELY_SUBTAGS[key])[2]
+    return None
 
 
 @functools.cache
 def catalogue_language(tag: str | None) -> str | None:
     """The shipped catalogue for a locale tag, or None when none fits. A tag matches a catalogue
-    of its language unless it names another script: ``pt-PT`` reads the Brazilian catalogue,
-    ``zh-CN``/``zh-SG``/``zh`` the Simplified one, but ``zh-TW``/``zh-HK``/``zh-Hant`` get None
-    (the caller's default) rather than a script their readers did not choose. gettext-style
-    lists (``de_DE:en``): the first that ships wins."""
+    of its language written in the same script (a tag without one is read in its likely script):
+    ``pt-PT`` reads the Brazilian catalogue, ``zh-CN``/``zh-SG``/``zh`` the Simplified one,
+    ``zh-TW``/``zh-HK``/``zh-MO``/``zh-Hant`` the Traditional one. gettext-style lists
+    (``de_DE:en``): the first that ships wins."""
     for candidate in (tag or "").split(":"):
         asked = babel_locale(candidate)
+        if asked is None:
+            continue
         for language, catalogue in _CATALOGUES.items():
-            if (
-                asked is not None
-                and asked.language == catalogue.language
-                and asked.script in (None, catalogue.script)
-            ):
+            if asked.language == catalogue.language and _script(asked) == _script(catalogue):
                 return language
     return None
 

@@ -69,7 +69,8 @@ def test_an_unknown_language_is_one_line_listing_those_citebot_speaks() -> None:
     with pytest.raises(SettingsError) as caught:
         load_settings({"CITEBOT_LANGUAGE": "klingon"})
     assert str(caught.value) == (
-        "CITEBOT_LANGUAGE: must be one of de, en, es, fr, it, nl, pl, pt_BR, zh_Hans, got 'klingon'"
+        "CITEBOT_LANGUAGE: must be one of de, en, es, fr, it, nl, pl, pt_BR, zh_Hans, zh_Hant, "
+        "got 'klingon'"
     )
 
 
@@ -82,6 +83,8 @@ def test_an_unknown_language_is_one_line_listing_those_citebot_speaks() -> None:
         ("EN", "en"),
         ("xx:de_DE:en", "de"),
         ("zh-CN", "zh_Hans"),
+        ("zh-TW", "zh_Hant"),
+        ("zh_HK.UTF-8", "zh_Hant"),
     ],
 )
 def test_a_language_is_read_as_the_catalogue_it_names(value: str, language: str) -> None:

@@ -32,6 +32,7 @@ from integrations.slack.limits import validate_slack_payload
 
 SENTENCE = {
     "zh_Hans": "恩宠建立在本性之上，并不摧毁本性，而是成全本性，使人能够分享天主的生命。",
+    "zh_Hant": "恩寵建立在本性之上，並不摧毀本性，而是成全本性，使人能夠分享天主的生命。",
     "pl": "Łaska nie niszczy natury, lecz ją zakłada i udoskonala, prowadząc człowieka do Boga.",
 }
 LATIN = "Grace does not destroy nature but builds on it and perfects it, as the sources say."

@@ -113,6 +113,7 @@ async def test_feedback_is_recorded_and_acknowledged_privately(harness: Harness)
             "citebot ist hier nicht aktiviert. "
             "Bitte fragen Sie in einem Kanal, in dem citebot erlaubt ist.",
         ),
+        ("zh-TW", "citebot 未在此處啟用。請在允許使用它的頻道中提問。"),
     ],
 )
 async def test_outside_the_allowlisted_channels_ask_is_politely_refused(

@@ -23,7 +23,7 @@ from tests.sim.slack.webapi import BOT_SCOPES, Identity
 from tests.sim.upstream import Json, UpstreamSim, answer, magisterium_citation
 
 CHANNEL = "C0GENERAL"
-ANA, LI, CLAIRE, JONAS = "U0ANA", "U0LI", "U0CLAIRE", "U0JONAS"
+ANA, LI, MEI, CLAIRE, JONAS = "U0ANA", "U0LI", "U0MEI", "U0CLAIRE", "U0JONAS"
 
 QUOTES = (
     "A vida humana é sagrada — «desde o seu início».",
@@ -41,12 +41,13 @@ CITED = answer(
 
 @contextlib.asynccontextmanager
 async def slack_with(*, scopes: frozenset[str] = BOT_SCOPES, **env: str) -> AsyncIterator[World]:
-    """A worker whose bot token has ``scopes``, with ANA (``pt-BR``), LI (``zh-CN``), CLAIRE
-    (``fr-FR``) and JONAS (``de-DE``)."""
+    """A worker whose bot token has ``scopes``, with ANA (``pt-BR``), LI (``zh-CN``), MEI
+    (``zh-TW``), CLAIRE (``fr-FR``) and JONAS (``de-DE``)."""
     async with SlackSim(me=Identity(scopes=scopes)) as sim, UpstreamSim().running() as upstream:
         for user, locale in (
             (ANA, "pt-BR"),
             (LI, "zh-CN"),
+            (MEI, "zh-TW"),
             (CLAIRE, "fr-FR"),
             (JONAS, "de-DE"),
         ):
@@ -131,6 +132,22 @@ async def test_a_chinese_user_reads_chinese_in_the_same_channel(world: World) ->
     assert len(world.sim.calls_to("users.info")) == 1
 
 
+async def test_a_taiwanese_user_reads_traditional_chinese(world: World) -> None:
+    world.upstream.queue(CITED)
+    asked = await world.sim.mention(CHANNEL, "生命是神聖的嗎？", user=MEI)
+    await world.answered(CHANNEL, asked.ts)
+
+    assert world.sim.statuses(CHANNEL, asked.ts)[0] == "正在思考…"
+    [cards] = world.cards_of(CHANNEL, asked.ts)
+    assert cards.text.startswith("參考來源")
+    assert "*相關問題*" in cards.block_text()
+    assert "_佐證：_ 「A vida é sagrada desde a concepção.」" in cards.block_text()
+    [feedback] = [e for e in cards.elements() if e["action_id"] == "citebot_feedback"]
+    assert feedback["positive_button"]["accessibility_label"] == "回答有幫助"
+    assert quotes_of(cards) == list(QUOTES)
+    assert "answer in Chinese (Traditional, Taiwan)" in world.upstream.questions[0][0]["content"]
+
+
 async def test_outside_the_allowed_channels_each_user_reads_slack_s_word_for_channel() -> None:
     async with slack_with(SLACK_CHANNEL_ALLOWLIST="C0ALLOWED") as world:
         for user, refusal in (
@@ -144,6 +161,7 @@ async def test_outside_the_allowed_channels_each_user_reads_slack_s_word_for_cha
                 "citebot ist hier nicht aktiviert. "
                 "Bitte fragen Sie in einem Channel, in dem citebot erlaubt ist.",
             ),
+            (MEI, "citebot 未在此處啟用。請在允許使用它的頻道中提問。"),
         ):
             asked = await world.sim.mention(CHANNEL, "?", user=user)
             await world.sim.wait_for(lambda asked=asked: world.sim.bot_replies(CHANNEL, asked.ts))
