@@ -199,39 +199,31 @@ def test_a_language_without_a_catalogue_takes_the_list_s_next() -> None:
     assert catalogue_language("ja_JP:en") == "en"
 
 
-@pytest.mark.parametrize(
-    ("language", "general", "discord", "slack"),
-    [
-        ("fr", "dans un canal où", "dans un salon où", "dans un canal où"),
-        ("de", "in einem Kanal,", "in einem Kanal,", "in einem Channel,"),
-        ("es", "en un canal donde", "en un canal donde", "en un canal donde"),
-        ("zh_Hant", "頻道", "頻道", "頻道"),
-    ],
-)
-def test_a_channel_is_named_as_the_reader_s_platform_names_it(
-    language: str, general: str, discord: str, slack: str
-) -> None:
-    assert general in Wording(language).not_allowed_here()
-    assert discord in Wording(language, "discord").not_allowed_here()
-    assert slack in Wording(language, "slack").not_allowed_here()
-    assert Wording(language, "terminal").not_allowed_here() == Wording(language).not_allowed_here()
+def _names_a(place: str, wording: Wording) -> str:
+    """The sentence that names a channel (a refusal) or a thread (a wait) for this reader."""
+    return wording.not_allowed_here() if place == "channel" else wording.after_thread_turn(3)
 
 
 @pytest.mark.parametrize(
-    ("language", "general", "discord", "slack"),
+    ("language", "place", "general", "discord", "slack"),
     [
-        ("zh_Hans", "此对话中", "此子区中", "此消息列中"),
-        ("zh_Hant", "這個對話中", "這個討論串中", "這個對話串中"),
-        ("pt_BR", "neste tópico", "neste tópico", "nesta conversa"),
-        ("it", "in questo thread", "in questo thread", "in questo thread"),
+        ("fr", "channel", "dans un canal où", "dans un salon où", "dans un canal où"),
+        ("de", "channel", "in einem Kanal,", "in einem Kanal,", "in einem Channel,"),
+        ("es", "channel", "en un canal donde", "en un canal donde", "en un canal donde"),
+        ("zh_Hant", "channel", "頻道", "頻道", "頻道"),
+        ("zh_Hans", "thread", "此对话中", "此子区中", "此消息列中"),
+        ("zh_Hant", "thread", "這個對話中", "這個討論串中", "這個對話串中"),
+        ("pt_BR", "thread", "neste tópico", "neste tópico", "nesta conversa"),
+        ("it", "thread", "in questo thread", "in questo thread", "in questo thread"),
     ],
 )
-def test_a_thread_is_named_as_the_reader_s_platform_names_it(
-    language: str, general: str, discord: str, slack: str
+def test_a_thread_or_channel_is_named_as_the_reader_s_platform_names_it(
+    language: str, place: str, general: str, discord: str, slack: str
 ) -> None:
-    assert general in Wording(language).after_thread_turn(3)
-    assert discord in Wording(language, "discord").after_thread_turn(3)
-    assert slack in Wording(language, "slack").after_thread_turn(1)
+    assert general in _names_a(place, Wording(language))
+    assert discord in _names_a(place, Wording(language, "discord"))
+    assert slack in _names_a(place, Wording(language, "slack"))
+    assert _names_a(place, Wording(language, "terminal")) == _names_a(place, Wording(language))
     assert " 3 " in Wording(language, "slack").after_thread_turn(3)
 
 

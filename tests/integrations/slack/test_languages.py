@@ -111,41 +111,63 @@ async def test_a_brazilian_user_reads_portuguese_and_the_quotes_stay_the_sources
     assert call.response["user"]["locale"] == "pt-BR"
 
 
-async def test_a_chinese_user_reads_chinese_in_the_same_channel(world: World) -> None:
+@pytest.mark.parametrize(
+    ("user", "question", "sources", "related", "supports", "helpful", "language", "thanks"),
+    [
+        (
+            LI,
+            "生命是神圣的吗？",
+            "参考来源",
+            "相关问题",
+            "佐证：_ “",
+            "回答有帮助",
+            "Chinese (Simplified, China)",
+            "感谢您的反馈！",
+        ),
+        (
+            MEI,
+            "生命是神聖的嗎？",
+            "參考來源",
+            "相關問題",
+            "佐證：_ 「",
+            "回答有幫助",
+            "Chinese (Traditional, Taiwan)",
+            "感謝你的意見回饋！",
+        ),
+    ],
+)
+async def test_a_chinese_user_reads_their_own_script_in_the_same_channel(
+    world: World,
+    user: str,
+    question: str,
+    sources: str,
+    related: str,
+    supports: str,
+    helpful: str,
+    language: str,
+    thanks: str,
+) -> None:
     world.upstream.queue(CITED)
-    asked = await world.sim.mention(CHANNEL, "生命是神圣的吗？", user=LI)
+    asked = await world.sim.mention(CHANNEL, question, user=user)
     await world.answered(CHANNEL, asked.ts)
 
     assert world.sim.statuses(CHANNEL, asked.ts)[0] == "正在思考…"
     [cards] = world.cards_of(CHANNEL, asked.ts)
-    assert cards.text.startswith("参考来源")
-    assert "*相关问题*" in cards.block_text()
+    assert cards.text.startswith(sources)
+    assert f"*{related}*" in cards.block_text()
+    assert f"_{supports}A vida é sagrada desde a concepção." in cards.block_text()
+    [feedback] = [e for e in cards.elements() if e["action_id"] == "citebot_feedback"]
+    assert feedback["positive_button"]["accessibility_label"] == helpful
     assert quotes_of(cards) == list(QUOTES)
-    assert "answer in Chinese (Simplified, China)" in world.upstream.questions[0][0]["content"]
+    assert f"answer in {language}" in world.upstream.questions[0][0]["content"]
 
     await world.sim.click(
-        "citebot_feedback", "positive", channel=CHANNEL, message_ts=cards.ts, user=LI
+        "citebot_feedback", "positive", channel=CHANNEL, message_ts=cards.ts, user=user
     )
-    await world.sim.wait_for(lambda: world.sim.ephemerals(LI))
-    [thanks] = world.sim.ephemerals(LI)
-    assert thanks.shown == "感谢您的反馈！"
+    await world.sim.wait_for(lambda: world.sim.ephemerals(user))
+    [shown] = world.sim.ephemerals(user)
+    assert shown.shown == thanks
     assert len(world.sim.calls_to("users.info")) == 1
-
-
-async def test_a_taiwanese_user_reads_traditional_chinese(world: World) -> None:
-    world.upstream.queue(CITED)
-    asked = await world.sim.mention(CHANNEL, "生命是神聖的嗎？", user=MEI)
-    await world.answered(CHANNEL, asked.ts)
-
-    assert world.sim.statuses(CHANNEL, asked.ts)[0] == "正在思考…"
-    [cards] = world.cards_of(CHANNEL, asked.ts)
-    assert cards.text.startswith("參考來源")
-    assert "*相關問題*" in cards.block_text()
-    assert "_佐證：_ 「A vida é sagrada desde a concepção.」" in cards.block_text()
-    [feedback] = [e for e in cards.elements() if e["action_id"] == "citebot_feedback"]
-    assert feedback["positive_button"]["accessibility_label"] == "回答有幫助"
-    assert quotes_of(cards) == list(QUOTES)
-    assert "answer in Chinese (Traditional, Taiwan)" in world.upstream.questions[0][0]["content"]
 
 
 async def test_outside_the_allowed_channels_each_user_reads_slack_s_word_for_channel() -> None:
