@@ -98,7 +98,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
         return EXIT_SETTINGS
     configured = settings.language if "language" in settings.model_fields_set else None
     language = terminal_language(args.locale, configured=configured, environ=os.environ)
-    wording = Wording(language=language)
+    wording = Wording(language=language, platform=args.platform)
     preview = args.json or args.platform != "terminal"
     collected = CollectingSink()
     sink = (

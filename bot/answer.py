@@ -184,7 +184,7 @@ async def answer_question(
     """Answer one question into ``sink``; never raises an upstream failure, only words it
     (in ``wording``, by default the question's language)."""
     started = time.monotonic()
-    wording = wording or Wording(language=question.language)
+    wording = wording or Wording(language=question.language, platform=question.platform)
     formatter = AnswerFormatter(presenter, wording=wording)
     writer = _Writer(sink=sink, pacer=pacer, started=started)
     streamer = _Streamer(formatter, writer)

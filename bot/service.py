@@ -91,9 +91,10 @@ class AnswerService:
             return ()
         return await self.state.recent(key, self.limits.history_turns * 2)
 
-    def wording_for(self, language: str | None) -> Wording:
-        """The words for a person who speaks ``language``; None: this worker's default."""
-        return Wording(language=language) if language else self.wording
+    def wording_for(self, language: str | None, platform: str | None = None) -> Wording:
+        """The words for a person who speaks ``language`` (None: this worker's default), with
+        ``platform``'s own words for its threads and channels."""
+        return Wording(language=language or self.wording.language, platform=platform)
 
     async def refuse(self, sink: AnswerSink, presenter: Presenter, words: str) -> None:
         """Answer with one short message instead of an answer."""
@@ -107,7 +108,7 @@ class AnswerService:
         ``question.history`` is used when the adapter found one (e.g. Slack's thread replies);
         otherwise the remembered turns of the thread are sent.
         """
-        wording = self.wording_for(question.language)
+        wording = self.wording_for(question.language, question.platform)
         refusal = await self._gate(question, wording)
         if refusal is not None:
             await self.refuse(sink, presenter, refusal)

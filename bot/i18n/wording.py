@@ -5,6 +5,12 @@ Sentences go through gettext (domain ``citebot``). The sources are ``bot/locale/
 the build compiles them to ``citebot.mo`` with Babel (``setup.py``), so no ``.mo`` is committed.
 A :class:`Wording` speaks one language, numbers included (Babel's locale data): the asker's own
 where the platform tells it, else the worker's ``CITEBOT_LANGUAGE``. English is the msgids.
+
+A sentence that names a place on the platform (a thread, a channel) goes through
+:meth:`Wording._here`: Discord and Slack do not always name it alike in one language (Discord's
+French "salon" is Slack's "canal"), so the template holds it once in general and once per
+platform (msgctxt ``discord``, ``slack``; :func:`extract` writes them), and a catalogue
+translates a platform's entry where that platform's own client says it differently.
 """
 
 from __future__ import annotations
@@ -12,10 +18,14 @@ from __future__ import annotations
 import functools
 import gettext
 import math
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any, cast
 
 from babel import Locale, UnknownLocaleError
+from babel.core import get_global, parse_locale
+from babel.messages.extract import extract_python
 from babel.numbers import format_decimal
 
 from bot.upstream.errors import (
@@ -32,11 +42,13 @@ from bot.upstream.errors import (
 __all__ = [
     "ENGLISH_LABELS",
     "LANGUAGES",
+    "PLATFORMS",
     "WORDING",
     "Labels",
     "Wording",
     "babel_locale",
     "catalogue_language",
+    "extract",
     "language_setting",
 ]
 
@@ -46,7 +58,10 @@ LANGUAGES: tuple[str, ...] = tuple(
     sorted({"en"} | {po.parents[1].name for po in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")})
 )
 """The languages citebot speaks, as catalogue identifiers: ``en`` and every shipped catalogue
-(``pt_BR``, ``zh_Hans``, ``de``, ...)."""
+(``pt_BR``, ``zh_Hans``, ``zh_Hant``, ``de``, ...)."""
+PLATFORMS = ("discord", "slack")
+"""The platforms whose own words a catalogue may use (the msgctxt of a :meth:`Wording._here`
+sentence)."""
 
 
 def babel_locale(tag: str) -> Locale | None:
@@ -62,23 +77,33 @@ def babel_locale(tag: str) -> Locale | None:
 
 
 _CATALOGUES = {language: Locale.parse(language) for language in LANGUAGES}
+_LIKELY_SUBTAGS: Mapping[str, str] = get_global("likely_subtags")
+
+
+def _script(locale: Locale) -> str | None:
+    """The script ``locale`` is written in: its own, else the likely one for its language and
+    region (CLDR's likely subtags: ``zh`` and ``zh-SG`` Hans, ``zh-TW`` Hant, ``pt`` Latn)."""
+    if locale.script:
+        return locale.script
+    for key in (f"{locale.language}_{locale.territory}", locale.language):
+        if key in _LIKELY_SUBTAGS:
+            return parse_locale(_LIKELY_SUBTAGS[key])[2]
+    return None
 
 
 @functools.cache
 def catalogue_language(tag: str | None) -> str | None:
     """The shipped catalogue for a locale tag, or None when none fits. A tag matches a catalogue
-    of its language unless it names another script: ``pt-PT`` reads the Brazilian catalogue,
-    ``zh-CN``/``zh-SG``/``zh`` the Simplified one, but ``zh-TW``/``zh-HK``/``zh-Hant`` get None
-    (the caller's default) rather than a script their readers did not choose. gettext-style
-    lists (``de_DE:en``): the first that ships wins."""
+    of its language written in the same script (a tag without one is read in its likely script):
+    ``pt-PT`` reads the Brazilian catalogue, ``zh-CN``/``zh-SG``/``zh`` the Simplified one,
+    ``zh-TW``/``zh-HK``/``zh-MO``/``zh-Hant`` the Traditional one. gettext-style lists
+    (``de_DE:en``): the first that ships wins."""
     for candidate in (tag or "").split(":"):
         asked = babel_locale(candidate)
+        if asked is None:
+            continue
         for language, catalogue in _CATALOGUES.items():
-            if (
-                asked is not None
-                and asked.language == catalogue.language
-                and asked.script in (None, catalogue.script)
-            ):
+            if asked.language == catalogue.language and _script(asked) == _script(catalogue):
                 return language
     return None
 
@@ -135,6 +160,10 @@ class Wording:
     when none fits."""
 
     language: str | None = None
+    platform: str | None = None
+    """Where the words are shown (``discord``, ``slack``): threads and channels are named as
+    that platform's own client names them in the language. None, or any other (the terminal):
+    the language's general words."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "language", catalogue_language(self.language) or "en")
@@ -150,6 +179,16 @@ class Wording:
 
     def _(self, text: str) -> str:
         return _translations(self.language or "en").gettext(text)
+
+    def _here(self, text: str) -> str:
+        """A sentence naming a thread or channel: the platform's own entry where the catalogue
+        has one (its client's word differs from the general one), else the general sentence."""
+        translations = _translations(self.language or "en")
+        if self.platform in PLATFORMS:
+            said = translations.pgettext(self.platform, text)
+            if said != text:
+                return said
+        return translations.gettext(text)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form of a sentence for the number ``n`` (the caller formats ``{n}`` itself, with
@@ -189,7 +228,7 @@ class Wording:
                 "Please tell whoever runs citebot to check UPSTREAM_API_KEY."
             )
         if isinstance(error, TokenLimit):
-            return self._(
+            return self._here(
                 "That question, with the conversation before it, is too long for the "
                 "answer service. Please ask a shorter question or start a new thread."
             )
@@ -244,15 +283,18 @@ class Wording:
     def queued(self, position: int) -> str:
         return self._(
             "Many questions are being answered right now; yours is number {n} in "
-            "line and will start shortly."
+            "line, and I will answer it as soon as its turn comes."
         ).format(n=self.number(position))
 
     def after_thread_turn(self, position: int) -> str:
+        """The thread's earlier questions are answered first, one at a time; ``position``: how
+        many are ahead."""
         if position == 1:
-            return self._(
-                "I will answer this as soon as I finish the question before it in this thread."
+            return self._here(
+                "I will answer this as soon as I have answered the question before it in "
+                "this thread."
             )
-        return self._(
+        return self._here(
             "I will answer this after the {n} questions before it in this thread."
         ).format(n=self.number(position))
 
@@ -262,9 +304,10 @@ class Wording:
         ).format(wait=self.duration(retry_after))
 
     def question_too_long(self, limit: int) -> str:
+        """A question of exactly ``limit`` characters is still taken."""
         return self.ngettext(
-            "That question is too long: please keep it under {limit} character.",
-            "That question is too long: please keep it under {limit} characters.",
+            "That question is too long: please use at most {limit} character.",
+            "That question is too long: please use at most {limit} characters.",
             limit,
         ).format(limit=self.number(limit))
 
@@ -275,10 +318,36 @@ class Wording:
         )
 
     def not_allowed_here(self) -> str:
-        return self._("citebot is not enabled here. Please ask in a channel where it is allowed.")
+        return self._here(
+            "citebot is not enabled here. Please ask in a channel where it is allowed."
+        )
 
     def feedback_thanks(self) -> str:
         return self._("Thank you for the feedback!")
+
+
+Extracted = tuple[int, str, Any, list[str]]
+"""What a Babel extractor yields: line, function name, its string argument(s), comments."""
+
+
+def extract(
+    fileobj: IO[bytes],
+    keywords: Collection[str],
+    comment_tags: Collection[str],
+    options: Any,
+) -> Iterator[Extracted]:
+    """Babel's Python extractor (``babel.cfg``), with each :meth:`Wording._here` sentence given
+    once in general and once per platform (msgctxt), so that every catalogue can say it in a
+    platform's own words."""
+    found = extract_python(fileobj, dict.fromkeys([*keywords, "_here"]), comment_tags, options)
+    # Babel annotates extractors with extract()'s result shape; they yield Extracted.
+    for lineno, funcname, messages, comments in cast(Iterator[Extracted], found):
+        if funcname != "_here":
+            yield lineno, funcname, messages, comments
+            continue
+        yield lineno, "_", messages, comments
+        for platform in PLATFORMS:
+            yield lineno, "pgettext", (platform, messages), comments
 
 
 WORDING = Wording()

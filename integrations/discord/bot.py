@@ -134,7 +134,7 @@ class CitebotDiscord(discord.AutoShardedClient):
 
     async def _ask(self, interaction: discord.Interaction, question: str, private: bool) -> None:
         if not self._allowed(interaction.guild_id, interaction.channel_id):
-            wording = self.service.wording_for(_language(interaction))
+            wording = self.service.wording_for(_language(interaction), PLATFORM)
             await interaction.response.send_message(wording.not_allowed_here(), ephemeral=True)
             return
         await self._answer_interaction(interaction, question, private=private)
@@ -218,7 +218,7 @@ class CitebotDiscord(discord.AutoShardedClient):
     async def _feedback(self, interaction: discord.Interaction, value: str) -> None:
         """Thank first: the 3 s to acknowledge must not wait on the state store."""
         assert interaction.message is not None
-        wording = self.service.wording_for(_language(interaction))
+        wording = self.service.wording_for(_language(interaction), PLATFORM)
         await interaction.response.send_message(wording.feedback_thanks(), ephemeral=True)
         key = f"{PLATFORM}:{interaction.message.id}"
         changed = await self.service.state.record_feedback(key, str(interaction.user.id), value)

@@ -157,7 +157,9 @@ class SlackBot:
         await self.service.state.record_feedback(
             f"slack:{channel}:{container.get('message_ts')}", user, str(action.get("value"))
         )
-        wording = self.service.wording_for(catalogue_language(await self.locales.locale(user)))
+        wording = self.service.wording_for(
+            catalogue_language(await self.locales.locale(user)), "slack"
+        )
         thanks = self.presenter.notice(wording.feedback_thanks())
         with contextlib.suppress(SlackApiError):
             await self.web.chat_postEphemeral(
@@ -200,7 +202,7 @@ class SlackBot:
         )
         locale = await self.locales.locale(user)
         language = catalogue_language(locale)
-        wording = self.service.wording_for(language)
+        wording = self.service.wording_for(language, "slack")
         if not direct and self.channel_allowlist and channel not in self.channel_allowlist:
             await self.service.refuse(sink, self.presenter, wording.not_allowed_here())
             return

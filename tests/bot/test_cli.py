@@ -299,6 +299,6 @@ def test_an_unknown_language_is_one_line_listing_those_citebot_speaks() -> None:
     assert result.returncode == 2
     assert result.stderr == (
         "citebot: CITEBOT_LANGUAGE: must be one of de, en, es, fr, it, nl, pl, pt_BR, zh_Hans, "
-        "got 'klingon'\n"
+        "zh_Hant, got 'klingon'\n"
     )
     assert result.stdout == ""

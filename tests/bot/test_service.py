@@ -79,12 +79,14 @@ async def test_a_user_asking_too_often_is_told_when_to_come_back(
     assert other_user.shown[-1] == "Hello world."
 
 
-async def test_a_question_over_the_length_limit_is_refused_with_the_limit(
+async def test_a_question_over_the_length_limit_is_refused_one_at_it_is_answered(
     service: AnswerService, upstream: UpstreamSim
 ) -> None:
-    refused = await ask(service, question("Why " * 20))
-    assert refused.shown == ["That question is too long: please keep it under 50 characters."]
+    refused = await ask(service, question("x" * 51))
+    assert refused.shown == ["That question is too long: please use at most 50 characters."]
     assert upstream.requests == []
+    at_the_limit = await ask(service, question("x" * 50))
+    assert at_the_limit.shown[-1] == "Hello world."  # "at most 50" is what the service takes
 
 
 async def test_over_the_workers_cap_a_question_is_queued_and_told_its_place(
@@ -117,7 +119,7 @@ async def test_one_thread_answers_one_question_at_a_time_in_order_with_memory(
     await answering.wait_for("First answer.")
     waiting = Sink()
     second = asyncio.create_task(ask(service, question("Second?", thread="T1"), waiting))
-    await waiting.wait_for("as soon as I finish the question before it in this thread")
+    await waiting.wait_for("as soon as I have answered the question before it in this thread")
     assert len(upstream.requests) == 1  # the second waits for the thread
     upstream.release()
     await asyncio.gather(first, second)

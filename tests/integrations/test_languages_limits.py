@@ -32,15 +32,17 @@ from tests.integrations.slack.payloads import validate_slack_payload
 
 SENTENCE = {
     "zh_Hans": "恩宠建立在本性之上，并不摧毁本性，而是成全本性，使人能够分享天主的生命。",
+    "zh_Hant": "恩寵建立在本性之上，並不摧毀本性，而是成全本性，使人能夠分享天主的生命。",
     "pl": "Łaska nie niszczy natury, lecz ją zakłada i udoskonala, prowadząc człowieka do Boga.",
 }
 LATIN = "Grace does not destroy nature but builds on it and perfects it, as the sources say."
 USED, UNUSED = 30, 12
 
-DIALECTS: list[tuple[Presenter, Any]] = [
+PRESENTERS: list[tuple[Presenter, Any]] = [
     (DiscordPresenter(), validate_discord_payload),
     (SlackPresenter(), validate_slack_payload),
 ]
+"""Each platform's presenter and validator; its ``name`` chooses its words."""
 
 
 def _long_answer(language: str) -> str:
@@ -76,11 +78,11 @@ def _shown(payloads: Iterable[Payload]) -> str:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("presenter", "validate"), DIALECTS, ids=["discord", "slack"])
+@pytest.mark.parametrize(("presenter", "validate"), PRESENTERS, ids=["discord", "slack"])
 def test_a_long_cited_answer_keeps_the_limits_in_every_language(
     language: str, presenter: Presenter, validate: Any
 ) -> None:
-    wording = Wording(language)
+    wording = Wording(language, presenter.name)
     text = _long_answer(language)
     formatter = AnswerFormatter(presenter, wording=wording)
     for start in range(0, len(text), 997):
@@ -105,11 +107,11 @@ def test_a_long_cited_answer_keeps_the_limits_in_every_language(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("presenter", "validate"), DIALECTS, ids=["discord", "slack"])
+@pytest.mark.parametrize(("presenter", "validate"), PRESENTERS, ids=["discord", "slack"])
 def test_an_interrupted_answer_keeps_the_limits_in_every_language(
     language: str, presenter: Presenter, validate: Any
 ) -> None:
-    wording = Wording(language)
+    wording = Wording(language, presenter.name)
     formatter = AnswerFormatter(presenter, wording=wording)
     formatter.feed(_long_answer(language)[:25_000])
     interrupted = formatter.interrupt(wording.interrupted())
@@ -131,11 +133,11 @@ ERRORS: list[UpstreamError] = [
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("presenter", "validate"), DIALECTS, ids=["discord", "slack"])
+@pytest.mark.parametrize(("presenter", "validate"), PRESENTERS, ids=["discord", "slack"])
 def test_every_notice_keeps_the_limits_in_every_language(
     language: str, presenter: Presenter, validate: Any
 ) -> None:
-    wording = Wording(language)
+    wording = Wording(language, presenter.name)
     sentences = [
         *(wording.explain(error) for error in ERRORS),
         wording.cut_short(),

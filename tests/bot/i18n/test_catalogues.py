@@ -1,5 +1,7 @@
 """The shipped catalogues: the template in step with the code, every language complete and
-faithful to its placeholders and plural rules, and each one compiled where citebot reads it."""
+faithful to its placeholders and plural rules, and each one compiled where citebot reads it. A
+sentence's platform entries (msgctxt ``discord``/``slack``) may be left empty: the general one
+is shown there (the glossary test holds the platforms' words)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
-from bot.i18n.wording import DOMAIN, LANGUAGES, LOCALE_DIR
+from bot.i18n.wording import DOMAIN, LANGUAGES, LOCALE_DIR, PLATFORMS
 
 ROOT = Path(__file__).parents[3]
 SOURCES = ROOT / "bot" / "i18n" / "locale"
@@ -37,17 +39,23 @@ def _entries(catalog: Catalog) -> list[Message]:
     return [message for message in catalog if message.id]
 
 
-def _ids(catalog: Catalog) -> set[object]:
-    return {message.id for message in _entries(catalog)}
+def _ids(catalog: Catalog) -> set[tuple[object, str | None]]:
+    return {(message.id, message.context) for message in _entries(catalog)}
+
+
+def _strings(message: Message) -> tuple[str, ...]:
+    return message.string if isinstance(message.string, tuple) else (message.string,)
 
 
 def _pairs(catalog: Catalog) -> dict[object, object]:
-    """id -> translation, plural ones as tuples (a .mo reads them back as lists)."""
+    """(id, context) -> translation, plural ones as tuples (a .mo reads them back as lists)."""
 
     def plain(value: object) -> object:
         return tuple(value) if isinstance(value, list | tuple) else value
 
-    return {plain(message.id): plain(message.string) for message in _entries(catalog)}
+    return {
+        (plain(message.id), message.context): plain(message.string) for message in _entries(catalog)
+    }
 
 
 def _template() -> Catalog:
@@ -58,12 +66,23 @@ def test_the_template_holds_exactly_the_sentences_of_the_code() -> None:
     with (ROOT / "babel.cfg").open() as mapping:
         method_map, options_map = parse_mapping_cfg(mapping)
     extracted = {
-        message
-        for _file, _line, message, _comments, _context in extract_from_dir(
+        (message, context)
+        for _file, _line, message, _comments, context in extract_from_dir(
             str(ROOT / "bot"), method_map, options_map
         )
     }
     assert extracted == _ids(_template()), "run `pybabel extract` then `pybabel update`"
+
+
+def test_a_sentence_naming_a_thread_or_channel_has_an_entry_per_platform() -> None:
+    template = _template()
+    placed = {message.id for message in _entries(template) if message.context is not None}
+    assert "citebot is not enabled here. Please ask in a channel where it is allowed." in placed
+    for message_id in placed:
+        assert {context for id_, context in _ids(template) if id_ == message_id} == {
+            None,
+            *PLATFORMS,
+        }
 
 
 def test_a_catalogue_ships_for_every_language_but_english() -> None:
@@ -77,18 +96,17 @@ def test_every_sentence_is_translated_without_fuzzy_or_empty_entries(language: s
     assert not [m.id for m in catalog if m.fuzzy and m.id]
     assert not [m.id for m in catalog.obsolete.values()]
     for message in _entries(catalog):
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        assert all(string.strip() for string in strings), message.id
+        if message.context is None:
+            assert all(string.strip() for string in _strings(message)), message.id
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_placeholders_are_the_msgid_s_own(language: str) -> None:
     for message in _entries(_po(language)):
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
         wanted = sorted(PLACEHOLDER.findall(ids[-1]))
         assert sorted(PLACEHOLDER.findall(ids[0])) == wanted
-        for string in strings:
+        for string in filter(None, _strings(message)):  # an empty platform entry says nothing
             assert sorted(PLACEHOLDER.findall(string)) == wanted, (language, string)
 
 
@@ -106,7 +124,7 @@ def test_plural_forms_are_the_language_s(language: str) -> None:
 
 def test_polish_has_three_forms_and_chinese_one() -> None:
     assert _po("pl").num_plurals == 3
-    assert _po("zh_Hans").num_plurals == 1
+    assert _po("zh_Hans").num_plurals == _po("zh_Hant").num_plurals == 1
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.integrations.discord.harness import Harness
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
@@ -97,18 +99,33 @@ async def test_feedback_is_recorded_and_acknowledged_privately(harness: Harness)
     assert public == [message]
 
 
+@pytest.mark.parametrize(
+    ("locale", "refusal"),
+    [
+        ("en-US", "citebot is not enabled here. Please ask in a channel where it is allowed."),
+        # Discord's French client calls a channel a "salon" (Slack's says "canal")
+        (
+            "fr",
+            "citebot n’est pas activé ici. Posez votre question dans un salon où il est autorisé.",
+        ),
+        (
+            "de",
+            "citebot ist hier nicht aktiviert. "
+            "Bitte fragen Sie in einem Kanal, in dem citebot erlaubt ist.",
+        ),
+        ("zh-TW", "citebot 未在此處啟用。請在允許使用它的頻道中提問。"),
+    ],
+)
 async def test_outside_the_allowlisted_channels_ask_is_politely_refused(
-    sim: DiscordSim, upstream: UpstreamSim
+    sim: DiscordSim, upstream: UpstreamSim, locale: str, refusal: str
 ) -> None:
     from tests.integrations.discord.harness import running_harness
 
     env = {"DISCORD_CHANNEL_ALLOWLIST": str(sim.forum.id)}
     async with running_harness(sim, upstream, env=env):
-        interaction = await sim.slash_command("ask", {"question": "What is grace?"})
+        interaction = await sim.slash_command("ask", {"question": "What is grace?"}, locale=locale)
         await sim.until(lambda: interaction.original is not None)
     assert interaction.original is not None
     assert interaction.ephemeral  # only the asker sees the refusal
-    assert interaction.original.content == (
-        "citebot is not enabled here. Please ask in a channel where it is allowed."
-    )
+    assert interaction.original.content == refusal
     assert upstream.requests == []

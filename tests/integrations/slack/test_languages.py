@@ -23,7 +23,7 @@ from tests.sim.slack.webapi import BOT_SCOPES, Identity
 from tests.sim.upstream import Json, UpstreamSim, answer, magisterium_citation
 
 CHANNEL = "C0GENERAL"
-ANA, LI = "U0ANA", "U0LI"
+ANA, LI, MEI, CLAIRE, JONAS = "U0ANA", "U0LI", "U0MEI", "U0CLAIRE", "U0JONAS"
 
 QUOTES = (
     "A vida humana é sagrada — «desde o seu início».",
@@ -41,10 +41,17 @@ CITED = answer(
 
 @contextlib.asynccontextmanager
 async def slack_with(*, scopes: frozenset[str] = BOT_SCOPES, **env: str) -> AsyncIterator[World]:
-    """A worker whose bot token has ``scopes``, with ANA (``pt-BR``) and LI (``zh-CN``)."""
+    """A worker whose bot token has ``scopes``, with ANA (``pt-BR``), LI (``zh-CN``), MEI
+    (``zh-TW``), CLAIRE (``fr-FR``) and JONAS (``de-DE``)."""
     async with SlackSim(me=Identity(scopes=scopes)) as sim, UpstreamSim().running() as upstream:
-        sim.workspace.add_user(ANA, locale="pt-BR")
-        sim.workspace.add_user(LI, locale="zh-CN")
+        for user, locale in (
+            (ANA, "pt-BR"),
+            (LI, "zh-CN"),
+            (MEI, "zh-TW"),
+            (CLAIRE, "fr-FR"),
+            (JONAS, "de-DE"),
+        ):
+            sim.workspace.add_user(user, locale=locale)
         settings = slack_settings(sim, upstream, **env)
         async with (
             AnswerClient(
@@ -89,8 +96,8 @@ async def test_a_brazilian_user_reads_portuguese_and_the_quotes_stay_the_sources
     assert "*Perguntas relacionadas*" in shown
     assert cards.text.startswith("Fontes: ")
     [feedback] = [e for e in cards.elements() if e["action_id"] == "citebot_feedback"]
-    assert feedback["positive_button"]["accessibility_label"] == "Boa resposta"
-    assert feedback["negative_button"]["accessibility_label"] == "Resposta ruim"
+    assert feedback["positive_button"]["accessibility_label"] == "Resposta útil"
+    assert feedback["negative_button"]["accessibility_label"] == "Resposta pouco útil"
     assert [q.encode() for q in quotes_of(cards)] == [q.encode() for q in QUOTES]
 
     [system, question] = world.upstream.questions[0]
@@ -104,25 +111,85 @@ async def test_a_brazilian_user_reads_portuguese_and_the_quotes_stay_the_sources
     assert call.response["user"]["locale"] == "pt-BR"
 
 
-async def test_a_chinese_user_reads_chinese_in_the_same_channel(world: World) -> None:
+@pytest.mark.parametrize(
+    ("user", "question", "sources", "related", "supports", "helpful", "language", "thanks"),
+    [
+        (
+            LI,
+            "生命是神圣的吗？",
+            "参考来源",
+            "相关问题",
+            "佐证：_ “",
+            "回答有帮助",
+            "Chinese (Simplified, China)",
+            "感谢您的反馈！",
+        ),
+        (
+            MEI,
+            "生命是神聖的嗎？",
+            "參考來源",
+            "相關問題",
+            "佐證：_ 「",
+            "回答有幫助",
+            "Chinese (Traditional, Taiwan)",
+            "感謝你的意見回饋！",
+        ),
+    ],
+)
+async def test_a_chinese_user_reads_their_own_script_in_the_same_channel(
+    world: World,
+    user: str,
+    question: str,
+    sources: str,
+    related: str,
+    supports: str,
+    helpful: str,
+    language: str,
+    thanks: str,
+) -> None:
     world.upstream.queue(CITED)
-    asked = await world.sim.mention(CHANNEL, "生命是神圣的吗？", user=LI)
+    asked = await world.sim.mention(CHANNEL, question, user=user)
     await world.answered(CHANNEL, asked.ts)
 
     assert world.sim.statuses(CHANNEL, asked.ts)[0] == "正在思考…"
     [cards] = world.cards_of(CHANNEL, asked.ts)
-    assert cards.text.startswith("参考来源")
-    assert "*相关问题*" in cards.block_text()
+    assert cards.text.startswith(sources)
+    assert f"*{related}*" in cards.block_text()
+    assert f"_{supports}A vida é sagrada desde a concepção." in cards.block_text()
+    [feedback] = [e for e in cards.elements() if e["action_id"] == "citebot_feedback"]
+    assert feedback["positive_button"]["accessibility_label"] == helpful
     assert quotes_of(cards) == list(QUOTES)
-    assert "answer in Chinese (Simplified, China)" in world.upstream.questions[0][0]["content"]
+    assert f"answer in {language}" in world.upstream.questions[0][0]["content"]
 
     await world.sim.click(
-        "citebot_feedback", "positive", channel=CHANNEL, message_ts=cards.ts, user=LI
+        "citebot_feedback", "positive", channel=CHANNEL, message_ts=cards.ts, user=user
     )
-    await world.sim.wait_for(lambda: world.sim.ephemerals(LI))
-    [thanks] = world.sim.ephemerals(LI)
-    assert thanks.shown == "感谢您的反馈！"
+    await world.sim.wait_for(lambda: world.sim.ephemerals(user))
+    [shown] = world.sim.ephemerals(user)
+    assert shown.shown == thanks
     assert len(world.sim.calls_to("users.info")) == 1
+
+
+async def test_outside_the_allowed_channels_each_user_reads_slack_s_word_for_channel() -> None:
+    async with slack_with(SLACK_CHANNEL_ALLOWLIST="C0ALLOWED") as world:
+        for user, refusal in (
+            (
+                CLAIRE,
+                "citebot n’est pas activé ici. "
+                "Posez votre question dans un canal où il est autorisé.",
+            ),
+            (
+                JONAS,
+                "citebot ist hier nicht aktiviert. "
+                "Bitte fragen Sie in einem Channel, in dem citebot erlaubt ist.",
+            ),
+            (MEI, "citebot 未在此處啟用。請在允許使用它的頻道中提問。"),
+        ):
+            asked = await world.sim.mention(CHANNEL, "?", user=user)
+            await world.sim.wait_for(lambda asked=asked: world.sim.bot_replies(CHANNEL, asked.ts))
+            [refused] = world.sim.bot_replies(CHANNEL, asked.ts)
+            assert refused.shown == refusal
+        assert world.upstream.requests == []
 
 
 async def test_a_conversation_costs_one_users_info_call(world: World) -> None:

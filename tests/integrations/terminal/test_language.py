@@ -37,4 +37,5 @@ def test_the_flag_beats_the_setting_which_beats_the_environment() -> None:
 def test_a_locale_without_a_catalogue_falls_through_to_the_next() -> None:
     assert terminal_language("ja-JP", configured="nl", environ={}) == "nl"
     assert terminal_language("ja-JP", configured=None, environ={"LANG": "zh_CN.UTF-8"}) == "zh_Hans"
+    assert terminal_language("ja-JP", configured=None, environ={"LANG": "zh_TW.UTF-8"}) == "zh_Hant"
     assert terminal_language("ja-JP", configured=None, environ={}) is None
