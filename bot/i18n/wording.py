@@ -135,7 +135,10 @@ class Labels:
     """The words a dialect writes around an answer: on its cards, headings and buttons."""
 
     sources: str
-    """Heading of the citation cards (Slack's notification text)."""
+    """Heading of the citation cards."""
+    sources_lead: str
+    """``sources`` leading the card titles inline, punctuated as the language does (Slack's
+    notification text: ``Sources:``, ``Sources :``, ``参考来源：``)."""
     source: str
     """The title of a source that has neither title nor reference."""
     supports: str
@@ -197,12 +200,14 @@ class Wording:
 
     @property
     def labels(self) -> Labels:
-        supports = self._("Supports")
+        sources, supports = self._("Sources"), self._("Supports")
+        lead = self._("{label}:")
         return Labels(
-            sources=self._("Sources"),
+            sources=sources,
+            sources_lead=lead.format(label=sources),
             source=self._("Source"),
             supports=supports,
-            supports_lead=self._("{label}:").format(label=supports),
+            supports_lead=lead.format(label=supports),
             quoted=self._("“{quote}”"),
             also_consulted=self._("Also consulted"),
             related=self._("Related questions"),

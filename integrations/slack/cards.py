@@ -7,6 +7,7 @@ words; everything else is mrkdwn, escaped with :func:`~integrations.slack.markdo
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -124,14 +125,17 @@ def feedback(labels: Labels) -> list[Block]:
 
 def notification(blocks: Sequence[Block], labels: Labels) -> str:
     """The ``text`` that goes with blocks: what a notification and a screen reader show, the
-    card titles after a "Sources:" lead."""
+    card titles after a "Sources:" lead punctuated as the reader's language does."""
     titles = [
         b["text"]["text"]
         for b in blocks
         if b["type"] == "section" and b["text"]["text"][1:2].isdigit()
     ]
-    sources = mrkdwn(labels.sources)
-    return clip(f"{sources}: " + " · ".join(titles) if titles else sources, limits.TEXT - 100)
+    if not titles:
+        return mrkdwn(labels.sources)
+    lead = mrkdwn(labels.sources_lead)
+    space = "" if unicodedata.east_asian_width(lead[-1]) in "WF" else " "  # after "：" none
+    return clip(lead + space + " · ".join(titles), limits.TEXT - 100)
 
 
 def _section(text: str) -> Block:

@@ -8,6 +8,7 @@ from urllib.parse import unquote
 import pytest
 from slack_sdk.models.blocks import Block
 
+from bot.i18n.wording import Wording
 from bot.render.formatter import AnswerFormatter
 from bot.render.numbering import CitationCard
 from bot.upstream.citations import Citation
@@ -104,3 +105,18 @@ def test_a_related_question_button_shows_no_mention_but_asks_the_words_themselve
     assert button["value"] == "Who is <!here> for <@U123>?"  # asked upstream on a click
     assert "<!here>" not in button["text"]["text"]
     assert "<@U123>" not in button["text"]["text"]
+
+
+@pytest.mark.parametrize(
+    ("language", "lead"),
+    [("en", "Sources: "), ("fr", "Sources\u00a0: "), ("zh_Hans", "参考来源：")],
+)
+def test_the_notification_text_leads_with_sources_as_the_language_punctuates_it(
+    language: str, lead: str
+) -> None:
+    """What a phone's notification shows: the card titles after "Sources:", written as the
+    reader's language writes a label (French keeps its no-break space, Chinese its full-width
+    colon)."""
+    labels = Wording(language).labels
+    (payload,) = PRESENTER.thread([card(1, title="Lumen Gentium")], [], [], labels=labels)
+    assert payload["text"] == f"{lead}*1.* *Lumen Gentium*"
