@@ -3,16 +3,13 @@ the ``--json`` citations as CONTRACT.md numbers them, and what a pipe receives."
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import sys
-import tempfile
 from typing import Any
 
 import pytest
 
-from tests.bot.test_cli import clean_env
+from tests.bot.test_cli import ask_upstream
 from tests.sim.recordings import Recording, recordings
 from tests.sim.upstream import UpstreamSim
 
@@ -24,21 +21,7 @@ async def ask(recording: Recording, *options: str) -> str:
     ``recording``."""
     async with UpstreamSim().running() as upstream:
         upstream.queue(recording.reply)
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            "ask",
-            "What does the recording answer?",
-            *options,
-            cwd=tempfile.gettempdir(),
-            env=clean_env({"UPSTREAM_BASE_URL": upstream.base_url, "UPSTREAM_API_KEY": "sk-test"}),
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        out, err = await asyncio.wait_for(process.communicate(), 60)
-    assert process.returncode == 0, err.decode()
-    return out.decode()
+        return (await ask_upstream(upstream, "What does it answer?", *options)).decode()
 
 
 def card_numbers(platform: str, thread: list[dict[str, Any]]) -> list[int]:
