@@ -142,7 +142,8 @@ def _print_json(
         "platform": platform,
         "answer": list(answer),
         "thread": list(thread),
-        # footnote order, then the sources the answer consulted but never cited
+        # footnote order, then the sources the answer consulted but never cited: every source
+        # one number (bot.render.numbering)
         "citations": [c.to_json() for c in (*rendered.citations, *rendered.also_consulted)]
         if rendered
         else [],

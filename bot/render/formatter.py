@@ -43,7 +43,7 @@ class RenderedAnswer:
     cards: tuple[CitationCard, ...]
     """The used citations with the sentences of the answer each supports, in footnote order."""
     also_consulted: tuple[Citation, ...]
-    """Citations the answer never referenced."""
+    """Sources the answer never referenced, each once, numbered after the cards."""
 
     @property
     def citations(self) -> tuple[Citation, ...]:
