@@ -87,6 +87,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     from bot.i18n.wording import Wording
     from bot.pacing import Pacer
     from integrations.terminal.language import terminal_language
+    from integrations.terminal.presenter import TerminalPresenter
     from integrations.terminal.sink import CollectingSink, TerminalSink
 
     question = " ".join(args.question).strip()
@@ -101,11 +102,11 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     wording = Wording(language=language, platform=args.platform)
     preview = args.json or args.platform != "terminal"
     collected = CollectingSink()
-    sink = (
-        collected
-        if preview
-        else TerminalSink(sources=wording.labels.sources, status=f"citebot {wording.thinking()}")
-    )
+    sink: CollectingSink | TerminalSink = collected
+    presenter = _presenter(args.platform)
+    if not preview:
+        sink = TerminalSink(sources=wording.labels.sources, status=f"citebot {wording.thinking()}")
+        presenter = TerminalPresenter(hyperlinks=sink.hyperlinks)
     async with open_upstream(settings, demo=wants_demo(settings)) as client, sink.live(question):
         outcome = await answer_question(
             Question(
@@ -117,7 +118,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
                 locale=args.locale,
             ),
             client=client,
-            presenter=_presenter(args.platform),
+            presenter=presenter,
             sink=sink,
             wording=wording,
             pacer=Pacer(min_interval=0.0 if preview else 0.05),
@@ -141,7 +142,8 @@ def _print_json(
         "platform": platform,
         "answer": list(answer),
         "thread": list(thread),
-        # footnote order, then the sources the answer consulted but never cited
+        # footnote order, then the sources the answer consulted but never cited: every source
+        # one number (bot.render.numbering)
         "citations": [c.to_json() for c in (*rendered.citations, *rendered.also_consulted)]
         if rendered
         else [],

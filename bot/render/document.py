@@ -43,6 +43,9 @@ __all__ = [
 MARKER = re.compile(r"\[\^([0-9]{1,9})\]|\[([1-9][0-9]{0,2})\]")
 """``[^N]`` is footnote syntax whatever N is (a bad number is dropped as dangling, never shown);
 a plain ``[N]`` is taken for a marker only while it looks like one (up to 999)."""
+_STRAY_MARKS = re.compile(r"^(?:[*_]+\s+)+|(?:\s+[*_]+)+$")
+"""Emphasis marks markdown-it left as text because nothing closed them (a stream cut after
+``**``): at a sentence's edge, alone between spaces, they are no words of it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,4 +295,4 @@ def _sentence_at(plain: str, at: int) -> str:
     body = left[: stop_of(left)] if ends_here else left
     start = max(sentence_ends(body), default=0)
     end = len(left) if ends_here else next(sentence_ends(plain + " ", at), len(plain))
-    return " ".join(plain[start:end].split())
+    return _STRAY_MARKS.sub("", " ".join(plain[start:end].split()))

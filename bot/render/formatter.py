@@ -10,6 +10,7 @@ room for that; a footnote that does not fit stays a plain number, still matching
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -29,6 +30,8 @@ __all__ = ["AnswerFormatter", "RenderedAnswer"]
 log = logging.getLogger(__name__)
 
 _NO_CITATIONS = resolve((), ())
+_SPAN_LINK = re.compile(r"\s*(?P<open>\()?\[(?P<label>.*?)\]\((?P<url>.+)\)(?(open)\))\s*", re.S)
+"""An annotation's span that is a Markdown link, alone or in parentheses."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,7 +43,7 @@ class RenderedAnswer:
     cards: tuple[CitationCard, ...]
     """The used citations with the sentences of the answer each supports, in footnote order."""
     also_consulted: tuple[Citation, ...]
-    """Citations the answer never referenced."""
+    """Sources the answer never referenced, each once, numbered after the cards."""
 
     @property
     def citations(self) -> tuple[Citation, ...]:
@@ -115,10 +118,10 @@ class AnswerFormatter:
         if len(done.text) > self._fed:  # text that came only with the final chunk
             self.feed(done.text[self._fed :])
         self._complete()
-        if note:
-            self._add_note(note)
         if done.citations and not self._uses():
             self._insert_spans(done.citations, done.text)
+        if note:
+            self._add_note(note)
         resolution = resolve(self._uses(), done.citations)
         answer = self._final(resolution, feedback=True)
         thread = self._presenter.thread(
@@ -169,16 +172,12 @@ class AnswerFormatter:
 
     def _insert_spans(self, citations: Sequence[Citation], text: str) -> None:
         """Citations that mark a span of the text instead of a marker (OpenAI annotations) get
-        a footnote at the span's end. The blocks are rebuilt, so this path alone may move a
-        split the stream showed (such answers carry no markers to budget for)."""
-        spanned = sorted((c for c in citations if c.span), key=lambda c: c.span or (0, 0))
-        if not spanned:
+        a footnote there (see :func:`_footnoted`). The blocks are rebuilt, so this path alone
+        may move a split the stream showed (such answers carry no markers to budget for)."""
+        if not any(c.span for c in citations):
             return
-        for citation in reversed(spanned):
-            end = min(max((citation.span or (0, 0))[1], 0), len(text))
-            text = f"{text[:end]}[^{citation.number}]{text[end:]}"
         rebuilt = AnswerFormatter(self._presenter, wording=self._wording)
-        rebuilt.feed(text)
+        rebuilt.feed(_footnoted(text, citations))
         rebuilt._complete()
         self._blocks, self._packer = rebuilt._blocks, rebuilt._packer
 
@@ -224,6 +223,47 @@ class AnswerFormatter:
         if not richer.strip():
             return ELLIPSIS  # only markers without sources were here; a message can't be empty
         return richer if len(richer) <= presenter.message_limit else text
+
+
+def _footnoted(text: str, citations: Sequence[Citation]) -> str:
+    """``text`` with a marker for each spanned citation where its span ends. A span that is
+    itself a link to its source becomes the footnote, so the source is linked once: OpenAI's
+    ``([reuters.com](url))`` after a sentence gives way to the marker (which then closes that
+    sentence, the one a card says it supports), and a list item's ``[title](url)`` keeps its
+    words as text. Spans that overlap an earlier one put their markers with its own."""
+    spans: dict[tuple[int, int], list[Citation]] = {}
+    for citation in citations:
+        if citation.span:
+            start, end = (min(max(at, 0), len(text)) for at in citation.span)
+            spans.setdefault((start, max(start, end)), []).append(citation)
+    edits: list[tuple[int, int, str]] = []
+    for (start, end), cited in sorted(spans.items()):
+        markers = "".join(f"[^{c.number}]" for c in cited)
+        if edits and start < edits[-1][1]:
+            before, after, replacement = edits[-1]
+            edits[-1] = (before, after, replacement + markers)
+            continue
+        start, end, words = _as_footnote(text, start, end, {c.source_url for c in cited})
+        edits.append((start, end, words + markers))
+    for start, end, replacement in reversed(edits):
+        text = text[:start] + replacement + text[end:]
+    return text
+
+
+def _as_footnote(text: str, start: int, end: int, urls: set[str | None]) -> tuple[int, int, str]:
+    """The part of ``text`` a footnote for ``urls`` replaces, and the words it keeps: the span
+    when it is a link to one of ``urls`` (with the parentheses and space around a bare one),
+    else nothing at the span's end."""
+    if text[start - 1 : start] == "(" and text[end : end + 1] == ")":
+        start, end = start - 1, end + 1
+    link = _SPAN_LINK.fullmatch(text, start, end)
+    if link is None or link["url"].strip().strip("<>") not in urls:
+        return end, end, ""
+    opening, closing = link.start("label") - 1, link.end("url") + 1
+    if link["open"]:
+        before = text[: link.start("open")]
+        return len(before.rstrip(" \t")), closing + 1, ""
+    return opening, closing, link["label"]
 
 
 def _number(numbering: FirstUse[int], block: Rendered) -> None:

@@ -5,6 +5,8 @@ marker gets the next number when it first shows. At the end :func:`resolve` numb
 the citations in hand: a marker without a citation is dropped, and markers whose citations come
 from the same sources share a number. Both count with :class:`FirstUse`, so an answer whose
 markers all have distinct sources shows the same numbers at the end as while it streamed.
+The sources consulted but never cited are numbered after the cited ones, so that every source
+has exactly one number (``citebot ask --json``).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ class Resolution:
     """Number shown -> the URL its footnote links to."""
     cards: tuple[CitationCard, ...]
     also_consulted: tuple[Citation, ...]
+    """Each uncited source once, numbered on from the last card."""
 
 
 def resolve(uses: Sequence[tuple[int, str]], citations: Sequence[Citation]) -> Resolution:
@@ -64,21 +67,23 @@ def resolve(uses: Sequence[tuple[int, str]], citations: Sequence[Citation]) -> R
     is every citation whose ``number`` is N (a provider may give several); markers whose
     citations all come from the same sources (same URL and reference) share one number. A
     marker with no citation is dropped (and logged). Several citations behind one number each
-    get a card, all showing that number. Linear in markers and citations.
+    get a card, all showing that number. When no marker names a citation (Magisterium's
+    documented example has none), every citation is cited, in the provider's order: its card
+    is the only place its quote and reference show. Linear in markers and citations.
     """
     by_number: dict[int, dict[Citation, None]] = {}
     for citation in citations:
         by_number.setdefault(citation.number, {})[citation] = None
+    named = [(marker, sentence) for marker, sentence in uses if marker in by_number]
+    dangling = len(uses) - len(named)
+    if not named:
+        named = [(number, "") for number in by_number]
     numbers: dict[int, int] = {}
     by_source: FirstUse[tuple[object, ...]] = FirstUse()
     groups: dict[int, dict[tuple[object, ...], Citation]] = {}
     supports: dict[int, dict[str, None]] = {}
-    dangling = 0
-    for marker, sentence in uses:
-        cited = by_number.get(marker)
-        if not cited:
-            dangling += 1
-            continue
+    for marker, sentence in named:
+        cited = by_number[marker]
         if marker not in numbers:
             shown = by_source.number(_source_key(marker, cited))
             group = groups.setdefault(shown, {})
@@ -105,8 +110,34 @@ def resolve(uses: Sequence[tuple[int, str]], citations: Sequence[Citation]) -> R
         numbers=numbers,
         links=links,
         cards=cards,
-        also_consulted=tuple(c for c in citations if c.number not in numbers),
+        also_consulted=_uncited(citations, numbers, cards, after=len(groups)),
     )
+
+
+def _uncited(
+    citations: Sequence[Citation],
+    numbers: Mapping[int, int],
+    cards: Sequence[CitationCard],
+    *,
+    after: int,
+) -> tuple[Citation, ...]:
+    """The citations no footnote uses, each source once (a source a card shows is not listed
+    again), numbered on after the cards."""
+    seen = {_uncited_key(card.citation) for card in cards}
+    out: list[Citation] = []
+    for citation in citations:
+        key = _uncited_key(citation)
+        if citation.number in numbers or key in seen:
+            continue
+        seen.add(key)
+        out.append(replace(citation, number=after + len(out) + 1))
+    return tuple(out)
+
+
+def _uncited_key(citation: Citation) -> tuple[object, ...]:
+    if citation.source_url is None:
+        return _card_key(citation)
+    return (citation.source_url, citation.reference)
 
 
 def _source_key(marker: int, cited: Mapping[Citation, None]) -> tuple[object, ...]:

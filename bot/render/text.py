@@ -36,15 +36,27 @@ _CJK_STOPS = "。！？"
 _CJK_PAUSES = "。，、！？；："
 """Where Chinese and Japanese text can be cut like at a space (after the mark)."""
 _SENTENCE_END = re.compile(rf"[{re.escape(SENTENCE_STOPS)}][{re.escape(_CLOSERS)}]*")
+_ABBREVIATIONS = frozenset(
+    {
+        *("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Sts", "Sr", "Jr", "Fr", "Br", "Msgr", "Mgr"),
+        *("Mons", "Rev", "Bl", "Ven", "Sta", "Sto", "Mt", "Hl"),
+        *("cf", "Cf", "vs", "approx", "ca", "No", "Nos", "Nr", "Vol", "pp", "nn", "Art", "Ch"),
+    }
+)
+"""Words whose period is not a sentence's end: titles (St. Louis, Dr., Fr., Msgr.; Sta., Sto.
+and Mons. of the Romance languages, Hl. of German) and reference words (cf., vs., No. 5,
+pp. 3-4, nn. 12-14). Initialisms (U.S., e.g., z.B.) and initials (John F. Kennedy) need no
+list. Words that often end a sentence too (etc., no., art.) are left out."""
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _LONGEST_CLUSTER = 32
 
 
 def ends_sentence(text: str, at: int) -> bool:
     """Whether a sentence ends just before ``at``: a stop (``. ! ? …`` or a CJK full stop),
-    then any closing quotes, brackets or emphasis marks."""
+    then any closing quotes, brackets or emphasis marks; not an abbreviation's period, and not
+    before a lower-case word (see :func:`_goes_on`)."""
     stop = stop_of(text, at)
-    return stop >= 0 and text[stop] in SENTENCE_STOPS
+    return stop >= 0 and text[stop] in SENTENCE_STOPS and not _goes_on(text, stop, at)
 
 
 def stop_of(text: str, at: int | None = None) -> int:
@@ -61,9 +73,36 @@ def sentence_ends(text: str, start: int = 0) -> Iterator[int]:
     """Every position from ``start`` on where a sentence of ``text`` ends: after its stop and
     closers when a space follows, and at once after a CJK stop."""
     for match in _SENTENCE_END.finditer(text, start):
-        end = match.end()
-        if text[match.start()] in _CJK_STOPS or (end < len(text) and text[end].isspace()):
+        end, stop = match.end(), match.start()
+        if text[stop] in _CJK_STOPS or (
+            end < len(text) and text[end].isspace() and not _goes_on(text, stop, end)
+        ):
             yield end
+
+
+def _goes_on(text: str, stop: int, at: int) -> bool:
+    """Whether the sentence goes on past the stop at ``stop`` (its closers end at ``at``):
+    the stop is an abbreviation's period (U.S., e.g., St., an initial), or the next word on
+    the line begins in lower case (no sentence does: "e.g. this", "wait… and")."""
+    if text[stop] == "." and _abbreviation(text, stop):
+        return True
+    after = at
+    while after < len(text) and text[after] in " \t":
+        after += 1
+    return after < len(text) and text[after].islower()
+
+
+def _abbreviation(text: str, stop: int) -> bool:
+    start = stop
+    while start > 0 and (text[start - 1].isalpha() or text[start - 1] == "."):
+        start -= 1
+    word = text[start:stop]
+    if not word or word in _ABBREVIATIONS:
+        return bool(word)
+    letters = word.split(".")
+    if len(letters) == 1:
+        return len(word) == 1 and word.isupper()  # an initial
+    return all(len(letter) == 1 for letter in letters)  # U.S, e.g, z.B
 
 
 def safe_cut(text: str, at: int) -> int:

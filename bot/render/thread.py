@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 from bot.i18n.wording import Labels
 from bot.upstream.citations import Citation
@@ -21,8 +22,16 @@ Card = TypeVar("Card")
 
 
 def source_title(citation: Citation, labels: Labels) -> str:
-    """What a source is called on its card: its title, else its reference, else "Source"."""
-    return citation.title or citation.reference or labels.source
+    """What a source is called on its card and in the also-consulted list: its title, else its
+    reference, else the host of its page (``en.wikipedia.org``: Perplexity often sends URLs
+    alone, and five sources all called "Source" tell a reader nothing), else "Source"."""
+    return citation.title or citation.reference or _host(citation.source_url) or labels.source
+
+
+def _host(url: str | None) -> str | None:
+    """The host a reader recognises: lower case, without ``www.``, port or user."""
+    host = urlsplit(url).hostname if url else None
+    return host.removeprefix("www.") if host else None
 
 
 def batches(

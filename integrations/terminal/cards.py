@@ -1,4 +1,9 @@
-"""The terminal's citation cards: a short markup paragraph per source, printed under a rule."""
+"""The terminal's citation cards: a short markup paragraph per source, printed under a rule.
+
+Every source's URL is printed as text (dim, under its title), in the cards and in the
+also-consulted list alike: a title's OSC 8 link is lost when the output is piped and never
+shows in a terminal that does not support it.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +44,10 @@ def card(card: CitationCard, labels: Labels) -> str:
 
 def also_consulted(citations: Sequence[Citation], labels: Labels) -> str:
     lines = [f"[bold]{rich_escape(labels.also_consulted)}[/bold]"]
-    lines += ["• " + _title(c, labels) + _about(c, with_reference=False) for c in citations]
+    for c in citations:
+        lines.append("• " + _title(c, labels) + _about(c, with_reference=False))
+        if c.source_url:
+            lines.append(f"  [dim]{rich_escape(c.source_url)}[/dim]")
     return "\n".join(lines)
 
 

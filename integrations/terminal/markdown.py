@@ -1,4 +1,9 @@
-"""The terminal's Markdown: rich console markup for ``citebot ask``."""
+"""The terminal's Markdown: rich console markup for ``citebot ask``.
+
+Links are OSC 8 hyperlinks where rich prints them (a terminal); where it does not (output piped
+to a file or another program), rich drops them silently, so a link is written as its words and
+its URL instead, and a footnote as its number (its card prints the URL).
+"""
 
 from __future__ import annotations
 
@@ -20,6 +25,9 @@ class TerminalMarkdown:
     quote_prefix = "│ "
     footnote_separator = "·"
 
+    def __init__(self, *, hyperlinks: bool = True) -> None:
+        self.hyperlinks = hyperlinks
+
     def escape(self, text: str, *, line_start: bool) -> str:
         return rich_escape(text)
 
@@ -31,7 +39,10 @@ class TerminalMarkdown:
         return f"[{style}]{inner}[/{style}]" if inner else ""
 
     def link(self, inner: str, url: str) -> str:
-        return rich_link(inner or rich_escape(url), url)
+        if self.hyperlinks:
+            return rich_link(inner or rich_escape(url), url)
+        shown = rich_escape(url)
+        return f"{inner} <{shown}>" if inner and inner != shown else shown
 
     def heading(self, level: int, inner: str) -> str:
         return f"[bold underline]{inner}[/bold underline]"
@@ -49,7 +60,8 @@ class TerminalMarkdown:
         return "[dim]" + "─" * 40 + "[/dim]"
 
     def footnote(self, number: int, url: str | None) -> str:
-        return rich_link(superscript(number), url) if url else superscript(number)
+        shown = superscript(number)
+        return rich_link(shown, url) if url and self.hyperlinks else shown
 
     def neutralise(self, text: str) -> str:
         """Nobody is pinged in a terminal."""

@@ -1,6 +1,6 @@
 """How the terminal shows an answer (``citebot ask``): one message of any length, footnotes as
-superscripts (linked with OSC 8 hyperlinks where the terminal supports them), each card a
-short paragraph."""
+superscripts (linked with OSC 8 hyperlinks when the output is a terminal), each card a short
+paragraph with its URL printed as text."""
 
 from __future__ import annotations
 
@@ -18,10 +18,14 @@ __all__ = ["TerminalPresenter"]
 
 class TerminalPresenter:
     name = "terminal"
-    markdown = TerminalMarkdown()
     text_budget = 10**9
     message_limit = 10**9
     footnote_width = 4
+
+    def __init__(self, *, hyperlinks: bool = True) -> None:
+        """``hyperlinks``: whether the output shows OSC 8 links (see
+        :attr:`integrations.terminal.sink.TerminalSink.hyperlinks`); else URLs are text."""
+        self.markdown = TerminalMarkdown(hyperlinks=hyperlinks)
 
     def answer_message(self, text: str, *, feedback: bool) -> Payload:
         return {"markup": text}

@@ -60,6 +60,12 @@ class TerminalSink:
         self._errors = errors or Console(file=sys.stderr, highlight=False, soft_wrap=True)
         self._live: Live | None = None
 
+    @property
+    def hyperlinks(self) -> bool:
+        """Whether rich prints OSC 8 hyperlinks here: only with a colour system (a terminal,
+        not a pipe or a file) and not on the legacy Windows console."""
+        return self._console.color_system is not None and not self._console.legacy_windows
+
     @asynccontextmanager
     async def live(self, question: str) -> AsyncIterator[None]:
         spinner = Spinner("dots", text=Text(self._status + " ", style="dim"))

@@ -157,19 +157,14 @@ def test_ask_speaks_the_askers_language(
     assert "Sources" not in result.stdout
 
 
-async def slack_json(upstream: UpstreamSim, question: str, locale: str) -> bytes:
-    """``citebot ask QUESTION --locale LOCALE --platform slack --json`` against ``upstream``."""
+async def ask_upstream(upstream: UpstreamSim, *args: str) -> bytes:
+    """``citebot ask ARGS`` against ``upstream``, its stdout a pipe; it must succeed."""
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
         "ask",
-        question,
-        "--locale",
-        locale,
-        "--platform",
-        "slack",
-        "--json",
+        *args,
         cwd=tempfile.gettempdir(),
         env=clean_env({"UPSTREAM_BASE_URL": upstream.base_url, "UPSTREAM_API_KEY": "sk-test"}),
         stdout=asyncio.subprocess.PIPE,
@@ -178,6 +173,13 @@ async def slack_json(upstream: UpstreamSim, question: str, locale: str) -> bytes
     out, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 0, err.decode()
     return out
+
+
+async def slack_json(upstream: UpstreamSim, question: str, locale: str) -> bytes:
+    """``citebot ask QUESTION --locale LOCALE --platform slack --json`` against ``upstream``."""
+    return await ask_upstream(
+        upstream, question, "--locale", locale, "--platform", "slack", "--json"
+    )
 
 
 async def test_ask_tells_the_upstream_the_askers_language_and_keeps_the_quotes() -> None:

@@ -57,3 +57,53 @@ def test_several_citations_behind_one_number_each_get_a_card(url: str | None) ->
     result = resolve([(1, "s")], citations)
     assert [card.number for card in result.cards] == [1, 1]
     assert not result.also_consulted
+
+
+def test_the_sources_never_cited_are_numbered_after_the_cited_ones() -> None:
+    """Perplexity's whole answer cites 6 of its 7 URLs, first [2], [3], [5], [7]: the uncited
+    wfin.com was number 4 for the provider, which collided with the fourth card in ``--json``."""
+    citations = [cite(n, f"https://s{n}.example/", None) for n in range(1, 8)]
+    result = resolve([(2, "a"), (3, "a"), (5, "a"), (7, "a"), (6, "b"), (1, "c")], citations)
+    assert [(c.number, c.citation.source_url) for c in result.cards] == [
+        (1, "https://s2.example/"),
+        (2, "https://s3.example/"),
+        (3, "https://s5.example/"),
+        (4, "https://s7.example/"),
+        (5, "https://s6.example/"),
+        (6, "https://s1.example/"),
+    ]
+    assert [(c.number, c.source_url) for c in result.also_consulted] == [(7, "https://s4.example/")]
+
+
+def test_every_source_is_numbered_once() -> None:
+    """A provider that lists one URL twice, and a URL both cited and listed again."""
+    urls = ["https://a", "https://b", "https://a", "https://c", "https://c"]
+    citations = [cite(n, url, None) for n, url in enumerate(urls, start=1)]
+    result = resolve([(2, "x")], citations)
+    assert [(c.number, c.citation.source_url) for c in result.cards] == [(1, "https://b")]
+    assert [(c.number, c.source_url) for c in result.also_consulted] == [
+        (2, "https://a"),
+        (3, "https://c"),
+    ]
+    result = resolve([(3, "x")], citations)
+    assert [(c.number, c.source_url) for c in result.also_consulted] == [
+        (2, "https://b"),
+        (3, "https://c"),
+    ]
+
+
+@pytest.mark.parametrize("uses", [[], [(9, "A sentence whose marker names nothing.")]])
+def test_citations_that_no_marker_names_are_all_cited_in_the_providers_order(
+    uses: list[tuple[int, str]],
+) -> None:
+    """Magisterium's documented example: citations, and no marker in the text. Each source
+    still gets its card, the only place its quote and reference show."""
+    citations = [cite(2, None, "34"), cite(1, None, "12")]
+    result = resolve(uses, sorted(citations, key=lambda c: c.number))
+    assert [(c.number, c.citation.reference, c.citation.cited_text) for c in result.cards] == [
+        (1, "12", "quote 1"),
+        (2, "34", "quote 2"),
+    ]
+    assert all(card.supports == () for card in result.cards)
+    assert result.also_consulted == ()
+    assert result.links == {1: None, 2: None}

@@ -1,12 +1,72 @@
-"""Cutting text for cards: at a word, with an ellipsis, never inside a character cluster."""
+"""The shared text rules: where a sentence ends; cutting text for cards at a word, with an
+ellipsis, never inside a character cluster."""
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.render.text import clip, superscript
+from bot.render.text import clip, ends_sentence, sentence_ends, superscript
+
+
+def sentences(text: str) -> list[str]:
+    ends = [0, *sentence_ends(text), len(text)]
+    return [text[a:b].strip() for a, b in pairwise(ends) if text[a:b].strip()]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # Perplexity's sonar answer: "U.S." and "St." are not the ends of sentences
+            "A consensus from authoritative U.S. data sources. Figures from FRED/St. Louis "
+            "Fed data. Check U.S. Census Bureau updates.",
+            [
+                "A consensus from authoritative U.S. data sources.",
+                "Figures from FRED/St. Louis Fed data.",
+                "Check U.S. Census Bureau updates.",
+            ],
+        ),
+        (
+            "Dr. Smith met Fr. Brown, cf. No. 5. John F. Kennedy spoke. It was 5 p.m. here.",
+            [
+                "Dr. Smith met Fr. Brown, cf. No. 5.",
+                "John F. Kennedy spoke.",
+                "It was 5 p.m. here.",
+            ],
+        ),
+        (  # a lower-case word goes on with the sentence, whatever stopped before it
+            '"Why?" she asked. Wait… and see. Fine.',
+            ['"Why?" she asked.', "Wait… and see.", "Fine."],
+        ),
+        (
+            "S. Tomás ensina. Sta. Teresa escreve. Mons. Ronald Knox.",
+            ["S. Tomás ensina.", "Sta. Teresa escreve.", "Mons. Ronald Knox."],
+        ),
+        ("信仰寻求理解。恩典成全本性。", ["信仰寻求理解。", "恩典成全本性。"]),
+        ("It ends etc. Then more.", ["It ends etc.", "Then more."]),
+    ],
+)
+def test_a_sentence_ends_at_its_stop_not_at_an_abbreviation(text: str, expected: list[str]) -> None:
+    assert sentences(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("data sources.", True),
+        ("authoritative U.S.", False),
+        ("FRED/St.", False),
+        ("the eruption.)", True),
+        ("e.g.", False),
+        ("John F.", False),
+        ("a plan.** ", True),
+    ],
+)
+def test_a_footnote_after_an_abbreviation_does_not_end_its_sentence(text: str, ends: bool) -> None:
+    assert ends_sentence(text.rstrip(), len(text.rstrip())) is ends
 
 
 def test_a_short_text_is_kept_whole() -> None:

@@ -119,7 +119,7 @@ def test_dangling_markers_vanish_and_one_source_keeps_one_number(presenter: Pres
     assert "Unknown source." in text
     assert [c.number for c in result.citations] == [1, 2]
     assert [c.reference for c in result.citations] == ["2", "1"]
-    assert [c.reference for c in result.also_consulted] == ["4"]
+    assert [(c.number, c.reference) for c in result.also_consulted] == [(3, "4")]
     assert "Plain" in text
 
 

@@ -182,6 +182,91 @@ def test_span_citations_get_a_footnote_where_their_span_ends() -> None:
     assert rendered.cards[1].supports == ("Faith seeks understanding.",)
 
 
+def spanned(text: str, *spans: tuple[str, str]) -> tuple[Citation, ...]:
+    """OpenAI ``url_citation`` annotations, each ``(span text, url)`` where it is in ``text``."""
+    return tuple(
+        Citation(
+            number=n,
+            title=f"Page {n}",
+            source_url=url,
+            provider="openai",
+            span=(text.index(part), text.index(part) + len(part)),
+        )
+        for n, (part, url) in enumerate(spans, start=1)
+    )
+
+
+def test_a_span_that_links_to_its_source_becomes_the_footnote() -> None:
+    """gpt-4o-search-preview closes a sentence with ``([host](url))`` and lists ``[title](url)``:
+    each link is shown once, as the footnote, and the card supports the sentence, not the link."""
+    url, other = "https://www.reuters.com/a?utm_source=openai", "https://apnews.com/b"
+    text = (
+        f"The eruption was small. Flights were unaffected. ([reuters.com]({url}))\n\n"
+        f"- [Iceland volcano erupts]({other})"
+    )
+    citations = spanned(
+        text, (f"([reuters.com]({url}))", url), (f"[Iceland volcano erupts]({other})", other)
+    )
+    formatter = AnswerFormatter(DiscordPresenter())
+    formatter.feed(text)
+    rendered = formatter.finish(AnswerDone(text=text, finish_reason="stop", citations=citations))
+    assert rendered.answer[0]["content"] == (
+        f"The eruption was small. Flights were unaffected.[¹](<{url}>)\n\n"
+        f"- Iceland volcano erupts[²](<{other}>)"
+    )
+    assert [card.supports for card in rendered.cards] == [
+        ("Flights were unaffected.",),
+        ("Iceland volcano erupts",),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "part", "shown"),
+    [
+        (  # a link to another page than the source's keeps its link and gains the footnote
+            "Read it ([reuters.com](https://www.reuters.com/other)).",
+            "([reuters.com](https://www.reuters.com/other))",
+            "Read it ([reuters.com](<https://www.reuters.com/other>))[¹](<https://www.reuters.com/a>).",
+        ),
+        (  # the span is the link inside parentheses: the parentheses go with it
+            "It was small ([reuters.com](https://www.reuters.com/a)).",
+            "[reuters.com](https://www.reuters.com/a)",
+            "It was small[¹](<https://www.reuters.com/a>).",
+        ),
+        (  # a URL with parentheses of its own
+            "See [the page](https://www.reuters.com/a_(b)) today.",
+            "[the page](https://www.reuters.com/a_(b))",
+            "See the page[¹](<https://www.reuters.com/a_%28b%29>) today.",
+        ),
+    ],
+)
+def test_a_span_is_the_footnote_only_when_it_links_to_the_source(
+    text: str, part: str, shown: str
+) -> None:
+    url = "https://www.reuters.com/a_(b)" if "a_(b)" in text else "https://www.reuters.com/a"
+    formatter = AnswerFormatter(DiscordPresenter())
+    formatter.feed(text)
+    done = AnswerDone(text=text, finish_reason="stop", citations=spanned(text, (part, url)))
+    assert formatter.finish(done).answer[0]["content"] == shown
+
+
+def test_spans_on_one_link_share_its_place_and_a_cut_answer_keeps_its_note() -> None:
+    text = "Flights were unaffected ([reuters.com](https://www.reuters.com/a))"
+    link = "([reuters.com](https://www.reuters.com/a))"
+    citations = (
+        *spanned(text, (link, "https://www.reuters.com/a")),
+        Citation(number=2, source_url="https://b.org", provider="openai", span=(24, len(text))),
+    )
+    formatter = AnswerFormatter(SlackPresenter())
+    formatter.feed(text)
+    done = AnswerDone(text=text, finish_reason="length", citations=citations)
+    shown = answer_text(formatter.finish(done, note="The answer was cut short.").answer[-1])
+    assert shown == (
+        "Flights were unaffected[\\[1\\]](https://www.reuters.com/a)[\\[2\\]](https://b.org)"
+        "\n\n*The answer was cut short.*"
+    )
+
+
 def test_a_blank_answer_makes_no_messages() -> None:
     formatter = AnswerFormatter(SlackPresenter())
     rendered = formatter.finish(AnswerDone(text="", finish_reason="content_filter"))

@@ -5,10 +5,14 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 
 from bot.render.formatter import AnswerFormatter
+from bot.upstream.citations import Citation
+from bot.upstream.events import AnswerDone
 from integrations.terminal.presenter import TerminalPresenter
+from integrations.terminal.sink import TerminalSink
 from tests.integrations.formatter.cases import CASES
 
 
@@ -39,3 +43,58 @@ def test_brackets_from_the_answer_are_not_markup() -> None:
     formatter.feed("Use [bold]x[/bold] and `a[1]` [^1]")
     (message,) = formatter.render()
     assert printed(message["markup"]).strip() == "Use [bold]x[/bold] and a[1] ¹"
+
+
+def piped() -> Console:
+    """What rich prints into a pipe or a file: no colour system, so no OSC 8 hyperlinks."""
+    return Console(width=200, file=io.StringIO())
+
+
+def answered(presenter: TerminalPresenter, text: str, citations: tuple[Citation, ...]) -> list[str]:
+    formatter = AnswerFormatter(presenter)
+    formatter.feed(text)
+    rendered = formatter.finish(AnswerDone(text=text, finish_reason="stop", citations=citations))
+    console = piped()
+    for payload in (*rendered.answer, *rendered.thread):
+        console.print(Text.from_markup(payload["markup"]))
+    assert isinstance(console.file, io.StringIO)
+    return console.file.getvalue().splitlines()
+
+
+SOURCES = (
+    Citation(number=1, source_url="https://en.wikipedia.org/wiki/San_Francisco"),
+    Citation(number=2, source_url="https://populationstat.com/united-states/san-francisco"),
+)
+
+
+def test_piped_output_prints_every_url_as_text() -> None:
+    """``citebot ask … | less``: rich drops OSC 8 links in a pipe, so the answer's own links,
+    the cards and the also-consulted list print their URLs."""
+    assert not TerminalSink(console=piped()).hyperlinks
+    text = "About 827,526 people live there.[1] See [the census](https://census.gov/sf)."
+    lines = answered(TerminalPresenter(hyperlinks=False), text, SOURCES)
+    assert lines == [
+        "About 827,526 people live there.¹ See the census <https://census.gov/sf>.",
+        "¹ en.wikipedia.org",
+        "https://en.wikipedia.org/wiki/San_Francisco",
+        "Supports: “About 827,526 people live there.”",
+        "Also consulted",
+        "• populationstat.com",
+        "  https://populationstat.com/united-states/san-francisco",
+    ]
+
+
+def test_a_terminal_links_the_answer_and_still_prints_the_sources_urls() -> None:
+    terminal = Console(width=200, file=io.StringIO(), force_terminal=True, color_system="standard")
+    assert TerminalSink(console=terminal).hyperlinks
+    formatter = AnswerFormatter(TerminalPresenter())
+    text = "About 827,526 people live there.[1] See [the census](https://census.gov/sf)."
+    formatter.feed(text)
+    rendered = formatter.finish(AnswerDone(text=text, finish_reason="stop", citations=SOURCES))
+    (answer,) = rendered.answer
+    styles = [span.style for span in Text.from_markup(answer["markup"]).spans]
+    links = {(s if isinstance(s, Style) else Style.parse(s)).link for s in styles} - {None}
+    assert links == {"https://en.wikipedia.org/wiki/San_Francisco", "https://census.gov/sf"}
+    assert "https://populationstat.com/united-states/san-francisco" in printed(
+        rendered.thread[-1]["markup"]
+    )
