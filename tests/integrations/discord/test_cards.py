@@ -52,7 +52,7 @@ def test_cards_are_embeds_discord_py_accepts() -> None:
 
 def test_long_quotes_are_cut_at_a_word_with_an_ellipsis() -> None:
     quote = "word " * 2000
-    embed = cards.card(card(1, cited_text=quote), ENGLISH_LABELS)
+    [embed] = cards.document([card(1, cited_text=quote)], ENGLISH_LABELS)
     description = embed["description"]
     assert description.endswith("word…")
     assert len(description) < 4096
@@ -89,7 +89,7 @@ def test_mentions_are_inert_in_text_code_and_cards(text: str) -> None:
     (message,) = formatter.render()
     assert validate_discord_payload(message) == []
     assert message["allowed_mentions"] == {"parse": []}
-    embed = cards.card(card(1, cited_text=text, title=text, author=text), ENGLISH_LABELS)
+    [embed] = cards.document([card(1, cited_text=text, title=text, author=text)], ENGLISH_LABELS)
     assert validate_discord_payload({"embeds": [embed], "allowed_mentions": {"parse": []}}) == []
 
 
