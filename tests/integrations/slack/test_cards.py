@@ -119,4 +119,4 @@ def test_the_notification_text_leads_with_sources_as_the_language_punctuates_it(
     colon)."""
     labels = Wording(language).labels
     (payload,) = PRESENTER.thread([card(1, title="Lumen Gentium")], [], [], labels=labels)
-    assert payload["text"] == f"{lead}*1.* *Lumen Gentium*"
+    assert payload["text"] == f"{lead}1. Lumen Gentium"

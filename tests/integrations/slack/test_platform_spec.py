@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.render.commonmark import ZWSP
 from tests.integrations.slack.conftest import World
 from tests.sim.upstream import answer, magisterium_citation
 
@@ -55,8 +56,10 @@ async def test_mention_words_from_upstream_never_ping_in_a_card(world: World) ->
     ts = await _asked(world)
 
     cards = world.cards_of(CHANNEL, ts)
-    assert "Notes for @here" in "\n".join(m.block_text() for m in cards)
+    shown = "\n".join(m.block_text() for m in cards)
+    assert "Notes for @here" in shown.replace(ZWSP, "")  # the zero-width space is invisible
     assert [p for m in world.sim.bot_replies(CHANNEL, ts) for p in m.pings()] == []
+    assert [t for m in cards for t in m.unverbatim()] == []
 
 
 async def test_footnotes_use_a_documented_link_form(world: World) -> None:
