@@ -105,12 +105,32 @@ class SlackSink:
         self._budget: SlackBudget | None = web.budget if isinstance(web, PacedWebClient) else None
         self._shown: list[_Shown] = []
         self._native = True
+        self._placeholder: Payload | None = None
         self.fell_back: str | None = None
         """Why this answer left the native stream (a Slack error code), if it did."""
 
     @property
     def message_ts(self) -> tuple[str, ...]:
         return tuple(shown.ts for shown in self._shown)
+
+    @property
+    def holding(self) -> bool:
+        """Whether the placeholder is all this answer shows so far."""
+        return bool(self._shown) and self._shown[0].payload is self._placeholder
+
+    async def hold(self, placeholder: Payload) -> bool:
+        """Post ``placeholder`` where the answer will be: its first message then replaces it
+        (edited in place, so no extra message remains). False when Slack refused it."""
+        try:
+            ts = await self._post(placeholder)
+        except SlackApiError as error:
+            log.info("no placeholder: %s", error.response.get("error"))
+            return False
+        self._placeholder = placeholder
+        self._shown.append(
+            self._claim(_Shown(ts=ts, payload=placeholder, streaming=False), "chat.update")
+        )
+        return True
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
         try:
