@@ -1,5 +1,6 @@
 """Issue 14's Discord cases, end to end: what a person sees when citations carry URLs Discord's
-spec refuses, when several cards share a document's URL, and when a private answer is edited.
+spec refuses, when several cards share a document's URL, when a private answer is edited, and
+when Discord refuses a card anyway.
 
 Each test fails on the code that predates the issue's phase 2 (see docs/platform-spec.md): the
 simulator now referees with Discord's official spec and docs.
