@@ -135,44 +135,28 @@ MENTIONS = Case(
     related=("Ask @everyone <!channel>?",),
 )
 
-CCC = "https://www.vatican.va/archive/ENG0015/__P6Z.HTM"
+
+def catechism(index: int, reference: str, quote: str) -> dict[str, Any]:
+    """A passage of the Catechism, as Magisterium cites it: the document's one URL."""
+    return source(
+        index,
+        document_title="Catechism of the Catholic Church",
+        source_url="https://www.vatican.va/archive/ENG0015/__P6Z.HTM",
+        document_reference=reference,
+        cited_text_heading=None,
+        cited_text=quote,
+    )
+
+
 ONE_DOCUMENT_MANY_PASSAGES = Case(
     # Magisterium's habit: several passages of one document, each its own citation, one URL.
     text="Grace is favor[^1], a participation in the life of God[^2]. It heals us[^3] and "
     "makes us holy[^4], as the Council taught[^5].",
     citations=[
-        source(
-            0,
-            document_title="Catechism of the Catholic Church",
-            source_url=CCC,
-            document_reference="1996",
-            cited_text_heading=None,
-            cited_text="Our justification comes from the grace of God. Grace is favor.",
-        ),
-        source(
-            1,
-            document_title="Catechism of the Catholic Church",
-            source_url=CCC,
-            document_reference="1997",
-            cited_text_heading=None,
-            cited_text="Grace is a participation in the life of God.",
-        ),
-        source(
-            2,
-            document_title="Catechism of the Catholic Church",
-            source_url=CCC,
-            document_reference="1999",
-            cited_text_heading=None,
-            cited_text="The grace of Christ is the gratuitous gift that God makes to us.",
-        ),
-        source(
-            3,
-            document_title="Catechism of the Catholic Church",
-            source_url=CCC,
-            document_reference="1999",
-            cited_text_heading=None,
-            cited_text="It is the sanctifying or deifying grace received in Baptism.",
-        ),
+        catechism(0, "1996", "Our justification comes from the grace of God. Grace is favor."),
+        catechism(1, "1997", "Grace is a participation in the life of God."),
+        catechism(2, "1999", "The grace of Christ is the gratuitous gift that God makes to us."),
+        catechism(3, "1999", "It is the sanctifying or deifying grace received in Baptism."),
         source(4),
     ],
 )
