@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 from urllib.parse import unquote
 
 import pytest
@@ -126,9 +127,9 @@ def test_the_notification_text_leads_with_sources_as_the_language_punctuates_it(
     assert payload["text"] == f"{lead}1. Lumen Gentium"
 
 
-def _refusals(payload: dict[str, object]) -> list[object]:
+def _refusals(payload: dict[str, Any]) -> list[object]:
     """What Slack's simulator would refuse or show broken in a thread message."""
-    shown = Message(channel="C", ts="1", user="U", text=payload["text"], blocks=payload["blocks"])  # type: ignore[arg-type]
+    shown = Message(channel="C", ts="1", user="U", text=payload["text"], blocks=payload["blocks"])
     return [check_message(payload), *shown.broken_links(), *shown.pings(), *shown.unverbatim()]
 
 
