@@ -1,5 +1,5 @@
-"""Discord's threaded replies: each citation an embed, the sources consulted but never cited
-one embed more, related questions as buttons.
+"""Discord's threaded replies: each source document an embed holding its cited passages, the
+sources consulted but never cited one embed more, related questions as buttons.
 
 Title, author and footer are plain text on Discord (no Markdown, no masked links), so only
 mentions are broken there; the description and fields are Markdown.
@@ -8,6 +8,7 @@ mentions are broken there; the description and fields are Markdown.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from bot.i18n.wording import Labels
 from bot.render.numbering import CitationCard
@@ -16,10 +17,24 @@ from bot.render.text import clip
 from bot.render.thread import listed, source_title
 from bot.upstream.citations import Citation
 from integrations.discord import limits
-from integrations.discord.markdown import DiscordMarkdown, kill_mentions
-from integrations.discord.types import NO_MENTIONS, SUPPRESS_EMBEDS, ActionRow, Button, Embed
+from integrations.discord.markdown import DiscordMarkdown, kill_mentions, link_url
+from integrations.discord.types import (
+    NO_MENTIONS,
+    SUPPRESS_EMBEDS,
+    ActionRow,
+    Button,
+    Embed,
+    EmbedField,
+)
 
-__all__ = ["RELATED", "also_consulted", "card", "embed_size", "feedback_row", "related_message"]
+__all__ = [
+    "RELATED",
+    "also_consulted",
+    "document",
+    "embed_size",
+    "feedback_row",
+    "related_message",
+]
 
 RELATED = "citebot:related:"
 """The ``custom_id`` prefix of a related-question button (its index follows)."""
@@ -27,36 +42,121 @@ FEEDBACK = "citebot:feedback:"
 """The ``custom_id`` prefix of a feedback button (``up`` or ``down`` follows)."""
 ALSO_CONSULTED_ROOM = 3800
 """Characters of the also-consulted list, below the description's 4,096."""
+PASSAGES_ROOM = 3800
+"""Characters of a document card's passages, below the description's 4,096."""
+FIELDS_ROOM = 1200
+"""Characters of a card's "Supports" fields, names included: with the title, author, footer
+and passages, an embed stays below the 6,000 a message holds."""
+QUOTE, QUOTE_FLOOR = 900, 200
+"""A passage's quote is clipped to its share of the room, between these."""
+SUPPORTS, SUPPORTS_FLOOR = 450, 100
 
 _MARKDOWN = DiscordMarkdown()
 
 
-def card(card: CitationCard, labels: Labels) -> Embed:
-    """One citation as an embed. The footnote number leads the author line, just above the
-    title, so ``¹`` in the answer finds ``[1]`` here while the title stays the document's own."""
+def document(passages: Sequence[CitationCard], labels: Labels) -> list[Embed]:
+    """One source document's cited passages (its citation cards, in footnote order) as
+    embeds: one, unless they outgrow an embed's room, and only the first carries the link,
+    since Discord shows one embed per URL in a message. The footnote numbers lead the author
+    line, just above the title, so ``¹`` in the answer finds ``[1]`` here while the title
+    stays the document's own; with several numbers each passage is headed by its own."""
+    numbers = list(dict.fromkeys(p.number for p in passages))
+    numbered = len(numbers) > 1
+    shared_reference = len({p.citation.reference for p in passages}) == 1
+    quote_room = min(QUOTE, max(QUOTE_FLOOR, PASSAGES_ROOM // len(passages) - 60))
+    said_room = min(SUPPORTS, max(SUPPORTS_FLOOR, FIELDS_ROOM // len(numbers) - 40))
+    chunks: list[_Chunk] = []
+    named = ""
+    for passage in passages:
+        name, named = named, _name(passage, numbered=numbered, reference=not shared_reference)
+        text = _passage(passage, name=named if named != name else "", room=quote_room)
+
+        def said(chunk: _Chunk, passage: CitationCard = passage) -> EmbedField | None:
+            if not passage.supports or passage.number in chunk.numbers:
+                return None  # a number's sentences are shown once an embed
+            return _supports(passage, labels, numbered=numbered, room=said_room)
+
+        if not chunks or not chunks[-1].fits(text, said(chunks[-1])):
+            chunks.append(_Chunk())
+        chunks[-1].add(passage.number, text, said(chunks[-1]))
+    first = passages[0].citation
+    url = link_url(first.source_url) if first.source_url else None
+    reference = first.reference if shared_reference else None
+    return [
+        _embed(first, chunk, url=None if index else url, reference=reference, labels=labels)
+        for index, chunk in enumerate(chunks)
+    ]
+
+
+@dataclass
+class _Chunk:
+    """The passages one embed holds."""
+
+    numbers: list[int] = field(default_factory=list)
+    description: list[str] = field(default_factory=list)
+    fields: list[EmbedField] = field(default_factory=list)
+
+    def fits(self, text: str, supports: EmbedField | None) -> bool:
+        if len("\n\n".join([*self.description, text])) > PASSAGES_ROOM:
+            return False
+        if supports is None:
+            return True
+        used = sum(len(f["name"]) + len(f["value"]) for f in [*self.fields, supports])
+        return len(self.fields) < limits.EMBED_FIELDS and used <= FIELDS_ROOM
+
+    def add(self, number: int, text: str, supports: EmbedField | None) -> None:
+        if number not in self.numbers:
+            self.numbers.append(number)
+        if text:
+            self.description.append(text)
+        if supports is not None:
+            self.fields.append(supports)
+
+
+def _name(card: CitationCard, *, numbered: bool, reference: bool) -> str:
+    """What heads a passage: its number among several, its heading, its reference when the
+    document's passages differ in it (a passage named as the one before it goes unnamed)."""
     c = card.citation
-    author = " · ".join(part for part in (f"[{card.number}]", c.author) if part)
+    name = [f"**[{card.number}]**"] if numbered else []
+    if c.heading:
+        name.append("**" + _MARKDOWN.escape(clip(c.heading, 150), line_start=False) + "**")
+    if reference and c.reference:
+        name.append(_MARKDOWN.escape(clip(c.reference, 150), line_start=False))
+    return " · ".join(name)
+
+
+def _passage(card: CitationCard, *, name: str, room: int) -> str:
+    """A passage as the description shows it: its name, then its quote. Each line of the
+    quote starts a line, where "# " or "- " would become markup."""
+    lines = [name] if name else []
+    if card.citation.cited_text:
+        quote = clip(card.citation.cited_text, room).split("\n")
+        lines.append("\n".join("> " + _quote_line(line) for line in quote))
+    return "\n".join(lines)
+
+
+def _supports(card: CitationCard, labels: Labels, *, numbered: bool, room: int) -> EmbedField:
+    said = _MARKDOWN.escape(clip(" … ".join(card.supports), room), line_start=False)
+    name = f"{labels.supports} [{card.number}]" if numbered else labels.supports
+    return {"name": name, "value": labels.quoted.format(quote=said), "inline": False}
+
+
+def _embed(
+    first: Citation, chunk: _Chunk, *, url: str | None, reference: str | None, labels: Labels
+) -> Embed:
+    label = "[" + ", ".join(str(n) for n in chunk.numbers) + "]"
+    author = " · ".join(part for part in (label, first.author) if part)
     embed: Embed = {
-        "title": clip(kill_mentions(source_title(c, labels)), limits.EMBED_TITLE),
+        "title": clip(kill_mentions(source_title(first, labels)), limits.EMBED_TITLE),
         "author": {"name": clip(kill_mentions(author), limits.EMBED_AUTHOR)},
     }
-    if c.source_url:
-        embed["url"] = c.source_url
-    description = []
-    if c.heading:
-        description.append("**" + _MARKDOWN.escape(clip(c.heading, 150), line_start=False) + "**")
-    if c.cited_text:
-        # Each line starts a line of the quote, where "# " or "- " would become markup.
-        lines = clip(c.cited_text, 900).split("\n")
-        description.append("\n".join("> " + _quote_line(line) for line in lines))
-    if description:
-        embed["description"] = "\n".join(description)
-    if card.supports:
-        said = _MARKDOWN.escape(clip(" … ".join(card.supports), 450), line_start=False)
-        embed["fields"] = [
-            {"name": labels.supports, "value": labels.quoted.format(quote=said), "inline": False}
-        ]
-    footer = " · ".join(part for part in (c.reference, c.year) if part)
+    if url:
+        embed["url"] = url
+    if chunk.description:
+        embed["description"] = "\n\n".join(chunk.description)
+    if chunk.fields:
+        embed["fields"] = chunk.fields
+    footer = " · ".join(part for part in (reference, first.year) if part)
     if footer:
         embed["footer"] = {"text": clip(kill_mentions(footer), 300)}
     return embed

@@ -1,18 +1,20 @@
 """How Discord shows an answer: Markdown content in messages of 2,000 characters, footnotes as
-linked superscripts, citation cards as embeds in the answer's thread."""
+linked superscripts, citation cards as embeds in the answer's thread: one per source document,
+since Discord shows only the first of a message's embeds that share a URL."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from bot.i18n.wording import ENGLISH_LABELS, Labels
+from bot.render.links import by_link
 from bot.render.numbering import CitationCard
 from bot.render.ports import Payload
 from bot.render.text import clip
 from bot.render.thread import batches
 from bot.upstream.citations import Citation
 from integrations.discord import cards, limits
-from integrations.discord.markdown import DiscordMarkdown
+from integrations.discord.markdown import DiscordMarkdown, link_url
 from integrations.discord.types import NO_MENTIONS, SUPPRESS_EMBEDS, Embed
 
 __all__ = ["DiscordPresenter"]
@@ -50,7 +52,11 @@ class DiscordPresenter:
         *,
         labels: Labels = ENGLISH_LABELS,
     ) -> tuple[Payload, ...]:
-        embeds = [cards.card(card, labels) for card in citation_cards]
+        embeds = [
+            embed
+            for passages in by_link(citation_cards, _link)
+            for embed in cards.document(passages, labels)
+        ]
         if also_consulted:
             embeds.append(cards.also_consulted(also_consulted, labels))
         payloads: list[Payload] = [
@@ -61,6 +67,10 @@ class DiscordPresenter:
         if related_message is not None:
             payloads.append(related_message)
         return tuple(payloads)
+
+
+def _link(card: CitationCard) -> str | None:
+    return link_url(card.citation.source_url) if card.citation.source_url else None
 
 
 def _size(embed: Embed) -> tuple[int, int]:

@@ -64,6 +64,27 @@ class _Dropped(Exception):
     pass
 
 
+_REFUSED_EMBED = re.compile(r"^In embeds\.([0-9]+)\b", re.MULTILINE)
+
+
+def _refused_embeds(error: discord.HTTPException, count: int) -> set[int]:
+    """The embeds a 400 names (``errors.embeds.N`` of a 50035 body, as discord.py words it:
+    ``In embeds.N.url: ...``); empty when it names none, or one the message did not have."""
+    named = {int(index) for index in _REFUSED_EMBED.findall(error.text)}
+    return named if named and max(named) < count else set()
+
+
+def _log_refused(embeds: Sequence[Payload], error: discord.HTTPException) -> None:
+    for embed in embeds:
+        log.warning(
+            "Discord refused the card %r (%s %s): %s",
+            embed.get("title"),
+            error.status,
+            error.code,
+            error.text.replace("\n", " "),
+        )
+
+
 class RouteBudgets:
     """Discord's buckets as one bot process keeps to them, each a write under its limit."""
 
@@ -168,14 +189,43 @@ class DiscordAnswerSink:
                     error.code,
                 )
         for payload in payloads:
+            await self._reply(payload)
+
+    async def _reply(self, payload: Payload) -> None:
+        """One threaded reply. When Discord refuses a cards message (400), only the cards it
+        names go: the message is sent again without them, else card by card; the answer is
+        shown already, so a refusal is logged, never raised."""
+        embeds = list(payload.get("embeds") or ())
+        try:
+            await self._send_reply(payload)
+            return
+        except discord.HTTPException as error:
+            if error.status != 400 or not embeds:
+                log.warning("Discord refused a thread message (%s %s)", error.status, error.code)
+                return
+            named = _refused_embeds(error, len(embeds))
+            _log_refused([embeds[i] for i in sorted(named)], error)
+        kept = [embed for index, embed in enumerate(embeds) if index not in named]
+        if named and kept:
             try:
-                if self.thread_id is not None:
-                    await _pace(self._budgets.channel, self.thread_id, final=True)
-                    await self._wire.create_message(self.thread_id, message_body(payload))
-                else:
-                    await self._create(message_body(payload, ephemeral=self._ephemeral), final=True)
-            except discord.HTTPException as error:  # the answer is shown; keep the other cards
-                log.warning("Discord refused a card message (%s %s)", error.status, error.code)
+                await self._send_reply({**payload, "embeds": kept})
+                return
+            except discord.HTTPException as error:
+                if error.status != 400:
+                    log.warning("Discord refused a cards message (%s %s)", error.status, error.code)
+                    return
+        for embed in kept:
+            try:
+                await self._send_reply({**payload, "embeds": [embed]})
+            except discord.HTTPException as error:
+                _log_refused([embed], error)
+
+    async def _send_reply(self, payload: Payload) -> None:
+        if self.thread_id is not None:
+            await _pace(self._budgets.channel, self.thread_id, final=True)
+            await self._wire.create_message(self.thread_id, message_body(payload))
+        else:
+            await self._create(message_body(payload, ephemeral=self._ephemeral), final=True)
 
     # -- writes ------------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Literal, NotRequired, TypedDict
 
 __all__ = [
+    "EDIT_FLAGS",
     "EPHEMERAL",
     "NO_MENTIONS",
     "SUPPRESS_EMBEDS",
@@ -23,6 +24,9 @@ SUPPRESS_EMBEDS = 4
 """Message flag: no link previews under an answer."""
 EPHEMERAL = 64
 """Message flag: only the asker sees it (set on creation only)."""
+EDIT_FLAGS = SUPPRESS_EMBEDS | 32768
+"""The flags an edit may set: SUPPRESS_EMBEDS and IS_COMPONENTS_V2 (Discord's Edit Message
+and Edit Webhook Message docs)."""
 
 
 class EmbedAuthor(TypedDict):

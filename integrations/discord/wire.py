@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import aiohttp
 from discord.http import HTTPClient, Route
 
-from integrations.discord.types import EPHEMERAL, NO_MENTIONS, SUPPRESS_EMBEDS
+from integrations.discord.types import EDIT_FLAGS, EPHEMERAL, NO_MENTIONS, SUPPRESS_EMBEDS
 
 __all__ = [
     "DiscordWire",
@@ -135,6 +135,15 @@ def message_body(payload: Body, *, ephemeral: bool = False) -> dict[str, Any]:
     return body
 
 
+def _edit(body: Body) -> dict[str, Any]:
+    """An edit sets only the flags Discord documents for edits: EPHEMERAL belongs to the
+    message's creation (an edit sending it is refused with 400)."""
+    edit = dict(body)
+    if "flags" in edit:
+        edit["flags"] = int(edit["flags"] or 0) & EDIT_FLAGS
+    return edit
+
+
 class DiscordWire:
     """The REST calls of one bot, on its discord.py ``HTTPClient`` (buckets, 429 handling)."""
 
@@ -152,7 +161,7 @@ class DiscordWire:
             webhook_token=token,
             message_id="@original" if message_id is None else message_id,
         )
-        data: dict[str, Any] = await self._http.request(route, json=dict(body))
+        data: dict[str, Any] = await self._http.request(route, json=_edit(body))
         return data
 
     async def followup(self, application_id: int, token: str, body: Body) -> dict[str, Any]:
@@ -179,7 +188,7 @@ class DiscordWire:
             channel_id=channel_id,
             message_id=message_id,
         )
-        data: dict[str, Any] = await self._http.request(route, json=dict(body))
+        data: dict[str, Any] = await self._http.request(route, json=_edit(body))
         return data
 
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:

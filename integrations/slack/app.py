@@ -27,9 +27,11 @@ from bot.i18n.wording import catalogue_language
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.service import AnswerService
+from bot.upstream.errors import UpstreamError
 from bot.upstream.events import Turn
 from integrations.slack.conversation import question_text, thread_turns
 from integrations.slack.locales import UserLocales
+from integrations.slack.presenter import placeholder
 from integrations.slack.sink import NativeStreams, SlackSink
 
 __all__ = ["SlackBot"]
@@ -66,12 +68,16 @@ class SlackBot:
         self.update_interval = update_interval
         self.bot_user_id = ""
         self.bot_id = ""
+        self.bot_name = "citebot"
+        """How the bot is named in the workspace (``auth.test``'s ``user``): the placeholder
+        says "citebot is thinking…" under that name."""
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         identity = await self.web.auth_test()
         self.bot_user_id = str(identity["user_id"])
         self.bot_id = str(identity.get("bot_id") or "")
+        self.bot_name = str(identity.get("user") or self.bot_name)
 
     def app(self, *, signing_secret: str | None = None) -> AsyncApp:
         app = AsyncApp(
@@ -206,7 +212,11 @@ class SlackBot:
         if not direct and self.channel_allowlist and channel not in self.channel_allowlist:
             await self.service.refuse(sink, self.presenter, wording.not_allowed_here())
             return
-        await self._status(channel, thread_ts, wording.thinking())
+        # Slack documents the "is thinking…" status for assistant threads (the app's DM);
+        # elsewhere a placeholder holds the answer's place and its first text replaces it.
+        status = direct and await self._status(channel, thread_ts, wording.thinking())
+        if not status:
+            await sink.hold(placeholder(f"{self.bot_name} {wording.thinking()}"))
         question = Question(
             text=text,
             platform="slack",
@@ -222,20 +232,32 @@ class SlackBot:
                     question, history=await self._history(question, follow_up_before)
                 )
             await self.service.ask(question, presenter=self.presenter, sink=sink, pacer=self.pacer)
-        except BaseException:
+        except BaseException as error:
             # Slack clears the status when the bot replies; a failure before any reply must not
-            # leave "is thinking…" up until Slack's own timeout.
-            if not sink.message_ts:
+            # leave "is thinking…" up until Slack's own timeout (an empty status clears it, as
+            # the method documents), nor the placeholder for good.
+            if status and not sink.message_ts:
                 await asyncio.shield(self._status(channel, thread_ts, ""))
+            elif sink.holding:
+                words = (
+                    wording.restarting()
+                    if isinstance(error, asyncio.CancelledError)
+                    else wording.explain(UpstreamError("the Slack answer failed"))  # generic
+                )
+                with contextlib.suppress(SlackApiError):
+                    await asyncio.shield(sink.show((self.presenter.notice(words),), final=True))
             raise
 
-    async def _status(self, channel: str, thread_ts: str, status: str) -> None:
+    async def _status(self, channel: str, thread_ts: str, status: str) -> bool:
+        """Set the assistant thread's status; False when Slack refused it."""
         try:
             await self.web.assistant_threads_setStatus(
                 channel_id=channel, thread_ts=thread_ts, status=status
             )
-        except SlackApiError as error:  # not every workspace or channel offers a status
-            log.debug("no thinking status: %s", error.response.get("error"))
+        except SlackApiError as error:  # not every workspace offers assistant threads
+            log.info("no thinking status: %s", error.response.get("error"))
+            return False
+        return True
 
     async def _history(self, question: Question, before_ts: str) -> tuple[Turn, ...]:
         """The thread so far: remembered turns, else read back from Slack."""

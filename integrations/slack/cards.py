@@ -1,14 +1,19 @@
-"""Slack's threaded replies in Block Kit: each citation a group of blocks, the sources consulted
-but never cited one section more, related questions as buttons, the feedback buttons last.
+"""Slack's threaded replies in Block Kit: each source document a group of blocks holding its
+cited passages, the sources consulted but never cited one section more, related questions as
+buttons, the feedback buttons last.
 
 Quotes go in rich text blocks, which Slack does not parse, so a card shows the source's own
-words; everything else is mrkdwn, escaped with :func:`~integrations.slack.markdown.mrkdwn`.
+words; everything else is mrkdwn, escaped with :func:`~integrations.slack.markdown.mrkdwn`, in
+``verbatim`` text objects (Slack parses no mention words there). A link is whole or absent:
+when ``<url|title>`` does not fit, the title is cut, and when even a short title leaves no room
+the link goes and the title stays.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n.wording import Labels
@@ -21,10 +26,12 @@ from integrations.slack.markdown import kill_mentions, link_url, mrkdwn
 
 __all__ = [
     "FEEDBACK_ACTION",
+    "PASSAGES",
     "RELATED_ACTION",
     "Block",
+    "Group",
     "also_consulted",
-    "card",
+    "document",
     "feedback",
     "notification",
     "related",
@@ -37,52 +44,113 @@ RELATED_ACTION = "citebot_related_"
 FEEDBACK_ACTION = "citebot_feedback"
 ALSO_CONSULTED_ROOM = 2800
 """Characters of the also-consulted section, below a section's 3,000."""
+PASSAGES = 8
+"""Passages of one document a card holds; a document cited more often gets more cards."""
+QUOTE, QUOTE_FLOOR = 1500, 300
+"""A passage's quote is clipped to its share of a card (6,000 characters), between these."""
+LINE_ROOM = 1000
+"""Characters of one line of the also-consulted list: a longer link goes, its title stays."""
+SHORTEST_LABEL = 20
+"""A link's title is cut to make room for its URL, but not below this many characters."""
 
 
-def card(card: CitationCard, labels: Labels) -> list[Block]:
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Blocks that stay together in one message, and what the message's notification says of
+    them: a card's plain title, else what the group is."""
+
+    blocks: list[Block]
+    title: str | None = None
+    kind: str = "card"
+    """``card``, ``also_consulted``, ``related`` or ``feedback``."""
+
+
+def document(passages: Sequence[CitationCard], labels: Labels) -> Group:
+    """One source document's cited passages (its citation cards, in footnote order; at most
+    :data:`PASSAGES`): the title linked once, then each passage's quote, headed by its number
+    when the document stands behind several, then who and when, then what it supports."""
+    first = passages[0].citation
+    numbers = list(dict.fromkeys(p.number for p in passages))
+    numbered = len(numbers) > 1
+    shared_reference = len({p.citation.reference for p in passages}) == 1
+    title = clip(source_title(first, labels), 200)
+    lead = "*" + ", ".join(str(n) for n in numbers) + ".* "
+    room = limits.SECTION_TEXT - len(lead) - 2
+    blocks: list[Block] = [_section(f"{lead}*{_linked(title, first.source_url, room)}*")]
+    quote_room = min(QUOTE, max(QUOTE_FLOOR, 6000 // len(passages)))
+    elements: list[Block] = []
+    named: list[Block] = []
+    for passage in passages:
+        name, named = named, _name(passage, numbered=numbered, reference=not shared_reference)
+        if named and named != name:  # a passage named as the one before it goes unnamed
+            elements.append({"type": "rich_text_section", "elements": named})
+        elements += _quote(passage, room=quote_room)
+    if elements:
+        blocks.append({"type": "rich_text", "elements": elements})
+    about = (first.author, first.year, first.reference if shared_reference else None)
+    if any(about):
+        blocks.append(_context(_fit(" · ".join(part for part in about if part), 500)))
+    supporting: dict[int, CitationCard] = {}
+    for passage in passages:
+        if passage.supports:
+            supporting.setdefault(passage.number, passage)
+    said_room = 2800 // max(1, len(supporting)) - 40
+    said = [_supports(p, labels, numbered=numbered, room=said_room) for p in supporting.values()]
+    if said:
+        blocks.append(_context("\n".join(said)))
+    blocks.append({"type": "divider"})
+    return Group(blocks, title=f"{', '.join(str(n) for n in numbers)}. {title}")
+
+
+def _name(card: CitationCard, *, numbered: bool, reference: bool) -> list[Block]:
+    """What heads a passage, as rich text: its number among several (bold), its reference
+    when the document's passages differ in it."""
+    name: list[Block] = []
+    if numbered:
+        name.append({"type": "text", "text": f"[{card.number}]", "style": {"bold": True}})
+    if reference and card.citation.reference:
+        lead = " · " if name else ""
+        name.append(
+            {"type": "text", "text": lead + kill_mentions(clip(card.citation.reference, 150))}
+        )
+    return name
+
+
+def _quote(card: CitationCard, *, room: int) -> list[Block]:
+    """The passage's heading (bold) and quote, in a rich text quote: the source's words."""
     c = card.citation
-    title = mrkdwn(clip(source_title(c, labels), 200))
-    if c.source_url:
-        title = f"<{link_url(c.source_url)}|{title}>"
-    blocks: list[Block] = [_section(f"*{card.number}.* *{title}*")]
     quote: list[Block] = []
     if c.heading:
         heading = kill_mentions(clip(c.heading, 150)) + "\n"
         quote.append({"type": "text", "text": heading, "style": {"bold": True}})
     if c.cited_text:
-        quote.append({"type": "text", "text": kill_mentions(clip(c.cited_text, 1500))})
-    if quote:
-        blocks.append(
-            {"type": "rich_text", "elements": [{"type": "rich_text_quote", "elements": quote}]}
-        )
-    about = " · ".join(part for part in (c.author, c.year, c.reference) if part)
-    if about:
-        blocks.append(_context(mrkdwn(clip(about, 500))))
-    if card.supports:
-        said = mrkdwn(clip(" … ".join(card.supports), 1500))
-        blocks.append(
-            _context(f"_{mrkdwn(labels.supports_lead)}_ {labels.quoted.format(quote=said)}")
-        )
-    blocks.append({"type": "divider"})
-    return blocks
+        quote.append({"type": "text", "text": kill_mentions(clip(c.cited_text, room))})
+    return [{"type": "rich_text_quote", "elements": quote}] if quote else []
 
 
-def also_consulted(citations: Sequence[Citation], labels: Labels) -> list[Block]:
+def _supports(card: CitationCard, labels: Labels, *, numbered: bool, room: int) -> str:
+    lead = labels.supports_lead
+    if numbered:  # "Supports [2]:", punctuated as the language punctuates "Supports:"
+        lead = lead.replace(labels.supports, f"{labels.supports} [{card.number}]", 1)
+    said = _fit(" … ".join(card.supports), min(1500, room))
+    return f"_{mrkdwn(lead)}_ {labels.quoted.format(quote=said)}"
+
+
+def also_consulted(citations: Sequence[Citation], labels: Labels) -> Group:
     heading = f"*{mrkdwn(labels.also_consulted)}*"
 
     def line(c: Citation) -> str:
-        label = mrkdwn(clip(source_title(c, labels), 150))
-        if c.source_url:
-            label = f"<{link_url(c.source_url)}|{label}>"
         extra = ", ".join(part for part in (c.author, c.year) if part)
-        return "• " + label + (" — " + mrkdwn(clip(extra, 150)) if extra else "")
+        extra = " — " + _fit(extra, 150) if extra else ""
+        label = clip(source_title(c, labels), 150)
+        return "• " + _linked(label, c.source_url, LINE_ROOM - len(extra) - 2) + extra
 
     room = ALSO_CONSULTED_ROOM - len(heading)
     lines = listed(citations, line=line, room=room, rest=lambda n: f"• … +{n}")
-    return [_section("\n".join([heading, *lines]))]
+    return Group([_section("\n".join([heading, *lines]))], kind="also_consulted")
 
 
-def related(questions: Sequence[str], labels: Labels) -> list[Block]:
+def related(questions: Sequence[str], labels: Labels) -> Group | None:
     # The label is shown (mentions broken); the value only comes back on a click, as the
     # question to ask, so it keeps the upstream's words.
     buttons = [
@@ -96,11 +164,12 @@ def related(questions: Sequence[str], labels: Labels) -> list[Block]:
         if q
     ]
     if not buttons:
-        return []
-    return [_section(f"*{mrkdwn(labels.related)}*"), {"type": "actions", "elements": buttons}]
+        return None
+    blocks = [_section(f"*{mrkdwn(labels.related)}*"), {"type": "actions", "elements": buttons}]
+    return Group(blocks, kind="related")
 
 
-def feedback(labels: Labels) -> list[Block]:
+def feedback(labels: Labels) -> Group:
     def button(emoji: str, label: str, value: str) -> Block:
         return {
             "text": {"type": "plain_text", "text": emoji},
@@ -108,42 +177,70 @@ def feedback(labels: Labels) -> list[Block]:
             "value": value,
         }
 
-    return [
-        {
-            "type": "context_actions",
-            "elements": [
-                {
-                    "type": "feedback_buttons",
-                    "action_id": FEEDBACK_ACTION,
-                    "positive_button": button("👍", labels.good_answer, "up"),
-                    "negative_button": button("👎", labels.bad_answer, "down"),
-                }
-            ],
-        }
-    ]
+    element = {
+        "type": "feedback_buttons",
+        "action_id": FEEDBACK_ACTION,
+        "positive_button": button("👍", labels.good_answer, "up"),
+        "negative_button": button("👎", labels.bad_answer, "down"),
+    }
+    return Group([{"type": "context_actions", "elements": [element]}], kind="feedback")
 
 
-def notification(blocks: Sequence[Block], labels: Labels) -> str:
-    """The ``text`` that goes with blocks: what a notification and a screen reader show, the
-    card titles after a "Sources:" lead punctuated as the reader's language does."""
-    titles = [
-        b["text"]["text"]
-        for b in blocks
-        if b["type"] == "section" and b["text"]["text"][1:2].isdigit()
-    ]
-    if not titles:
-        return mrkdwn(labels.sources)
-    lead = mrkdwn(labels.sources_lead)
-    space = "" if unicodedata.east_asian_width(lead[-1]) in "WF" else " "  # after "：" none
-    return clip(lead + space + " · ".join(titles), limits.TEXT - 100)
+def notification(groups: Sequence[Group], labels: Labels) -> str:
+    """The ``text`` that goes with blocks: what a notification and a screen reader show. The
+    card titles (plain, no links) after a "Sources:" lead punctuated as the reader's language
+    does; a message without cards says what it holds instead."""
+    titles = [group.title for group in groups if group.title]
+    kinds = {group.kind for group in groups}
+    if titles:
+        lead = labels.sources_lead
+        space = "" if unicodedata.east_asian_width(lead[-1]) in "WF" else " "  # after "：" none
+        return _fit(lead + space + " · ".join(titles), limits.TEXT - 100)
+    if "also_consulted" in kinds:
+        return mrkdwn(labels.also_consulted)
+    if "related" in kinds:
+        return mrkdwn(labels.related)
+    return mrkdwn(f"👍 {labels.good_answer} · 👎 {labels.bad_answer}")
+
+
+def _linked(label: str, url: str | None, room: int) -> str:
+    """``label`` (plain text) as mrkdwn within ``room`` characters, linked to ``url`` when the
+    whole ``<url|label>`` fits with at least :data:`SHORTEST_LABEL` characters of label (or
+    all of a shorter one). Never a link cut open."""
+    target = link_url(url) if url else None
+    if target is not None:
+        label_room = room - len(target) - 3
+        if label_room >= min(SHORTEST_LABEL, len(mrkdwn(label))):
+            return f"<{target}|{_fit(label, label_room)}>"
+    return _fit(label, room)
+
+
+def _fit(text: str, room: int) -> str:
+    """Plain ``text`` as mrkdwn, mentions broken, clipped so that the escaped text fits in
+    ``room`` (clipping after escaping could cut an ``&amp;`` in two)."""
+    keep = room
+    while True:
+        written = mrkdwn(kill_mentions(clip(text, keep)))
+        if len(written) <= room or keep <= 1:
+            return written
+        keep -= max(1, len(written) - room)
+
+
+def _rich_section(text: str) -> Block:
+    return {"type": "rich_text_section", "elements": [{"type": "text", "text": text}]}
 
 
 def _section(text: str) -> Block:
-    return {"type": "section", "text": {"type": "mrkdwn", "text": clip(text, limits.SECTION_TEXT)}}
+    return {"type": "section", "text": _mrkdwn(text)}
 
 
 def _context(text: str) -> Block:
-    return {
-        "type": "context",
-        "elements": [{"type": "mrkdwn", "text": clip(text, limits.SECTION_TEXT)}],
-    }
+    return {"type": "context", "elements": [_mrkdwn(text)]}
+
+
+def _mrkdwn(text: str) -> Block:
+    """A mrkdwn text object, ``verbatim``: Slack then parses no mention words or channel names
+    in it (the text objects reference); links written ``<url|label>`` still work. Every text
+    is built within a section's 3,000 characters, so none is cut here (a cut could open a
+    link)."""
+    return {"type": "mrkdwn", "text": text, "verbatim": True}

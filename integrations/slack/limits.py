@@ -11,6 +11,7 @@ __all__ = [
     "BUTTON_VALUE",
     "CONTEXT_ELEMENTS",
     "HEADER",
+    "LINK",
     "MARKDOWN",
     "PAYLOAD_BUDGET",
     "SECTION_TEXT",
@@ -29,6 +30,8 @@ MARKDOWN = 12000
 BUTTON_TEXT = 75
 BUTTON_VALUE = 2000
 BUTTON_URL = 3000
+LINK = 3000
+"""Characters of a link's URL, in mrkdwn, Markdown or a button (as a button's ``url``)."""
 BUTTONS = 25
 """Elements of an actions block."""
 PAYLOAD_BUDGET = 11000

@@ -5,7 +5,8 @@ live stream, text that extends what was sent is appended (only the new suffix); 
 (footnotes linked at the end, a stream Slack dropped, a Tier-2 429, any stream error) goes
 through ``chat.update`` with the whole text, at least ``update_interval`` apart per message, so
 no text is lost or repeated across the switch. A message the formatter closed (the answer
-rolled over into a new message) has its stream stopped at once.
+rolled over into a new message) has its stream stopped at once. A placeholder (:meth:`hold`,
+where Slack documents no "thinking" status) is the first message, edited like one.
 
 With a :class:`SlackBudget` on the client, Slack's per-workspace tiers decide: an answer streams
 natively only while chat.startStream has a slot now and chat.stopStream can still close every
@@ -105,12 +106,32 @@ class SlackSink:
         self._budget: SlackBudget | None = web.budget if isinstance(web, PacedWebClient) else None
         self._shown: list[_Shown] = []
         self._native = True
+        self._placeholder: Payload | None = None
         self.fell_back: str | None = None
         """Why this answer left the native stream (a Slack error code), if it did."""
 
     @property
     def message_ts(self) -> tuple[str, ...]:
         return tuple(shown.ts for shown in self._shown)
+
+    @property
+    def holding(self) -> bool:
+        """Whether the placeholder is all this answer shows so far."""
+        return bool(self._shown) and self._shown[0].payload is self._placeholder
+
+    async def hold(self, placeholder: Payload) -> None:
+        """Post ``placeholder`` where the answer will be: its first message then replaces it
+        (edited in place, so no extra message remains). One Slack refuses is logged: the
+        answer is posted as it comes."""
+        try:
+            ts = await self._post(placeholder)
+        except SlackApiError as error:
+            log.info("no placeholder: %s", error.response.get("error"))
+            return
+        self._placeholder = placeholder
+        self._shown.append(
+            self._claim(_Shown(ts=ts, payload=placeholder, streaming=False), "chat.update")
+        )
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
         try:

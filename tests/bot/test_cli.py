@@ -81,7 +81,12 @@ def test_ask_json_for_discord_previews_the_payloads() -> None:
     for citation in document["citations"]:
         assert citation["cited_text"].rstrip("…") in corpus  # every quote is the source's words
     embeds = [embed for payload in document["thread"] for embed in payload.get("embeds", [])]
-    assert len(embeds) >= len(document["citations"])
+    labels = [e["author"]["name"].split("]")[0].strip("[") for e in embeds if "author" in e]
+    shown = {int(n) for label in labels for n in label.split(",")}
+    assert shown == {c["number"] for c in document["citations"]}  # every citation has its card
+    for payload in document["thread"]:  # Discord shows one embed per URL in a message
+        urls = [e["url"] for e in payload.get("embeds", []) if "url" in e]
+        assert len(urls) == len(set(urls))
 
 
 def test_ask_json_for_slack_previews_the_payloads() -> None:

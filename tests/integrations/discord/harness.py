@@ -11,6 +11,7 @@ from typing import Any
 from bot.admission import Admission
 from bot.answer import Outcome, Question
 from bot.pacing import Pacer
+from bot.render.ports import Presenter
 from bot.service import AnswerService
 from bot.state.memory import MemoryState
 from bot.state.ports import FEEDBACK_TTL
@@ -117,6 +118,7 @@ async def running_harness(
     *,
     pacer: Pacer = FAST,
     env: dict[str, str] | None = None,
+    presenter: Presenter | None = None,
     **options: Any,
 ) -> AsyncIterator[Harness]:
     settings = load_settings(
@@ -149,7 +151,7 @@ async def running_harness(
                 client=client,
                 stop=stop,
                 pacer=pacer,
-                presenter=DiscordPresenter(),
+                presenter=presenter or DiscordPresenter(),
                 guild_ready_timeout=0.1,
                 **options,
             )

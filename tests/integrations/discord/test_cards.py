@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import discord
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.i18n.wording import ENGLISH_LABELS
 from bot.render.formatter import AnswerFormatter
 from bot.render.numbering import CitationCard
-from bot.upstream.citations import Citation
+from bot.upstream.citations import Citation, safe_url
 from integrations.discord import cards
 from integrations.discord.cards import embed_size
 from integrations.discord.presenter import DiscordPresenter
 from tests.integrations.discord.payloads import validate_discord_payload
 from tests.integrations.formatter.cases import CASES
+from tests.sim.discord.schema import body_errors
+from tests.sim.discord.validation import form_errors
 
 PRESENTER = DiscordPresenter()
 
@@ -52,7 +56,7 @@ def test_cards_are_embeds_discord_py_accepts() -> None:
 
 def test_long_quotes_are_cut_at_a_word_with_an_ellipsis() -> None:
     quote = "word " * 2000
-    embed = cards.card(card(1, cited_text=quote), ENGLISH_LABELS)
+    [embed] = cards.document([card(1, cited_text=quote)], ENGLISH_LABELS)
     description = embed["description"]
     assert description.endswith("word…")
     assert len(description) < 4096
@@ -89,7 +93,7 @@ def test_mentions_are_inert_in_text_code_and_cards(text: str) -> None:
     (message,) = formatter.render()
     assert validate_discord_payload(message) == []
     assert message["allowed_mentions"] == {"parse": []}
-    embed = cards.card(card(1, cited_text=text, title=text, author=text), ENGLISH_LABELS)
+    [embed] = cards.document([card(1, cited_text=text, title=text, author=text)], ENGLISH_LABELS)
     assert validate_discord_payload({"embeds": [embed], "allowed_mentions": {"parse": []}}) == []
 
 
@@ -111,3 +115,54 @@ def test_golden_answer_messages_suppress_previews() -> None:
     rendered = formatter.finish(CASES["markdown_heavy"].done())
     assert all(m["flags"] == 4 for m in rendered.answer)
     assert "](<https://" in rendered.answer[0]["content"]
+
+
+def _spec_errors(payload: dict[str, object]) -> dict[str, object]:
+    """What Discord (its OpenAPI spec and documented rules) would refuse in a cards message."""
+    body = {**payload, "flags": 0}
+    return {**body_errors("POST", "/channels/{channel_id}/messages", body), **form_errors(body)}
+
+
+def test_a_document_cited_past_one_embeds_room_continues_without_its_link() -> None:
+    passages = [
+        CitationCard(
+            number=n,
+            citation=Citation(
+                number=n,
+                cited_text=f"Passage {n}. " + "word " * 400,
+                title="Catechism",
+                reference=str(1990 + n),
+                source_url="https://v.va/ccc",
+            ),
+            supports=(f"Claim {n}.",),
+        )
+        for n in range(1, 31)
+    ]
+    thread = PRESENTER.thread(passages, [], [])
+    embeds = [e for p in thread for e in p.get("embeds", [])]
+    assert len(embeds) > 1
+    assert [e.get("url") for e in embeds] == ["https://v.va/ccc"] + [None] * (len(embeds) - 1)
+    assert {e["title"] for e in embeds} == {"Catechism"}
+    text = "\n".join(e["description"] for e in embeds)
+    assert [n for n in range(1, 31) if f"**[{n}]** · {1990 + n}\n> Passage {n}." not in text] == []
+    for payload in thread:
+        assert _spec_errors(payload) == {}
+        assert validate_discord_payload(payload) == []
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(url=st.one_of(st.text(max_size=60), st.text(max_size=60).map(lambda t: "https://" + t)))
+def test_whatever_the_source_url_the_cards_are_ones_discord_takes(url: str) -> None:
+    citations = [
+        CitationCard(
+            number=1, citation=Citation(number=1, cited_text="q", source_url=safe_url(url))
+        ),
+        CitationCard(
+            number=2, citation=Citation(number=2, cited_text="r", source_url=safe_url(url))
+        ),
+    ]
+    also = Citation(number=3, title="U", source_url=safe_url(url + "/also"))
+    for payload in PRESENTER.thread(citations, [also], []):
+        assert _spec_errors(payload) == {}
+        urls = [e["url"] for e in payload.get("embeds", []) if "url" in e]
+        assert len(urls) == len(set(urls))

@@ -1,5 +1,6 @@
 """Issue 14's Discord cases, end to end: what a person sees when citations carry URLs Discord's
-spec refuses, when several cards share a document's URL, and when a private answer is edited.
+spec refuses, when several cards share a document's URL, when a private answer is edited, and
+when Discord refuses a card anyway.
 
 Each test fails on the code that predates the issue's phase 2 (see docs/platform-spec.md): the
 simulator now referees with Discord's official spec and docs.
@@ -7,11 +8,16 @@ simulator now referees with Discord's official spec and docs.
 
 from __future__ import annotations
 
+from typing import Any
+from unittest.mock import ANY
+
 import pytest
 
-from tests.integrations.discord.harness import Harness
-from tests.sim.discord import SimMessage
-from tests.sim.upstream import answer, magisterium_citation
+from bot.render.ports import Payload
+from integrations.discord.presenter import DiscordPresenter
+from tests.integrations.discord.harness import Harness, running_harness
+from tests.sim.discord import DiscordSim, SimMessage
+from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
 LONG = "https://example.org/" + "a" * 2080
 IDN = "https://例え.jp/パス?q=ünï"
@@ -79,3 +85,63 @@ async def test_a_private_answer_is_edited_with_the_documented_flags(harness: Har
     assert message.ephemeral
     assert "Grace is a gift of God." in message.content
     assert _refusals(harness) == []
+
+
+class _OneCardRefused(DiscordPresenter):
+    """Slips into the first cards message a card Discord refuses, as a check citebot lacks
+    would: the spec refuses its URL, and the 400 names it (``errors.embeds.1.url``)."""
+
+    def thread(self, *args: Any, **kwargs: Any) -> tuple[Payload, ...]:
+        first, *rest = super().thread(*args, **kwargs)
+        embeds = list(first["embeds"])
+        embeds.insert(1, {"title": "Refused", "url": "https://example.org/%zz"})
+        return ({**first, "embeds": embeds}, *rest)
+
+
+TWO_DOCUMENTS = answer(
+    ["Grace is a gift[^1], freely given[^2]."],
+    [
+        magisterium_citation(0, "Grace is favor.", title="Catechism", url="https://x.org/ccc"),
+        magisterium_citation(1, "Grace heals.", title="Lumen Gentium", url="https://x.org/lg"),
+    ],
+)
+CARDS = "POST /channels/{channel_id}/messages"
+
+
+def _card_posts(harness: Harness) -> list[tuple[int, list[object]]]:
+    return [
+        (r.status, [e.get("title") for e in r.json.get("embeds", [])])
+        for r in harness.sim.requests
+        if f"{r.method} {r.route}" == CARDS
+    ]
+
+
+async def test_a_refused_card_costs_only_itself(
+    sim: DiscordSim, upstream: UpstreamSim, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with running_harness(sim, upstream, presenter=_OneCardRefused()) as harness:
+        harness.upstream.queue(TWO_DOCUMENTS)
+        message = await harness.ask("What is grace?")
+
+    assert [c["title"] for c in _shown_cards(harness, message)] == ["Catechism", "Lumen Gentium"]
+    assert _card_posts(harness) == [
+        (400, ["Catechism", "Refused", "Lumen Gentium"]),
+        (200, ["Catechism", "Lumen Gentium"]),
+    ]
+    assert [r for _route, r in _refusals(harness)] == [
+        {"embeds": {"1": {"url": {"_errors": [ANY]}}}}
+    ]
+    assert any("'Refused'" in r.getMessage() for r in caplog.records if r.levelname == "WARNING")
+
+
+async def test_a_refusal_that_names_no_card_sends_the_cards_one_by_one(harness: Harness) -> None:
+    harness.sim.refuse_next(CARDS, 400, 50035, "Invalid Form Body")
+    harness.upstream.queue(TWO_DOCUMENTS)
+    message = await harness.ask("What is grace?")
+
+    assert [c["title"] for c in _shown_cards(harness, message)] == ["Catechism", "Lumen Gentium"]
+    assert _card_posts(harness) == [
+        (400, ["Catechism", "Lumen Gentium"]),
+        (200, ["Catechism"]),
+        (200, ["Lumen Gentium"]),
+    ]

@@ -135,6 +135,44 @@ MENTIONS = Case(
     related=("Ask @everyone <!channel>?",),
 )
 
+
+def catechism(index: int, reference: str, quote: str) -> dict[str, Any]:
+    """A passage of the Catechism, as Magisterium cites it: the document's one URL."""
+    return source(
+        index,
+        document_title="Catechism of the Catholic Church",
+        source_url="https://www.vatican.va/archive/ENG0015/__P6Z.HTM",
+        document_reference=reference,
+        cited_text_heading=None,
+        cited_text=quote,
+    )
+
+
+ONE_DOCUMENT_MANY_PASSAGES = Case(
+    # Magisterium's habit: several passages of one document, each its own citation, one URL.
+    text="Grace is favor[^1], a participation in the life of God[^2]. It heals us[^3] and "
+    "makes us holy[^4], as the Council taught[^5].",
+    citations=[
+        catechism(0, "1996", "Our justification comes from the grace of God. Grace is favor."),
+        catechism(1, "1997", "Grace is a participation in the life of God."),
+        catechism(2, "1999", "The grace of Christ is the gratuitous gift that God makes to us."),
+        catechism(3, "1999", "It is the sanctifying or deifying grace received in Baptism."),
+        source(4),
+    ],
+)
+
+UNSAFE_URLS = Case(
+    # URLs Discord's spec refuses raw (format: uri, 2,048) and Slack's 3,000 limit.
+    text="A Japanese page[^1], a pipe[^2], a stray percent[^3], a very long one[^4] and "
+    "[a link](https://例え.jp/パス?q=ünï).",
+    citations=[
+        source(0, source_url="https://例え.jp/パス?q=ünï"),
+        source(1, source_url="https://example.org/a|b{c}"),
+        source(2, source_url="https://example.org/100%zz"),
+        source(3, source_url="https://example.org/" + "a" * 2100),
+    ],
+)
+
 _SENTENCES = [
     "The Church has always taught that faith and reason are two wings of one flight.",
     "Charity is the form of all the virtues, and without it nothing profits us.",
@@ -169,4 +207,6 @@ CASES: dict[str, Case] = {
     "bad_urls": BAD_URLS,
     "mentions": MENTIONS,
     "long_answer": long_answer(),
+    "one_document_many_passages": ONE_DOCUMENT_MANY_PASSAGES,
+    "unsafe_urls": UNSAFE_URLS,
 }

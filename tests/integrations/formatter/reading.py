@@ -32,7 +32,6 @@ PLATFORMS = ("discord", "slack", "terminal", "terminal-piped")
 
 _SUPERSCRIPT = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
-_SLACK_NOTE = re.compile(r"\[([0-9]+)\]")
 _SLACK_TITLE = re.compile(r"\*([0-9]+)\.\* \*(?:<([^|>]+)\|(.*)>|(.*))\*", re.S)
 _SLACK_LISTED = re.compile(r"• (?:<([^|>]+)\|(.*?)>|(.*?))(?: — .*)?")
 _WORD = re.compile(r"\w+")
@@ -81,7 +80,7 @@ def read(
         reading = _markdown("\n\n".join(p["content"] for p in answer), _SUPERSCRIPT)
         _discord_thread(reading, thread, labels)
     elif platform == "slack":
-        reading = _markdown("\n\n".join(p["markdown_text"] for p in answer), _SLACK_NOTE)
+        reading = _markdown("\n\n".join(p["markdown_text"] for p in answer), _SUPERSCRIPT)
         _slack_thread(reading, thread, labels)
     else:
         piped = platform == "terminal-piped"
@@ -98,7 +97,7 @@ def _number(shown: str) -> int:
 
 
 def _markdown(source: str, notes: re.Pattern[str]) -> Reading:
-    """``notes``: how a footnote shows (superscripts on Discord, ``[1]`` on Slack), linked or
+    """``notes``: how a footnote shows (superscripts on Discord and Slack), linked or
     plain."""
     reading = Reading("", [], [])
     out: list[str] = []

@@ -16,9 +16,9 @@ from tests.integrations.slack.payloads import validate_slack_payload
 
 _DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _SUPERSCRIPTS = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
-_SLACK_NOTE = re.compile(r"\\\[([0-9]+)\\\]")
-_CARD_LABEL = re.compile(r"^\[([0-9]+)\]")
-_SLACK_CARD = re.compile(r"^\*([0-9]+)\.\*")
+_LINKED_NOTE = re.compile(r"\[([⁰¹²³⁴⁵⁶⁷⁸⁹]+)\]\(<?[^)>]*>?\)")
+_CARD_LABEL = re.compile(r"^\[([0-9, ]+)\]")
+_SLACK_CARD = re.compile(r"^\*([0-9, ]+)\.\*")
 
 
 def presenters() -> list[Presenter]:
@@ -49,38 +49,30 @@ def answer_text(payload: Payload) -> str:
 
 def footnotes_shown(presenter: Presenter, payloads: Sequence[Payload]) -> set[int]:
     text = "\n".join(answer_text(p) for p in payloads)
-    if presenter.name == "discord":
-        return {int(run.translate(_DIGITS)) for run in _SUPERSCRIPTS.findall(text)}
-    linked = {int(n) for n in re.findall(r"\[\\\[([0-9]+)\\\]\]\(", text)}
-    text = re.sub(r"(?<!\\)\[(?:[^\[\]\\]|\\.)*\]\([^)]*\)", "", text)
-    return linked | {int(number) for number in _SLACK_NOTE.findall(text)}
+    return {int(run.translate(_DIGITS)) for run in _SUPERSCRIPTS.findall(text)}
 
 
 def card_numbers(presenter: Presenter, thread: Sequence[Payload]) -> list[int]:
-    numbers = []
+    """The footnote numbers the cards show (a document's card shows each of its numbers)."""
+    labels: list[str] = []
     for payload in thread:
         if presenter.name == "discord":
-            for embed in payload.get("embeds", []):
-                match = _CARD_LABEL.match(embed.get("author", {}).get("name", ""))
-                if match:
-                    numbers.append(int(match.group(1)))
+            labels += [e.get("author", {}).get("name", "") for e in payload.get("embeds", [])]
         else:
-            for block in payload.get("blocks", []):
-                match = _SLACK_CARD.match(block.get("text", {}).get("text", ""))
-                if match:
-                    numbers.append(int(match.group(1)))
-    return numbers
+            labels += [b.get("text", {}).get("text", "") for b in payload.get("blocks", [])]
+    label = _CARD_LABEL if presenter.name == "discord" else _SLACK_CARD
+    return [
+        int(number)
+        for text in labels
+        if (match := label.match(text))
+        for number in match.group(1).split(",")
+    ]
 
 
 def skeleton(presenter: Presenter, payload: Payload) -> str:
     """The text of an answer message without its footnotes or whitespace."""
-    text = answer_text(payload)
-    if presenter.name == "discord":
-        text = _SUPERSCRIPTS.sub("", re.sub(r"\[([⁰¹²³⁴⁵⁶⁷⁸⁹]+)\]\(<[^>]*>\)", "", text))
-        text = text.replace(DiscordPresenter.markdown.footnote_separator, "")
-    else:
-        text = _SLACK_NOTE.sub("", re.sub(r"\[(\\\[[0-9]+\\\])\]\([^)]*\)", "", text))
-    return "".join(text.split())
+    text = _SUPERSCRIPTS.sub("", _LINKED_NOTE.sub("", answer_text(payload)))
+    return "".join(text.replace(presenter.markdown.footnote_separator, "").split())
 
 
 def as_json(rendered: RenderedAnswer) -> dict[str, Any]:

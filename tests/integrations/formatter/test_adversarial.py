@@ -68,7 +68,8 @@ def test_a_caret_marker_of_any_number_is_never_shown_raw(presenter: Presenter, m
 def test_a_discord_card_shows_the_quote_lines_as_the_source_wrote_them() -> None:
     quote = "Intro\n# Title\n- item\n3. third\n-# small\n> nested"
     card = CitationCard(number=1, citation=Citation(number=1, cited_text=quote))
-    description = cards.card(card, ENGLISH_LABELS)["description"]
+    [embed] = cards.document([card], ENGLISH_LABELS)
+    description = embed["description"]
     assert description == (
         "> Intro\n> \\# Title\n> \\- item\n> 3\\. third\n> \\-# small\n> \\> nested"
     )

@@ -27,7 +27,7 @@ def test_the_first_delta_shows_at_once_with_plain_footnotes() -> None:
     assert message["components"] == []
     slack = AnswerFormatter(SlackPresenter())
     slack.feed("Grace builds on nature.[^1] And")
-    assert slack.render()[0]["markdown_text"] == "Grace builds on nature.\\[1\\] And"
+    assert slack.render()[0]["markdown_text"] == "Grace builds on nature.¹ And"
 
 
 def test_a_marker_split_across_deltas_never_shows_raw() -> None:

@@ -35,6 +35,16 @@ class World:
     def cards_of(self, channel: str, ts: str) -> list[Message]:
         return [m for m in self.sim.bot_replies(channel, ts) if m.blocks and not m.streamed]
 
+    def first_shown(self, message: Message) -> str:
+        """What ``message`` showed when it was posted, before edits replaced it (in a channel,
+        the placeholder that said citebot was thinking)."""
+        [posted] = [
+            c
+            for c in self.sim.calls_to("chat.postMessage", "chat.startStream")
+            if c.ok and c.ts == message.ts
+        ]
+        return str(posted.args.get("markdown_text") or posted.args.get("text") or "")
+
     async def answered(self, channel: str, ts: str, requests: int = 1) -> list[Message]:
         """Wait until the upstream was asked ``requests`` times and every answer has finished;
         then the thread's bot replies, as a person sees them."""

@@ -31,15 +31,22 @@ def _text(messages: list) -> str:  # type: ignore[type-arg]
     return "\n".join(m.shown for m in messages)
 
 
-async def test_a_mention_streams_into_its_thread_with_cards_and_buttons(world: World) -> None:
+async def test_a_mention_is_answered_in_its_thread_in_place_of_a_placeholder(
+    world: World,
+) -> None:
+    """Slack documents the "is thinking…" status for assistant threads only: in a channel a
+    placeholder says it, and the answer replaces it (the same message: none is left over)."""
     world.upstream.queue(CITED)
     asked = await world.sim.mention(CHANNEL, "Why is life sacred?")
     await world.sim.acked(asked)
     await world.answered(CHANNEL, asked.ts)
 
-    [answer_message] = world.answer_of(CHANNEL, asked.ts)
+    [answer_message, *_cards] = world.sim.bot_replies(CHANNEL, asked.ts)
+    assert world.answer_of(CHANNEL, asked.ts) == [answer_message]
     assert answer_message.thread_ts == asked.ts
-    assert answer_message.streamed
+    assert world.first_shown(answer_message) == "*citebot is thinking…*"
+    assert answer_message.edits >= 1
+    assert world.sim.calls_to("assistant.threads.setStatus") == []
     assert "Life is sacred from conception to natural death" in answer_message.shown
     assert answer_message.shown.count("Life is sacred") == 1
     assert "https://example.org/doc/1" in answer_message.shown
@@ -49,31 +56,61 @@ async def test_a_mention_streams_into_its_thread_with_cards_and_buttons(world: W
     assert "Human life is sacred 'from its beginning'." in shown_cards
     actions = {e["action_id"] for m in cards for e in m.elements()}
     assert {"citebot_related_0", "citebot_related_1", "citebot_feedback"} <= actions
-    assert world.sim.statuses(CHANNEL, asked.ts)[0] == "is thinking…"
     assert world.upstream.questions[0][-1] == {"role": "user", "content": "Why is life sacred?"}
+
+
+async def test_a_direct_message_streams_natively_under_the_thinking_status(world: World) -> None:
+    world.upstream.queue(CITED)
+    asked = await world.sim.dm("Why is life sacred?")
+    await world.answered(asked.channel, asked.ts)
+
+    [answer_message] = world.answer_of(asked.channel, asked.ts)
+    assert answer_message.streamed
+    assert world.first_shown(answer_message).startswith("Life is sacred")
+    set_by_citebot = [c.args["status"] for c in world.sim.calls_to("assistant.threads.setStatus")]
+    assert set_by_citebot == ["is thinking…"]  # the reply clears it
+    assert world.sim.statuses(asked.channel, asked.ts)[:2] == ["is thinking…", ""]
+    assert "Human life is sacred" in "\n".join(
+        m.block_text() for m in world.cards_of(asked.channel, asked.ts)
+    )
 
 
 async def test_the_first_words_show_before_the_rest_is_written(world: World) -> None:
     world.upstream.queue(answer(["Grace", " builds on nature."], between=[Gate()]))
-    asked = await world.sim.mention(CHANNEL, "What does grace do?")
-    await world.sim.wait_for(lambda: world.answer_of(CHANNEL, asked.ts))
-    [streaming] = world.answer_of(CHANNEL, asked.ts)
+    asked = await world.sim.dm("What does grace do?")
+    await world.sim.wait_for(lambda: world.answer_of(asked.channel, asked.ts))
+    [streaming] = world.answer_of(asked.channel, asked.ts)
     assert streaming.streaming
     assert streaming.shown.startswith("Grace")
     started = world.sim.calls_to("chat.startStream")[0]
     assert started.args["markdown_text"].startswith("Grace")
     world.upstream.release()
+    await world.answered(asked.channel, asked.ts)
+    assert _text(world.answer_of(asked.channel, asked.ts)) == "Grace builds on nature."
+
+
+async def test_in_a_channel_the_first_words_replace_the_placeholder_at_once(
+    world: World,
+) -> None:
+    world.upstream.queue(answer(["Grace", " builds on nature."], between=[Gate()]))
+    asked = await world.sim.mention(CHANNEL, "What does grace do?")
+    await world.sim.wait_for(
+        lambda: [m.shown for m in world.answer_of(CHANNEL, asked.ts)] == ["Grace"]
+    )
+    world.upstream.release()
     await world.answered(CHANNEL, asked.ts)
-    assert _text(world.answer_of(CHANNEL, asked.ts)) == "Grace builds on nature."
+    [shown] = world.answer_of(CHANNEL, asked.ts)
+    assert shown.shown == "Grace builds on nature."
+    assert world.first_shown(shown) == "*citebot is thinking…*"
 
 
 async def test_a_tier_2_429_falls_back_to_one_edited_message(world: World) -> None:
     world.sim.fail_next("chat.startStream", retry_after=30)
     pieces = ["Faith", " and reason", " are two wings."]
     world.upstream.queue(answer(pieces, between=[Pause(0.1)]))
-    asked = await world.sim.mention(CHANNEL, "Faith and reason?")
-    await world.answered(CHANNEL, asked.ts)
-    [shown] = world.answer_of(CHANNEL, asked.ts)
+    asked = await world.sim.dm("Faith and reason?")
+    await world.answered(asked.channel, asked.ts)
+    [shown] = world.answer_of(asked.channel, asked.ts)
     assert shown.shown == "Faith and reason are two wings."
     assert not shown.streamed
     assert shown.edits >= 1
@@ -88,9 +125,9 @@ async def test_a_stream_slack_drops_is_finished_by_editing(world: World) -> None
     world.sim.expire_after_appends = 1
     pieces = ["One,", " two,", " three,", " four."]
     world.upstream.queue(answer(pieces, between=[Pause(0.1)]))
-    asked = await world.sim.mention(CHANNEL, "Count?")
-    await world.answered(CHANNEL, asked.ts)
-    [shown] = world.answer_of(CHANNEL, asked.ts)
+    asked = await world.sim.dm("Count?")
+    await world.answered(asked.channel, asked.ts)
+    [shown] = world.answer_of(asked.channel, asked.ts)
     assert shown.shown == "One, two, three, four."
     assert any(c.error == "message_not_in_streaming_state" for c in world.sim.calls)
     assert world.sim.calls_to("chat.update")
@@ -195,9 +232,10 @@ async def test_a_cut_stream_keeps_the_text_shown_and_says_so(world: World) -> No
 
 
 async def test_when_nothing_can_be_posted_the_thinking_status_is_cleared(world: World) -> None:
+    """In an assistant thread (the app's DM) an empty status clears it, as Slack documents."""
     for method in ("chat.startStream", "chat.postMessage"):
         world.sim.fail_next(method, "not_in_channel", status=200, retry_after=None, times=5)
-    asked = await world.sim.mention(CHANNEL, "Can you hear me?")
-    await world.sim.wait_for(lambda: world.sim.statuses(CHANNEL, asked.ts)[-1:] == [""])
-    assert world.sim.statuses(CHANNEL, asked.ts) == ["is thinking…", ""]
-    assert world.sim.bot_replies(CHANNEL, asked.ts) == []
+    asked = await world.sim.dm("Can you hear me?")
+    await world.sim.wait_for(lambda: world.sim.statuses(asked.channel, asked.ts)[-1:] == [""])
+    assert world.sim.statuses(asked.channel, asked.ts) == ["is thinking…", ""]
+    assert world.sim.bot_replies(asked.channel, asked.ts) == []

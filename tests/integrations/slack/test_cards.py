@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from slack_sdk.models.blocks import Block
 
 from bot.i18n.wording import Wording
 from bot.render.formatter import AnswerFormatter
 from bot.render.numbering import CitationCard
-from bot.upstream.citations import Citation
+from bot.upstream.citations import Citation, safe_url
 from integrations.slack.builder import block_kit_builder_url
 from integrations.slack.presenter import SlackPresenter
 from tests.integrations.formatter.cases import CASES
 from tests.integrations.slack.payloads import validate_slack_payload
+from tests.sim.slack.limits import check_message
+from tests.sim.slack.model import Message
 
 PRESENTER = SlackPresenter()
 
@@ -119,4 +124,67 @@ def test_the_notification_text_leads_with_sources_as_the_language_punctuates_it(
     colon)."""
     labels = Wording(language).labels
     (payload,) = PRESENTER.thread([card(1, title="Lumen Gentium")], [], [], labels=labels)
-    assert payload["text"] == f"{lead}*1.* *Lumen Gentium*"
+    assert payload["text"] == f"{lead}1. Lumen Gentium"
+
+
+def _refusals(payload: dict[str, Any]) -> list[object]:
+    """What Slack's simulator would refuse or show broken in a thread message."""
+    shown = Message(channel="C", ts="1", user="U", text=payload["text"], blocks=payload["blocks"])
+    return [check_message(payload), *shown.broken_links(), *shown.pings(), *shown.unverbatim()]
+
+
+@pytest.mark.parametrize("length", [2900, 2960, 2990, 3000, 3001, 3200])
+def test_a_long_link_loses_title_characters_or_itself_never_its_brackets(length: int) -> None:
+    url = "https://example.org/" + "a" * (length - 20)
+    (payload,) = PRESENTER.thread([card(1, title="Lumen & Gentium " * 20, source_url=url)], [], [])
+    title = payload["blocks"][0]["text"]["text"]
+    assert _refusals(payload) == [None]
+    if f"<{url}|" in title:  # the link whole, its title cut to make room
+        assert title.endswith(">*")
+        assert title.startswith(f"*1.* *<{url}|Lumen &amp; Gentium")
+    else:  # no room for both: the title alone
+        assert "<http" not in title
+        assert title.startswith("*1.* *Lumen &amp; Gentium Lumen")
+    assert payload["text"].startswith("Sources: 1. Lumen &amp; Gentium")
+
+
+def test_one_documents_passages_are_one_card_with_each_quote() -> None:
+    passages = [
+        CitationCard(
+            number=n,
+            citation=Citation(
+                number=n,
+                cited_text=f"Passage {n}.",
+                title="Catechism",
+                reference=f"19{n}",
+                source_url="https://v.va/ccc",
+            ),
+            supports=(f"Claim {n}.",),
+        )
+        for n in (1, 2)
+    ]
+    (payload,) = PRESENTER.thread([*passages, card(3, title="Other")], [], [])
+    sections = [b["text"]["text"] for b in payload["blocks"] if b["type"] == "section"]
+    assert sections == ["*1, 2.* *<https://v.va/ccc|Catechism>*", "*3.* *Other*"]
+    quotes = [
+        e["elements"][0]["text"]
+        for b in payload["blocks"]
+        if b["type"] == "rich_text"
+        for e in b["elements"]
+        if e["type"] == "rich_text_quote"
+    ]
+    assert quotes == ["Passage 1.", "Passage 2."]
+    assert (
+        "_Supports [2]:_ “Claim 2.”"
+        in Message(channel="C", ts="1", user="U", blocks=payload["blocks"]).block_text()
+    )
+    assert payload["text"] == "Sources: 1, 2. Catechism · 3. Other"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(url=st.one_of(st.text(max_size=60), st.text(max_size=60).map(lambda t: "https://" + t)))
+def test_whatever_the_source_url_the_card_is_one_slack_takes_whole(url: str) -> None:
+    citation = Citation(number=1, cited_text="q", title="T", source_url=safe_url(url))
+    also = Citation(number=2, title="U", source_url=safe_url(url + "/also"))
+    for payload in PRESENTER.thread([CitationCard(number=1, citation=citation)], [also], []):
+        assert _refusals(payload) == [None]

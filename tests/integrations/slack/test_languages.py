@@ -89,7 +89,8 @@ async def test_a_brazilian_user_reads_portuguese_and_the_quotes_stay_the_sources
     asked = await world.sim.mention(CHANNEL, "A vida é sagrada?", user=ANA)
     await world.answered(CHANNEL, asked.ts)
 
-    assert world.sim.statuses(CHANNEL, asked.ts)[0] == "está pensando…"
+    [answered] = world.answer_of(CHANNEL, asked.ts)
+    assert world.first_shown(answered) == "*citebot está pensando…*"
     [cards] = world.cards_of(CHANNEL, asked.ts)
     shown = cards.block_text()
     assert "_Fundamenta:_ “A vida é sagrada desde a concepção.”" in shown
@@ -151,7 +152,8 @@ async def test_a_chinese_user_reads_their_own_script_in_the_same_channel(
     asked = await world.sim.mention(CHANNEL, question, user=user)
     await world.answered(CHANNEL, asked.ts)
 
-    assert world.sim.statuses(CHANNEL, asked.ts)[0] == "正在思考…"
+    [answered] = world.answer_of(CHANNEL, asked.ts)
+    assert world.first_shown(answered) == "*citebot 正在思考…*"
     [cards] = world.cards_of(CHANNEL, asked.ts)
     assert cards.text.startswith(sources)
     assert f"*{related}*" in cards.block_text()
@@ -201,12 +203,13 @@ async def test_a_conversation_costs_one_users_info_call(world: World) -> None:
 
     assert len(world.sim.calls_to("users.info")) == 1
     assert world.upstream.questions[1][0]["role"] == "system"
-    assert world.sim.statuses(CHANNEL, asked.ts).count("está pensando…") == 2
+    placeholders = [world.first_shown(m) for m in world.answer_of(CHANNEL, asked.ts)]
+    assert placeholders == ["*citebot está pensando…*"] * 2
 
 
 async def test_refusals_and_failures_are_worded_in_the_askers_language(world: World) -> None:
     long = await world.sim.mention(CHANNEL, "Por que " + "muito " * 20 + "?", user=ANA)
-    await world.sim.wait_for(lambda: world.sim.bot_replies(CHANNEL, long.ts))
+    await world.sim.wait_for(lambda: world.sim.bot_replies(CHANNEL, long.ts) and not world.busy())
     [refused] = world.sim.bot_replies(CHANNEL, long.ts)
     assert refused.shown == "Essa pergunta é longa demais: use no máximo 60 caracteres."
 
@@ -231,8 +234,8 @@ async def test_without_users_read_everyone_reads_citebot_language_and_is_answere
         await world.answered(CHANNEL, second.ts, requests=2)
 
         for asked in (first, second):
-            assert world.sim.statuses(CHANNEL, asked.ts)[0] == "denkt nach…"
             [answered] = world.answer_of(CHANNEL, asked.ts)
+            assert world.first_shown(answered) == "*citebot denkt nach…*"
             assert answered.shown.startswith("A vida é sagrada[")
             [cards] = world.cards_of(CHANNEL, asked.ts)
             assert cards.text.startswith("Quellen: ")

@@ -1,6 +1,7 @@
 """Issue 14's Slack cases, end to end: what a person sees when a card's link is long, when
 upstream words look like mentions, and when an answer holds Markdown Slack's markdown block does
-not support; and how "thinking" is shown where Slack documents it.
+not support; how "thinking" is shown where Slack documents it (a placeholder elsewhere); and
+what a thread message of feedback buttons alone says.
 
 Each test fails on the code that predates the issue's phase 2 (see docs/platform-spec.md): the
 simulator now referees with slack_sdk's Block Kit models and Slack's own documentation.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.render.commonmark import ZWSP
 from tests.integrations.slack.conftest import World
 from tests.sim.upstream import answer, magisterium_citation
 
@@ -55,8 +57,10 @@ async def test_mention_words_from_upstream_never_ping_in_a_card(world: World) ->
     ts = await _asked(world)
 
     cards = world.cards_of(CHANNEL, ts)
-    assert "Notes for @here" in "\n".join(m.block_text() for m in cards)
+    shown = "\n".join(m.block_text() for m in cards)
+    assert "Notes for @here" in shown.replace(ZWSP, "")  # the zero-width space is invisible
     assert [p for m in world.sim.bot_replies(CHANNEL, ts) for p in m.pings()] == []
+    assert [t for m in cards for t in m.unverbatim()] == []
 
 
 async def test_footnotes_use_a_documented_link_form(world: World) -> None:
@@ -94,3 +98,27 @@ async def test_thinking_is_shown_only_where_slack_documents_it(world: World) -> 
 
     statuses = world.sim.calls_to("assistant.threads.setStatus")
     assert [(c.args.get("status"), c.error) for c in statuses if not c.ok] == []
+
+
+async def test_a_message_of_feedback_buttons_alone_does_not_say_sources(world: World) -> None:
+    """An answer without sources or related questions: its thread holds the feedback buttons
+    alone, and its notification says what they are."""
+    world.upstream.queue(answer(["Grace is a gift."]))
+    ts = await _asked(world)
+
+    [buttons] = world.cards_of(CHANNEL, ts)
+    assert [e["action_id"] for e in buttons.elements()] == ["citebot_feedback"]
+    assert buttons.text == "👍 Good answer · 👎 Bad answer"
+
+
+async def test_in_a_dm_without_an_assistant_thread_a_placeholder_says_it(world: World) -> None:
+    """Where Slack refuses the status (a DM that is no assistant thread), the placeholder
+    shows instead, and the answer replaces it."""
+    world.sim.fail_next("assistant.threads.setStatus", "invalid_thread_ts", status=200)
+    world.upstream.queue(answer(["Grace is a gift."]))
+    asked = await world.sim.dm("What is grace?")
+    await world.answered(asked.channel, asked.ts)
+
+    [shown] = world.answer_of(asked.channel, asked.ts)
+    assert shown.shown == "Grace is a gift."
+    assert world.first_shown(shown) == "*citebot is thinking…*"

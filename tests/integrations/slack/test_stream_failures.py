@@ -2,6 +2,8 @@
 
 Whatever went wrong with the stream (Slack dropped it, a 429, any error), the thread must end
 with the whole answer exactly once, in messages that no longer look like they are being written.
+An answer streams natively from its first text in the app's DM (in a channel its first message
+replaces a placeholder by edits), so these ask there.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from tests.sim.upstream import Pause, answer
 CHANNEL = "C0GENERAL"
 
 
-def _shown(world: World, ts: str) -> str:
-    return "".join(m.shown for m in world.answer_of(CHANNEL, ts))
+def _shown(world: World, channel: str, ts: str) -> str:
+    return "".join(m.shown for m in world.answer_of(channel, ts))
 
 
 async def test_a_stream_that_expires_mid_answer_ends_with_the_exact_text(world: World) -> None:
@@ -23,11 +25,11 @@ async def test_a_stream_that_expires_mid_answer_ends_with_the_exact_text(world: 
     pieces = [s + ("\n\n" if i % 8 == 7 else " ") for i, s in enumerate(sentences)]
     world.sim.expire_after_appends = 3
     world.upstream.queue(answer(pieces, between=[Pause(0.005)]))
-    asked = await world.sim.mention(CHANNEL, "Tell me at length")
-    await world.answered(CHANNEL, asked.ts)
+    asked = await world.sim.dm("Tell me at length")
+    await world.answered(asked.channel, asked.ts)
 
-    messages = world.answer_of(CHANNEL, asked.ts)
-    assert _shown(world, asked.ts) == "".join(pieces).strip()
+    messages = world.answer_of(asked.channel, asked.ts)
+    assert _shown(world, asked.channel, asked.ts) == "".join(pieces).strip()
     assert not any(m.streaming for m in messages)
     assert any(c.error == "message_not_in_streaming_state" for c in world.sim.calls)
 
@@ -36,10 +38,10 @@ async def test_any_stream_error_closes_the_stream_and_keeps_the_exact_text(world
     world.sim.fail_next("chat.appendStream", "internal_error")
     pieces = ["Faith", " seeks", " understanding", " and finds it."]
     world.upstream.queue(answer(pieces, between=[Pause(0.1)]))
-    asked = await world.sim.mention(CHANNEL, "Faith?")
-    await world.answered(CHANNEL, asked.ts)
+    asked = await world.sim.dm("Faith?")
+    await world.answered(asked.channel, asked.ts)
 
-    [message] = world.answer_of(CHANNEL, asked.ts)
+    [message] = world.answer_of(asked.channel, asked.ts)
     assert message.shown == "Faith seeks understanding and finds it."
     assert not message.streaming, "the message still looks like it is being written"
 
