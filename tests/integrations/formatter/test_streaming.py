@@ -262,7 +262,7 @@ def test_spans_on_one_link_share_its_place_and_a_cut_answer_keeps_its_note() -> 
     done = AnswerDone(text=text, finish_reason="length", citations=citations)
     shown = answer_text(formatter.finish(done, note="The answer was cut short.").answer[-1])
     assert shown == (
-        "Flights were unaffected[\\[1\\]](https://www.reuters.com/a)[\\[2\\]](https://b.org)"
+        "Flights were unaffected[¹](https://www.reuters.com/a)·[²](https://b.org)"
         "\n\n*The answer was cut short.*"
     )
 
