@@ -27,6 +27,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.inflight import Whereabouts
 from bot.render.ports import Payload
 from integrations.slack.web import PacedWebClient, SlackBudget
 
@@ -111,6 +112,18 @@ class SlackSink:
     @property
     def message_ts(self) -> tuple[str, ...]:
         return tuple(shown.ts for shown in self._shown)
+
+    def whereabouts(self) -> Whereabouts:
+        """Where this answer is, for another worker to close it if this one dies
+        (:mod:`integrations.slack.orphans`)."""
+        return Whereabouts(
+            place={
+                "channel": self._channel,
+                "thread_ts": self._thread_ts,
+                "messages": list(self.message_ts),
+                "streaming": [shown.ts for shown in self._shown if shown.streaming],
+            }
+        )
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
         try:

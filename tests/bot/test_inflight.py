@@ -1,0 +1,136 @@
+"""Answers in flight on a shared Redis: a dead worker's are closed once by a live one.
+
+Each InFlight here is one worker; a worker "dies" by leaving its InFlight without finishing its
+answers (nothing beats for them any more, as after a SIGKILL). Times are shortened; the real
+SIGKILL, with the platforms, is in tests/integrations/test_many_workers.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack
+from typing import Any
+from uuid import uuid4
+
+import pytest
+
+from bot.answer import Question
+from bot.inflight import InFlight, Orphan, Times, Whereabouts, open_inflight
+from bot.state.coordination import Coordination, open_coordination
+
+FAST = Times(check=0.05, beat=0.1, ttl=0.4, close_grace=1.0)
+
+
+class Sink:
+    """Where an answer is, as a platform sink would say (the token is the secret)."""
+
+    def __init__(self, **place: Any) -> None:
+        self.place = place
+
+    def whereabouts(self) -> Whereabouts:
+        return Whereabouts(place=dict(self.place), secret="interaction-token", secret_ttl=60)
+
+
+class Closer:
+    def __init__(self) -> None:
+        self.closed: list[Orphan] = []
+        self.changed = asyncio.Event()
+
+    async def __call__(self, orphan: Orphan) -> None:
+        self.closed.append(orphan)
+        self.changed.set()
+
+    async def first(self) -> Orphan:
+        await asyncio.wait_for(self.changed.wait(), 10)
+        return self.closed[0]
+
+
+def question(platform: str = "slack") -> Question:
+    return Question(
+        text="What is hope?", platform=platform, user_id="U1", channel_id="C1", language="fr"
+    )
+
+
+@pytest.fixture
+async def coordinations(redis_url: str) -> AsyncIterator[Callable[[], Coordination]]:
+    namespace = f"test-{uuid4().hex}"
+    opened: list[Coordination] = []
+
+    def open_one() -> Coordination:
+        coordination = open_coordination(redis_url, namespace=namespace)
+        assert coordination is not None
+        opened.append(coordination)
+        return coordination
+
+    yield open_one
+    for coordination in opened:
+        await coordination.aclose()
+
+
+async def test_a_dead_workers_answer_is_closed_once_with_where_it_last_was(
+    coordinations: Callable[[], Coordination],
+) -> None:
+    sink = Sink(channel="C1", messages=["1.1"])
+    closers = [Closer(), Closer()]
+    async with AsyncExitStack() as live:
+        for closer in closers:
+            worker = await live.enter_async_context(InFlight(coordinations(), times=FAST))
+            await live.enter_async_context(worker.closing("slack", closer))
+        dying = InFlight(coordinations(), times=FAST)
+        async with dying:
+            answer = dying.track(question(), sink)
+            await answer.__aenter__()  # the answer starts, and never finishes
+            sink.place["messages"] = ["1.1", "1.2"]  # it rolled over into a second message
+            await asyncio.sleep(FAST.check * 3)
+        # the worker is gone: nothing beats for its answer any more
+        done, _ = await asyncio.wait(
+            [asyncio.create_task(closer.first()) for closer in closers],
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+        orphan = done.pop().result()
+        await asyncio.sleep(FAST.beat * 3)
+    assert sum(len(closer.closed) for closer in closers) == 1
+    assert orphan.platform == "slack"
+    assert orphan.language == "fr"
+    assert orphan.place == {"channel": "C1", "messages": ["1.1", "1.2"]}
+    assert orphan.secret == "interaction-token"
+    assert "interaction-token" not in repr(orphan)
+
+
+async def test_answers_that_beat_or_finish_are_never_closed(
+    coordinations: Callable[[], Coordination],
+) -> None:
+    closer = Closer()
+    async with (
+        InFlight(coordinations(), times=FAST) as watcher,
+        watcher.closing("slack", closer),
+        InFlight(coordinations(), times=FAST) as worker,
+    ):
+        async with worker.track(question(), Sink(channel="C1")):
+            assert worker.answers == 1
+            await asyncio.sleep(FAST.ttl * 3)  # long past the deadline, beating all along
+        assert worker.answers == 0
+        await asyncio.sleep(FAST.ttl * 2)
+    assert closer.closed == []
+
+
+async def test_an_orphan_waits_for_a_worker_that_runs_its_platform(
+    coordinations: Callable[[], Coordination],
+) -> None:
+    slack, discord = Closer(), Closer()
+    async with InFlight(coordinations(), times=FAST) as slack_worker:
+        async with slack_worker.closing("slack", slack):
+            async with InFlight(coordinations(), times=FAST) as dying:
+                answer = dying.track(question("discord"), Sink(channel_id="42"))
+                await answer.__aenter__()  # never finishes
+            await asyncio.sleep(FAST.ttl * 2)
+        assert slack.closed == []
+        async with slack_worker.closing("discord", discord):
+            orphan = await discord.first()
+    assert orphan.place == {"channel_id": "42"}
+
+
+async def test_one_worker_alone_records_nothing() -> None:
+    async with open_inflight("memory://") as alone, alone.track(question(), Sink(channel="C1")):
+        assert alone.answers == 0
