@@ -73,9 +73,7 @@ async def test_a_window_is_shared_slot_by_slot(workers: Workers) -> None:
     """Three calls a minute between two workers: the fourth, from either, waits for the
     first to leave the window."""
     a, b = workers(), workers()
-    waits = [
-        (await worker.reserve("chat.update", calls=3, window=60))[0] for worker in (a, b, a)
-    ]
+    waits = [(await worker.reserve("chat.update", calls=3, window=60))[0] for worker in (a, b, a)]
     assert waits == [0, 0, 0]
     wait, slots = await b.reserve("chat.update", calls=3, window=60)
     assert 59 < wait <= 60
