@@ -2,7 +2,8 @@
 its answers with the "interrupted, please ask again" note.
 
 While it runs, each answer keeps a record in the state store: where it is on its platform (its
-sink's :class:`Whereabouts`). Its worker beats for all its answers at once every
+sink's :class:`Whereabouts`, looked at again after each write and stored when it changed: a
+first text, a new message, a stream that ended). Its worker beats for all its answers at once every
 ``TIMES.beat`` seconds; a record left unbeaten for ``TIMES.ttl`` belongs to a worker that died
 (SIGKILL, out of memory, a lost host: a worker stopped with SIGTERM closes its own answers) and
 is taken by exactly one other worker that runs the same platform, whose closer writes the note.
@@ -16,13 +17,14 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
-from bot.answer import Question
+from bot.answer import AnswerSink, Question
+from bot.render.ports import Payload
 from bot.state.coordination import Coordination, open_coordination
 from bot.state.records import Lapsed, Records
 
@@ -42,8 +44,6 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Times:
-    check: float = 1.0
-    """Seconds between looks at each answer's whereabouts (a new message), stored if changed."""
     beat: float = 5.0
     """Seconds between a worker's heartbeats (and its looks for others' orphans)."""
     ttl: float = 20.0
@@ -102,6 +102,23 @@ class _Live:
         )
 
 
+class _Watched:
+    """The sink a tracked answer writes through: after each write, its record is looked at."""
+
+    def __init__(self, sink: AnswerSink, written: Callable[[], None]) -> None:
+        self._sink = sink
+        self._written = written
+
+    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
+        try:
+            await self._sink.show(messages, final=final)
+        finally:
+            self._written()
+
+    async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        await self._sink.post_thread(payloads)
+
+
 class InFlight:
     """This worker's answers in flight, and the closers for other workers' orphans.
 
@@ -116,6 +133,8 @@ class InFlight:
         self._closers: dict[str, list[Closer]] = {}
         self._closing: dict[str, set[asyncio.Task[None]]] = {}
         self._loop: asyncio.Task[None] | None = None
+        self._written: set[str] = set()
+        self._wake = asyncio.Event()
 
     async def __aenter__(self) -> InFlight:
         if self._records is not None:
@@ -134,11 +153,12 @@ class InFlight:
         return len(self._live)
 
     @contextlib.asynccontextmanager
-    async def track(self, question: Question, sink: object) -> AsyncIterator[None]:
-        """Keep a record of this answer while inside, so that it is closed if the worker dies."""
+    async def track(self, question: Question, sink: AnswerSink) -> AsyncIterator[AnswerSink]:
+        """Keep a record of this answer while inside, so that it is closed if the worker dies;
+        the answer writes through the sink this yields."""
         whereabouts = getattr(sink, "whereabouts", None)
         if self._records is None or whereabouts is None:
-            yield
+            yield sink
             return
         record_id = secrets.token_hex(8)
         live = _Live(question.platform, question.language, whereabouts)
@@ -156,8 +176,13 @@ class InFlight:
         except (RedisError, OSError) as error:  # the answer goes on, unrecorded
             log.warning("could not record an answer in flight: %s", type(error).__name__)
         self._live[record_id] = live
+
+        def written() -> None:
+            self._written.add(record_id)
+            self._wake.set()
+
         try:
-            yield
+            yield _Watched(sink, written)
         finally:
             del self._live[record_id]
             with contextlib.suppress(RedisError, OSError):
@@ -188,10 +213,12 @@ class InFlight:
         loop = asyncio.get_running_loop()
         next_beat = loop.time() + self._times.beat
         while True:
-            await asyncio.sleep(self._times.check)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(0.0, next_beat - loop.time()))
+            self._wake.clear()
             beat = loop.time() >= next_beat
             try:
-                await self._beat(beat=beat)
+                await self._store(beat=beat)
                 if beat:
                     next_beat = loop.time() + self._times.beat
                     for platform in list(self._closers):
@@ -199,11 +226,17 @@ class InFlight:
             except (RedisError, OSError) as error:  # a live worker's records outlast a blip
                 log.warning("in-flight records unreachable: %s", type(error).__name__)
 
-    async def _beat(self, *, beat: bool) -> None:
-        """Store the records whose whereabouts changed; on a beat, push back every deadline."""
+    async def _store(self, *, beat: bool) -> None:
+        """Store the records of answers that wrote and changed where they are; on a beat, push
+        back every deadline."""
         assert self._records is not None
+        looked_at = list(self._live) if beat else list(self._written)
+        self._written.clear()
         kinds: dict[str, dict[str, str]] = {}
-        for record_id, live in list(self._live.items()):
+        for record_id in looked_at:
+            live = self._live.get(record_id)
+            if live is None:
+                continue
             record = live.record(live.whereabouts())
             changed = record != live.written
             if changed or beat:

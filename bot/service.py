@@ -134,7 +134,7 @@ class AnswerService:
                     else contextlib.nullcontext()
                 )
                 async with (
-                    self.inflight.track(question, sink),
+                    self.inflight.track(question, sink) as sink,
                     lease,
                     self.admission.slot(on_queued=queued),
                 ):

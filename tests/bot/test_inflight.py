@@ -8,7 +8,7 @@ SIGKILL, with the platforms, is in tests/integrations/test_many_workers.py.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AsyncExitStack
 from typing import Any
 from uuid import uuid4
@@ -17,19 +17,27 @@ import pytest
 
 from bot.answer import Question
 from bot.inflight import InFlight, Orphan, Times, Whereabouts, open_inflight
+from bot.render.ports import Payload
 from bot.state.coordination import Coordination, open_coordination
 
-FAST = Times(check=0.05, beat=0.1, ttl=0.4, close_grace=1.0)
+FAST = Times(beat=0.1, ttl=0.4, close_grace=1.0)
 
 
 class Sink:
-    """Where an answer is, as a platform sink would say (the token is the secret)."""
+    """Where an answer is, as a platform sink would say (the token is the secret); a write
+    here sends nothing anywhere, it only lets the tracker look again."""
 
     def __init__(self, **place: Any) -> None:
         self.place = place
 
     def whereabouts(self) -> Whereabouts:
         return Whereabouts(place=dict(self.place), secret="interaction-token", secret_ttl=60)
+
+    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
+        return None
+
+    async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        return None
 
 
 class Closer:
@@ -80,9 +88,10 @@ async def test_a_dead_workers_answer_is_closed_once_with_where_it_last_was(
         dying = InFlight(coordinations(), times=FAST)
         async with dying:
             answer = dying.track(question(), sink)
-            await answer.__aenter__()  # the answer starts, and never finishes
+            watched = await answer.__aenter__()  # the answer starts, and never finishes
             sink.place["messages"] = ["1.1", "1.2"]  # it rolled over into a second message
-            await asyncio.sleep(FAST.check * 3)
+            await watched.show(({"text": "the second message"},), final=False)
+            await asyncio.sleep(FAST.beat / 2)  # less than a beat: the write told the tracker
         # the worker is gone: nothing beats for its answer any more
         done, _ = await asyncio.wait(
             [asyncio.create_task(closer.first()) for closer in closers],
