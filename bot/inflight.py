@@ -19,7 +19,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from redis.exceptions import RedisError
 
@@ -69,6 +69,7 @@ class Whereabouts:
         return f"Whereabouts(place={self.place!r})"
 
 
+@runtime_checkable
 class Traceable(Protocol):
     """A sink that can say where its answer is (both platforms' sinks can)."""
 
@@ -156,13 +157,12 @@ class InFlight:
     async def track(self, question: Question, sink: AnswerSink) -> AsyncIterator[AnswerSink]:
         """Keep a record of this answer while inside, so that it is closed if the worker dies;
         the answer writes through the sink this yields."""
-        whereabouts = getattr(sink, "whereabouts", None)
-        if self._records is None or whereabouts is None:
+        if self._records is None or not isinstance(sink, Traceable):
             yield sink
             return
         record_id = secrets.token_hex(8)
-        live = _Live(question.platform, question.language, whereabouts)
-        where = whereabouts()
+        live = _Live(question.platform, question.language, sink.whereabouts)
+        where = sink.whereabouts()
         live.written = live.record(where)
         try:
             await self._records.put(

@@ -16,14 +16,11 @@ from urllib.parse import urlsplit
 
 from redis.asyncio import Redis
 
+from bot.state.redis import _NOW_MS as NOW_MS
 from config.settings import SettingsError
 
-__all__ = ["Coordination", "open_coordination", "scope_of"]
+__all__ = ["NOW_MS", "Coordination", "open_coordination", "scope_of"]
 
-NOW_MS = """
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-"""
 
 # KEYS: members zset (member -> deadline ms). ARGV: member, ttl ms. Returns the live members.
 _MEMBERS = (

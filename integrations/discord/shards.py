@@ -41,10 +41,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Times:
-    lease_ttl: float = 15.0
-    """Seconds a shard's lease outlives its worker's last renewal."""
-    tick: float = 5.0
-    """Seconds between a worker's renewals (and its looks at who is alive)."""
+    lease_ttl: float = 10.0
+    """Seconds a shard's lease outlives its worker's last renewal: a dead worker's shards are
+    taken ``lease_ttl`` to ``lease_ttl + tick`` seconds after it died (then identified, one
+    per ``identify_window`` per bucket)."""
+    tick: float = 2.0
+    """Seconds between a worker's renewals (five per lease) and its looks at who is alive."""
     settle: float = 1.0
     """Seconds a starting worker waits, once it has said it is alive, before taking shards:
     workers started together then see each other and take their shares at once."""
@@ -111,7 +113,12 @@ class Shards:
         proposal = self._proposal or max(1, recommended)
         self.count = proposal
         if self._c is not None and not (self._pinned and self._proposal):
-            self.count = int(await self._c.agree(self._name("count"), str(proposal), ttl=self._ttl))
+            try:
+                agreed = await self._c.agree(self._name("count"), str(proposal), ttl=self._ttl)
+            except (RedisError, OSError) as error:
+                log.warning("Discord: shard count not shared (%s)", type(error).__name__)
+                return self.count
+            self.count = int(agreed)
             if self.count != proposal:
                 log.warning(
                     "Discord: the workers run %d shards (proposed here: %d)", self.count, proposal
@@ -150,9 +157,12 @@ class Shards:
                     await self._c.hold(self._name("shard", shard_id), self._me, ttl=self._ttl)
                 await host.start_shard(shard_id)
         else:
-            await self._c.members(self._name("workers"), self._me, ttl=self._ttl)
-            await asyncio.sleep(self._times.settle)
-            await self._balance(host)
+            try:
+                await self._c.members(self._name("workers"), self._me, ttl=self._ttl)
+                await asyncio.sleep(self._times.settle)
+                await self._balance(host)
+            except (RedisError, OSError) as error:  # no shards until Redis answers
+                log.warning("Discord shard leases unreachable: %s", type(error).__name__)
         if self._c is not None:
             self._loop = asyncio.create_task(self._run(host), name="citebot-discord-shards")
 

@@ -8,17 +8,14 @@ SIGKILL, with the platforms, is in tests/integrations/test_many_workers.py.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from typing import Any
-from uuid import uuid4
-
-import pytest
 
 from bot.answer import Question
 from bot.inflight import InFlight, Orphan, Times, Whereabouts, open_inflight
 from bot.render.ports import Payload
-from bot.state.coordination import Coordination, open_coordination
+from bot.state.coordination import Coordination
 
 FAST = Times(beat=0.1, ttl=0.4, close_grace=1.0)
 
@@ -58,22 +55,6 @@ def question(platform: str = "slack") -> Question:
     return Question(
         text="What is hope?", platform=platform, user_id="U1", channel_id="C1", language="fr"
     )
-
-
-@pytest.fixture
-async def coordinations(redis_url: str) -> AsyncIterator[Callable[[], Coordination]]:
-    namespace = f"test-{uuid4().hex}"
-    opened: list[Coordination] = []
-
-    def open_one() -> Coordination:
-        coordination = open_coordination(redis_url, namespace=namespace)
-        assert coordination is not None
-        opened.append(coordination)
-        return coordination
-
-    yield open_one
-    for coordination in opened:
-        await coordination.aclose()
 
 
 async def test_a_dead_workers_answer_is_closed_once_with_where_it_last_was(

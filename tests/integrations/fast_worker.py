@@ -1,7 +1,7 @@
 """``citebot run`` as deployed, with the workers' clocks shortened, for tests that kill one.
 
 The shard leases, the in-flight records and the identify window run ``SCALE`` times their real
-length (a lease lapses in 3 s, not 15 s), so a test sees a dead worker's shards move and its
+length (a lease lapses in 2 s, not 10 s), so a test sees a dead worker's shards move and its
 answers closed within seconds; the settle stays long enough for workers started together to see
 each other. The Discord simulator's identify window is given the same scale. Everything else is
 the real worker, configured from the environment.

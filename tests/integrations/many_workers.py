@@ -44,6 +44,8 @@ class Fleet:
     upstream: UpstreamSim
     state_url: str
     workdir: Path
+    command: tuple[str, ...] = ("-m", "tests.integrations.fast_worker")
+    """The worker: ``citebot run`` with shortened clocks (tests); ``-m bot run`` as deployed."""
     workers: list[Worker] = field(default_factory=list)
     asked: dict[str, SimInteraction] = field(default_factory=dict)
     mentioned: dict[str, Delivery] = field(default_factory=dict)
@@ -76,8 +78,7 @@ class Fleet:
         with log.open("wb") as out:
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
-                "-m",
-                "tests.integrations.fast_worker",
+                *self.command,
                 env=env,
                 cwd=self.workdir,
                 stdin=asyncio.subprocess.DEVNULL,
@@ -159,20 +160,27 @@ async def until(predicate: Callable[[], object], *, within: float) -> None:
 
 @asynccontextmanager
 async def fleet(
-    state_url: str, upstream: UpstreamSim, *, shards: int, max_concurrency: int
+    state_url: str,
+    upstream: UpstreamSim,
+    *,
+    shards: int,
+    max_concurrency: int,
+    identify_seconds: float = IDENTIFY_SECONDS,
+    command: tuple[str, ...] = Fleet.command,
 ) -> AsyncIterator[Fleet]:
-    """The simulators up (a guild on every shard), workers started with :meth:`Fleet.start`
-    and killed on the way out."""
+    """The simulators up, workers started with :meth:`Fleet.start` and killed on the way out
+    (``command`` and ``identify_seconds``: the deployed worker and Discord's real limit, for
+    benches)."""
     async with AsyncExitStack() as stack:
         discord = await stack.enter_async_context(
             DiscordSim(
-                shards=shards, max_concurrency=max_concurrency, identify_seconds=IDENTIFY_SECONDS
+                shards=shards, max_concurrency=max_concurrency, identify_seconds=identify_seconds
             )
         )
         slack = await stack.enter_async_context(SlackSim())
         await stack.enter_async_context(upstream.running())
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="citebot-fleet-")))
-        running = Fleet(discord, slack, upstream, state_url, workdir)
+        running = Fleet(discord, slack, upstream, state_url, workdir, command)
         try:
             yield running
         finally:

@@ -1,7 +1,7 @@
 """Many workers, no hand configuration: real ``citebot run`` processes on one real Redis.
 
 Every worker gets the same settings (``STATE_URL=redis://…`` and the platform tokens; nothing
-per worker). Their clocks run at ``fast_worker.SCALE`` (leases of 3 s, not 15 s), and the
+per worker). Their clocks run at ``fast_worker.SCALE`` (leases of 2 s, not 10 s), and the
 Discord simulator enforces Discord's identify limit at the same scale.
 """
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from uuid import uuid4
+from collections.abc import Callable
 
 import pytest
 
@@ -15,19 +14,8 @@ Workers = Callable[[], Coordination]
 
 
 @pytest.fixture
-async def workers(redis_url: str) -> AsyncIterator[Workers]:
-    namespace = f"test-{uuid4().hex}"
-    opened: list[Coordination] = []
-
-    def open_one() -> Coordination:
-        coordination = open_coordination(redis_url, namespace=namespace)
-        assert coordination is not None
-        opened.append(coordination)
-        return coordination
-
-    yield open_one
-    for coordination in opened:
-        await coordination.aclose()
+def workers(coordinations: Workers) -> Workers:
+    return coordinations
 
 
 @pytest.mark.parametrize("url", ["memory://", "sqlite:///state.db"])

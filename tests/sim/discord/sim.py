@@ -179,10 +179,15 @@ class DiscordSim:
         self.channels[channel.id] = channel
         return channel
 
-    def add_text_channel(self, name: str) -> SimChannel:
-        """Another text channel in the guild; add it before the bot connects so its guild has it
-        (benches ask one question per channel to stay inside the per-channel budget)."""
-        return self._channel(ChannelType.TEXT, name, guild=True)
+    def add_text_channel(self, name: str, *, guild_id: int | None = None) -> SimChannel:
+        """Another text channel in the guild (default: the first); add it before the bot
+        connects so its guild has it (benches ask one question per channel to stay inside the
+        per-channel budget)."""
+        channel = SimChannel(
+            id=self.ids(), type=ChannelType.TEXT, name=name, guild_id=guild_id or self.guild_id
+        )
+        self.channels[channel.id] = channel
+        return channel
 
     def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
         """GUILD_CREATE for ``guild_id`` (default: the first guild)."""
@@ -195,9 +200,7 @@ class DiscordSim:
         self._extra_guilds += 1
         guild_id = ((self.guild_id >> 22) + self._extra_guilds) << 22 | self._extra_guilds
         self.guild_names[guild_id] = name
-        channel = SimChannel(id=self.ids(), type=ChannelType.TEXT, name=name, guild_id=guild_id)
-        self.channels[channel.id] = channel
-        return channel
+        return self.add_text_channel(name, guild_id=guild_id)
 
     def guild_ids(self) -> list[int]:
         return [self.guild_id, *(g for g in self.guild_names if g != self.guild_id)]
