@@ -99,9 +99,9 @@ async def test_answers_that_beat_or_finish_are_never_closed(
     ):
         async with worker.track(question(), Sink(channel="C1")):
             assert worker.answers == 1
-            await asyncio.sleep(FAST.ttl * 3)  # long past the deadline, beating all along
+            await asyncio.sleep(FAST.ttl * 2)  # long past the deadline, beating all along
         assert worker.answers == 0
-        await asyncio.sleep(FAST.ttl * 2)
+        await asyncio.sleep(FAST.ttl + FAST.beat * 2)
     assert closer.closed == []
 
 

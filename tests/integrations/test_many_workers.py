@@ -141,8 +141,8 @@ async def test_a_killed_workers_shards_move_and_its_answers_end_with_the_note(
 async def test_workers_share_the_shards_as_they_join_and_leave(fresh_redis: str) -> None:
     """One worker runs every shard; a second takes half at its next look; when the first
     stops (SIGTERM) it lets its shards go at once, and the second runs them all."""
-    upstream = gated()
-    async with fleet(fresh_redis, upstream, shards=SHARDS, max_concurrency=1) as world:
+    upstream = gated()  # every shard may identify at once: the buckets are the other test's
+    async with fleet(fresh_redis, upstream, shards=SHARDS, max_concurrency=SHARDS) as world:
         (first,) = await world.start(1)
         await world.discord.wait_shards(within=30)
         alone = world.identified()
