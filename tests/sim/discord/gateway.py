@@ -92,9 +92,9 @@ async def _identify(sim: DiscordSim, session: GatewaySession, data: dict[str, An
 
 def _may_identify(sim: DiscordSim, shard_id: int) -> bool:
     """Discord's identify limit: one per bucket (``shard_id % max_concurrency``) per
-    ``identify_seconds``, and ``session_starts`` a day
-    (https://github.com/discord/discord-api-docs, docs/topics/Gateway.md, "Max Concurrency";
-    a client over the limit gets Invalid Session)."""
+    ``identify_seconds``, and ``session_starts`` a day; a client over it gets Invalid Session
+    (discord/discord-api-docs, docs/topics/Gateway.md at 00361fcd929e8d0ba9a1a3792d082d2aec969563:
+    "Rate Limiting", "Max Concurrency")."""
     bucket = shard_id % sim.max_concurrency
     now = time.monotonic()
     last = max(
