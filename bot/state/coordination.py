@@ -128,6 +128,11 @@ return out
 )
 
 
+TIMEOUT = 2.0
+"""Seconds a coordination step may take: a Redis that hangs is a Redis that failed (an answer
+goes on unrecorded, a worker keeps its shards and paces alone), never a stalled answer."""
+
+
 def _ms(seconds: float) -> int:
     return max(int(seconds * 1000), 1)
 
@@ -234,7 +239,12 @@ def open_coordination(url: str, *, namespace: str = "citebot") -> Coordination |
     if urlsplit(url.strip()).scheme not in ("redis", "rediss"):
         return None
     try:
-        client = Redis.from_url(url.strip(), decode_responses=True)
+        client = Redis.from_url(
+            url.strip(),
+            decode_responses=True,
+            socket_timeout=TIMEOUT,
+            socket_connect_timeout=TIMEOUT,
+        )
     except ValueError:
         raise SettingsError("STATE_URL: not a usable Redis URL") from None
     return Coordination(client, namespace=namespace)

@@ -15,23 +15,25 @@ from typing import Any
 from bot.answer import Question
 from bot.inflight import InFlight, Orphan, Times, Whereabouts, open_inflight
 from bot.render.ports import Payload
-from bot.state.coordination import Coordination
+from bot.state.coordination import Coordination, open_coordination
+from tests.sim.redis_server import free_port
 
 FAST = Times(beat=0.1, ttl=0.4, close_grace=1.0)
 
 
 class Sink:
-    """Where an answer is, as a platform sink would say (the token is the secret); a write
-    here sends nothing anywhere, it only lets the tracker look again."""
+    """Where an answer is, as a platform sink would say (the token is the secret); a write is
+    only kept in ``written``."""
 
     def __init__(self, **place: Any) -> None:
         self.place = place
+        self.written: list[Sequence[Payload]] = []
 
     def whereabouts(self) -> Whereabouts:
         return Whereabouts(place=dict(self.place), secret="interaction-token", secret_ttl=60)
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
-        return None
+        self.written.append(messages)
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         return None
@@ -124,3 +126,19 @@ async def test_an_orphan_waits_for_a_worker_that_runs_its_platform(
 async def test_one_worker_alone_records_nothing() -> None:
     async with open_inflight("memory://") as alone, alone.track(question(), Sink(channel="C1")):
         assert alone.answers == 0
+
+
+async def test_an_answer_goes_on_while_redis_is_down() -> None:
+    """Nothing listens where the workers' Redis should be: the answer is written all the same,
+    only unrecorded."""
+    unreachable = open_coordination(f"redis://127.0.0.1:{free_port()}/0")
+    assert unreachable is not None
+    sink = Sink(channel="C1")
+    async with (
+        InFlight(unreachable, times=FAST) as alone,
+        alone.track(question(), sink) as watched,
+    ):
+        await watched.show(({"text": "Hope is a virtue."},), final=True)
+        await asyncio.sleep(FAST.beat * 2)  # its beats fail too, and the worker goes on
+    assert sink.written == [({"text": "Hope is a virtue."},)]
+    await unreachable.aclose()
