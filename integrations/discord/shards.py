@@ -96,11 +96,6 @@ class Shards:
         self._loop: asyncio.Task[None] | None = None
         self._stopped = False
 
-    @property
-    def leased(self) -> bool:
-        """Whether the shards are shared out through Redis (else this worker runs its own)."""
-        return self._c is not None
-
     def _name(self, *parts: object) -> str:
         return ":".join(("discord", self._scope, *map(str, parts)))
 
@@ -171,7 +166,7 @@ class Shards:
         if self._stopped:
             return
         self._stopped = True
-        if self._loop is not None:
+        if self._loop is not None and self._loop is not asyncio.current_task():
             self._loop.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop

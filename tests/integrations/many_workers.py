@@ -16,6 +16,8 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import redis.asyncio as aioredis
+
 from tests.integrations.fast_worker import IDENTIFY_SECONDS
 from tests.sim.discord import DiscordSim, SimInteraction, SimMessage
 from tests.sim.discord.gateway import GatewaySession
@@ -140,6 +142,15 @@ class Fleet:
                 if earlier.closed_at is None or earlier.closed_at > later.identified_at:
                     found.append((earlier, later))
         return found
+
+    async def held_by_the_gone(self, redis_url: str) -> list[str]:
+        """The shard leases held by a worker that is no longer among the live workers."""
+        async with aioredis.from_url(redis_url, decode_responses=True) as redis:
+            (members,) = [k async for k in redis.scan_iter("citebot:members:discord:*")]
+            live = set(await redis.zrange(members, 0, -1))
+            leases = [k async for k in redis.scan_iter("citebot:lease:discord:*:shard:*")]
+            holders = await redis.mget(leases) if leases else []
+        return [lease for lease, holder in zip(leases, holders, strict=True) if holder not in live]
 
     def shards_closed_since(self, moment: float) -> set[int]:
         return {

@@ -152,6 +152,7 @@ async def test_workers_share_the_shards_as_they_join_and_leave(fresh_redis: str)
         joined = world.identified() - alone
         stopped_at = time.monotonic()
         assert await world.stop(first) == 0
+        assert await world.held_by_the_gone(fresh_redis) == []  # it let go before it left
         await until(lambda: world.identified().total() >= 2 * SHARDS, within=30)
         await world.discord.wait_shards(within=30)
         left = world.identified() - alone - joined
