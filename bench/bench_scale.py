@@ -189,7 +189,8 @@ async def scale_run() -> Run:
                 await until(settled, within=300)
             seconds = time.monotonic() - began
             noted_at = _notes_after(world, killed_at)
-            codes = [await world.stop(w) for w in workers if w is not victim]
+            identifies, overlaps = world.identified(), len(world.overlaps())
+            codes = [await world.stop(w) for w in workers if w is not victim]  # hand over in turn
             logs = [w.text() for w in workers]
         tokens = [i.token for i in world.asked.values()]
         return Run(
@@ -204,9 +205,9 @@ async def scale_run() -> Run:
             shards_moved_after=moved_after[-1],
             first_shard_moved_after=moved_after[0],
             notes_after=noted_at,
-            identifies=dict(sorted(world.identified().items())),
+            identifies=dict(sorted(identifies.items())),
             identify_refusals=len(world.discord.identify_refusals),
-            overlaps=len(world.overlaps()),
+            overlaps=overlaps,
             tokens_in_logs=sum(1 for t in tokens for log in logs if t in log),
             exit_codes=codes,
             detail={"dead_slack_connection": dead},

@@ -101,6 +101,7 @@ async def test_a_killed_workers_shards_move_and_its_answers_end_with_the_note(
             ),
             within=30,
         )
+        identified = world.identified()  # before the survivors stop, and hand over in turn
         codes = [await world.stop(worker) for worker in workers if worker is not victim]
         logs = [worker.text() for worker in workers]
 
@@ -108,7 +109,7 @@ async def test_a_killed_workers_shards_move_and_its_answers_end_with_the_note(
     assert any(q.startswith("Slack") for q in orphans)
     # The wire: each shard identified once, the dead worker's once more; never two at once,
     # never faster than Discord's max_concurrency allows.
-    assert world.identified() == {s: 1 + (s in moved) for s in range(SHARDS)}
+    assert identified == {s: 1 + (s in moved) for s in range(SHARDS)}
     assert world.discord.identify_refusals == []
     assert world.overlaps() == []
     assert [r for r in world.discord.requests if r.status == 429] == []
