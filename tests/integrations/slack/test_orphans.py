@@ -31,15 +31,15 @@ async def sim() -> AsyncIterator[SlackSim]:
         yield running
 
 
-@pytest.fixture
-def web(sim: SlackSim) -> AsyncWebClient:
+def client(sim: SlackSim) -> AsyncWebClient:
     return make_web_client(token=sim.bot_token, base_url=sim.base_url)
 
 
-def sink(sim: SlackSim, web: AsyncWebClient, *, streams: bool = True) -> SlackSink:
+def sink(sim: SlackSim, *, streams: bool = True) -> SlackSink:
+    """A mention was answered this far by a worker that is now dead."""
     asked = sim._said(CHANNEL, "channel", "<@U0BOT> what is hope?", user="U0ALICE", thread_ts=None)
     return SlackSink(
-        web=web,
+        web=client(sim),
         channel=CHANNEL,
         thread_ts=asked.ts,
         team_id="T0SIM",
@@ -48,10 +48,10 @@ def sink(sim: SlackSim, web: AsyncWebClient, *, streams: bool = True) -> SlackSi
     )
 
 
-async def close(web: AsyncWebClient, left: SlackSink, language: str | None = None) -> None:
+async def close(sim: SlackSim, left: SlackSink, language: str | None = None) -> None:
     """What another worker does with the dead worker's record."""
     closer = SlackOrphans(
-        web=web,
+        web=client(sim),
         presenter=SlackPresenter(),
         wording_for=lambda lang: Wording(language=lang, platform="slack"),
     )
@@ -59,11 +59,11 @@ async def close(web: AsyncWebClient, left: SlackSink, language: str | None = Non
 
 
 async def test_a_stream_left_open_is_stopped_with_the_note(
-    sim: SlackSim, web: AsyncWebClient
+    sim: SlackSim,
 ) -> None:
-    left = sink(sim, web)
+    left = sink(sim)
     await left.show((HALF,), final=False)
-    await close(web, left)
+    await close(sim, left)
     [answer] = sim.bot_replies(CHANNEL, left.whereabouts().place["thread_ts"])
     assert not answer.streaming
     assert answer.shown.startswith("Hope is a theological virtue, and")
@@ -73,11 +73,11 @@ async def test_a_stream_left_open_is_stopped_with_the_note(
 
 
 async def test_a_posted_answer_gets_the_note_as_the_next_reply(
-    sim: SlackSim, web: AsyncWebClient
+    sim: SlackSim,
 ) -> None:
-    left = sink(sim, web, streams=False)  # past the stream quota: posted and edited
+    left = sink(sim, streams=False)  # past the stream quota: posted and edited
     await left.show((HALF,), final=False)
-    await close(web, left, language="fr")
+    await close(sim, left, language="fr")
     answer, note = sim.bot_replies(CHANNEL, left.whereabouts().place["thread_ts"])
     assert answer.shown == "Hope is a theological virtue, and"  # never edited: nothing hidden
     assert note.shown.startswith("La réponse a été interrompue")
@@ -88,10 +88,10 @@ async def test_a_posted_answer_gets_the_note_as_the_next_reply(
 
 
 async def test_before_any_text_the_thread_is_told_to_ask_again(
-    sim: SlackSim, web: AsyncWebClient
+    sim: SlackSim,
 ) -> None:
-    left = sink(sim, web)
+    left = sink(sim)
     thread = left.whereabouts().place["thread_ts"]
-    await close(web, left)
+    await close(sim, left)
     [note] = sim.bot_replies(CHANNEL, thread)
     assert note.shown == "citebot is restarting. Please ask again in a moment."
