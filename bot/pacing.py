@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 __all__ = ["Pacer", "RateBudget"]
@@ -68,6 +68,11 @@ class RateBudget:
         slots = self._live(key, now)
         slots.append(self._next(slots, now))
         return max(slots[-1] - now, 0.0)
+
+    def adopt(self, key: str, slots: Iterable[float]) -> None:
+        """Take ``key``'s slots (clock times) as counted elsewhere: a window several workers
+        share, of which this budget keeps the latest copy for :meth:`delay`."""
+        self._slots[key] = deque(sorted(slots))
 
     async def acquire(self, key: str) -> None:
         """Wait for a slot in ``key`` and take it."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from bot.admission import Admission, AdmissionClosed
 from bot.answer import AnswerSink, Outcome, Question, answer_question
 from bot.i18n.wording import WORDING, Wording
+from bot.inflight import InFlight, open_inflight
 from bot.ops.metrics import Metrics
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
@@ -61,6 +62,7 @@ class AnswerService:
         limits: Limits = Limits(),
         metrics: Metrics | None = None,
         wording: Wording = WORDING,
+        inflight: InFlight | None = None,
     ) -> None:
         self.client = client
         self.state = state
@@ -68,6 +70,8 @@ class AnswerService:
         self.limits = limits
         self.metrics = metrics or Metrics()
         self.wording = wording
+        self.inflight = inflight or InFlight(None)
+        """Every answer's record, so that another worker closes it if this one dies."""
         self._tasks: set[asyncio.Task[object]] = set()
         self._accepting = True
 
@@ -129,7 +133,11 @@ class AnswerService:
                     if key is not None
                     else contextlib.nullcontext()
                 )
-                async with lease, self.admission.slot(on_queued=queued):
+                async with (
+                    self.inflight.track(question, sink) as sink,
+                    lease,
+                    self.admission.slot(on_queued=queued),
+                ):
                     if not question.history:
                         question = replace(question, history=await self.history(question))
                     outcome = await answer_question(
@@ -240,7 +248,10 @@ async def answer_service(
     settings: Settings, client: AnswerClient, *, metrics: Metrics | None = None
 ) -> AsyncIterator[AnswerService]:
     """The service a worker runs, on the state ``STATE_URL`` names; drained and closed on exit."""
-    async with open_state(settings.state_url) as state:
+    async with (
+        open_state(settings.state_url) as state,
+        open_inflight(settings.state_url) as inflight,
+    ):
         service = AnswerService(
             client=client,
             state=state,
@@ -248,6 +259,7 @@ async def answer_service(
             admission=Admission(max_in_flight=settings.max_in_flight),
             limits=Limits.from_settings(settings),
             wording=Wording(language=settings.language),
+            inflight=inflight,
         )
         try:
             yield service

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from uuid import uuid4
 
 import pytest
 
+from bot.state.coordination import Coordination, open_coordination
 from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
 from tests.sim.redis_server import RedisServerMissing, redis_server_path, start_redis_server
 from tests.sim.upstream import UpstreamSim
@@ -42,3 +44,21 @@ def redis_url() -> Iterator[str]:
         pytest.skip(str(missing))
     with start_redis_server() as url:
         yield url
+
+
+@pytest.fixture
+async def coordinations(redis_url: str) -> AsyncIterator[Callable[[], Coordination]]:
+    """Opens Coordinations on the real Redis, as separate workers would (one namespace per
+    test)."""
+    namespace = f"test-{uuid4().hex}"
+    opened: list[Coordination] = []
+
+    def open_one() -> Coordination:
+        coordination = open_coordination(redis_url, namespace=namespace)
+        assert coordination is not None
+        opened.append(coordination)
+        return coordination
+
+    yield open_one
+    for coordination in opened:
+        await coordination.aclose()

@@ -25,6 +25,7 @@ from bot.render.ports import Presenter
 from bot.service import AnswerService
 from config import Settings
 from integrations.discord.commands import add_ask_command, sync_if_changed
+from integrations.discord.shards import ShardedClient, Shards
 from integrations.discord.sink import (
     DiscordAnswerSink,
     InteractionToken,
@@ -64,8 +65,8 @@ def _language(interaction: discord.Interaction) -> str | None:
     return catalogue_language(interaction.locale.value)
 
 
-class CitebotDiscord(discord.AutoShardedClient):
-    """One bot process (all its shards); ``AutoShardedClient`` asks ``GET /gateway/bot``."""
+class CitebotDiscord(ShardedClient):
+    """One bot process: the shards ``shard_plan`` gives it (:mod:`integrations.discord.shards`)."""
 
     def __init__(
         self,
@@ -74,17 +75,17 @@ class CitebotDiscord(discord.AutoShardedClient):
         service: AnswerService,
         presenter: Presenter,
         pacer: Pacer,
+        shard_plan: Shards,
         sync: bool = True,
         ready: asyncio.Event | None = None,
         **options: Any,
     ) -> None:
-        if settings.discord_shard_ids:  # else discord.py asks how many shards and runs them all
-            options["shard_ids"] = [int(i) for i in settings.discord_shard_ids]
         super().__init__(
+            shard_plan=shard_plan,
+            ready=ready,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             http_trace=rate_limit_trace(service.metrics.platform_429s.labels("discord").inc),
-            shard_count=settings.discord_shard_count,
             # nothing reads a cached message back; 1000 of them only held memory
             max_messages=None,
             **options,
@@ -98,20 +99,16 @@ class CitebotDiscord(discord.AutoShardedClient):
         """Discord's buckets, shared by every answer this bot writes."""
         self.tree: app_commands.CommandTree[CitebotDiscord] = app_commands.CommandTree(self)
         self._sync = sync
-        self._connected = ready
         add_ask_command(self.tree, self._ask)
 
     async def setup_hook(self) -> None:
         # The gateway is asked of the configured REST base, so a proxy or simulator serves both;
         # discord.py also falls back to DEFAULT_GATEWAY after an invalidated session.
-        _shards, url, _limits = await self.http.get_bot_gateway()
+        shards, url, limits = await self.http.get_bot_gateway()
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+        await self.plan_shards(recommended=shards, limits=dict(limits))
         if self._sync:
             await sync_if_changed(self, self.tree)
-
-    async def on_connect(self) -> None:
-        if self._connected is not None:
-            self._connected.set()
 
     # -- questions -----------------------------------------------------------------------------
 

@@ -1,7 +1,9 @@
 """``citebot run`` and ``citebot sync-commands`` for Discord.
 
 ``DISCORD_API_BASE_URL`` redirects every REST, interaction and webhook call (discord.py's
-``Route.BASE``) and, through ``GET /gateway/bot``, the gateway too.
+``Route.BASE``) and, through ``GET /gateway/bot``, the gateway too. Workers on one Redis share
+the shards out (:mod:`integrations.discord.shards`) and close each other's orphaned answers
+(:mod:`integrations.discord.orphans`).
 """
 
 from __future__ import annotations
@@ -19,10 +21,13 @@ from discord.http import Route
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.service import AnswerService, answer_service
+from bot.state.coordination import Coordination, open_coordination, scope_of
 from bot.upstream.client import AnswerClient
 from config import Settings
 from integrations.discord.bot import CitebotDiscord
 from integrations.discord.commands import add_ask_command
+from integrations.discord.orphans import DiscordOrphans
+from integrations.discord.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -80,12 +85,17 @@ async def run_discord(
                 if client is None:
                     raise ValueError("run_discord needs an AnswerService or an AnswerClient")
                 service = await stack.enter_async_context(answer_service(settings, client))
+            coordination = open_coordination(settings.state_url)
+            if coordination is not None:
+                stack.push_async_callback(coordination.aclose)
+            presenter = presenter or _discord_presenter()
             bot = CitebotDiscord(
                 settings=settings,
                 service=service,
-                presenter=presenter or _discord_presenter(),
+                presenter=presenter,
                 pacer=pacer,
                 ready=ready,
+                shard_plan=_shard_plan(settings, service, token, coordination),
                 **options,
             )
             try:
@@ -96,8 +106,32 @@ async def run_discord(
             running = asyncio.ensure_future(bot.connect(reconnect=True))
             stack.push_async_callback(_finish, running)
             stack.push_async_callback(bot.close)
+            wording = service.wording_for
+            await stack.enter_async_context(
+                service.inflight.closing(
+                    "discord",
+                    DiscordOrphans(
+                        wire=bot.wire,
+                        budgets=bot.budgets,
+                        presenter=presenter,
+                        wording_for=lambda language: wording(language, "discord"),
+                    ),
+                )
+            )
             stack.push_async_callback(service.drain, settings.shutdown_grace_seconds)
             await _first_of(running, stop)
+
+
+def _shard_plan(
+    settings: Settings, service: AnswerService, token: str, coordination: Coordination | None
+) -> Shards:
+    return Shards(
+        coordination=coordination,
+        scope=scope_of(token),
+        count=settings.discord_shard_count,
+        pinned=[int(shard) for shard in settings.discord_shard_ids],
+        accepting=lambda: service.accepting,
+    )
 
 
 async def _first_of(running: asyncio.Future[None], stop: asyncio.Event | None) -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.answer import fingerprint
+from bot.inflight import Whereabouts
 from bot.pacing import RateBudget
 from bot.render.ports import Payload
 from integrations.discord.limits import THREAD_NAME
@@ -226,6 +227,27 @@ class DiscordAnswerSink:
             await self._wire.create_message(self.thread_id, message_body(payload))
         else:
             await self._create(message_body(payload, ephemeral=self._ephemeral), final=True)
+
+    def whereabouts(self) -> Whereabouts:
+        """Where this answer is, for another worker to close it if this one dies
+        (:mod:`integrations.discord.orphans`); the token while it lives."""
+        interaction, alive = self._interaction, self._token_alive()
+        return Whereabouts(
+            place={
+                "channel_id": str(self._channel_id),
+                "application_id": str(interaction.application_id) if interaction else None,
+                "messages": [None if i is None else str(i) for i in self.message_ids],
+                "shown": any(shown is not None for shown in self._shown),
+                "ephemeral": self._ephemeral,
+                "reply_to": None if self._reply_to is None else str(self._reply_to),
+            },
+            secret=interaction.token if interaction and alive else None,
+            secret_ttl=(
+                TOKEN_TTL - TOKEN_MARGIN - (self._clock() - interaction.issued_at)
+                if interaction and alive
+                else 0.0
+            ),
+        )
 
     # -- writes ------------------------------------------------------------------------------
 

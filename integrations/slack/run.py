@@ -12,9 +12,11 @@ from aiohttp import web
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.service import AnswerService, answer_service
+from bot.state.coordination import open_coordination, scope_of
 from bot.upstream.client import AnswerClient
 from config.settings import Settings
 from integrations.slack.app import SlackBot
+from integrations.slack.orphans import SlackOrphans
 from integrations.slack.web import SlackBudget, make_web_client
 
 __all__ = ["SLACK_PACER", "run_slack"]
@@ -49,7 +51,9 @@ async def run_slack(
     The worker passes its shared ``service`` (and drains it itself); without one, a service is
     made from ``settings`` around ``client``. ``ready`` is set once events can arrive.
     ``ping_interval`` (Socket Mode) bounds how long a dropped connection goes unnoticed.
-    ``budget`` is the workspace's rate budget (default: Slack's published tiers).
+    ``budget`` is the workspace's rate budget (default: Slack's published tiers, shared by
+    every worker on the ``STATE_URL``'s Redis). While the client is open, this worker also
+    closes the answers other Slack workers left when they died (:mod:`bot.inflight`).
     """
     mode = settings.slack_mode
     if mode is None or settings.slack_bot_token is None:
@@ -63,21 +67,41 @@ async def run_slack(
             if client is None:
                 raise ValueError("run_slack needs an AnswerService or an AnswerClient")
             service = await stack.enter_async_context(answer_service(settings, client))
+        token = settings.slack_bot_token.get_secret_value()
+        if budget is None:
+            coordination = open_coordination(settings.state_url)
+            if coordination is not None:
+                stack.push_async_callback(coordination.aclose)
+            budget = SlackBudget(coordination=coordination, scope=scope_of(token))
+        sharing = asyncio.create_task(budget.sync(), name="citebot-slack-budget")
+        stack.callback(sharing.cancel)
         web_client = make_web_client(
-            token=settings.slack_bot_token.get_secret_value(),
+            token=token,
             base_url=settings.slack_api_base_url,
             session=session,
             on_429=service.metrics.platform_429s.labels("slack").inc,
-            budget=budget or SlackBudget(),
+            budget=budget,
         )
+        presenter = presenter or _slack_presenter()
         bot = SlackBot(
             web=web_client,
             service=service,
-            presenter=presenter or _slack_presenter(),
+            presenter=presenter,
             pacer=pacer,
             channel_allowlist=settings.slack_channel_allowlist,
         )
         await bot.start()
+        wording = service.wording_for
+        await stack.enter_async_context(
+            service.inflight.closing(
+                "slack",
+                SlackOrphans(
+                    web=web_client,
+                    presenter=presenter,
+                    wording_for=lambda language: wording(language, "slack"),
+                ),
+            )
+        )
         stack.push_async_callback(bot.drain, settings.shutdown_grace_seconds)
         if mode == "socket":
             await _socket_mode(bot, settings, stack, ping_interval)

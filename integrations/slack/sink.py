@@ -28,6 +28,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.inflight import Whereabouts
 from bot.render.ports import Payload
 from integrations.slack.web import PacedWebClient, SlackBudget
 
@@ -131,6 +132,19 @@ class SlackSink:
         self._placeholder = placeholder
         self._shown.append(
             self._claim(_Shown(ts=ts, payload=placeholder, streaming=False), "chat.update")
+        )
+
+    def whereabouts(self) -> Whereabouts:
+        """Where this answer is, for another worker to close it if this one dies
+        (:mod:`integrations.slack.orphans`)."""
+        return Whereabouts(
+            place={
+                "channel": self._channel,
+                "thread_ts": self._thread_ts,
+                "messages": list(self.message_ts),
+                "streaming": [shown.ts for shown in self._shown if shown.streaming],
+                "placeholder": self._shown[0].ts if self.holding else None,
+            }
         )
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:

@@ -3,19 +3,25 @@
 Every call (apps.connections.open included) goes to ``SLACK_API_BASE_URL``. Slack limits calls
 per method per workspace (chat.postMessage also per channel), so each call first takes a slot
 in the workspace's :class:`SlackBudget` for its method, waiting for one if it must; the sink
-looks at the budget before the calls it can skip. A 429 that still happens is retried after
-its Retry-After, except on the native stream methods: there a 429 (Tier 2) means "stream
-less", and the sink falls back to posting and editing instead of waiting.
+looks at the budget before the calls it can skip. Workers on one Redis share the budget: each
+slot is taken in a sliding window kept in Redis, so N workers together keep every tier. A 429
+that still happens is retried after its Retry-After, except on the native stream methods:
+there a 429 (Tier 2) means "stream less", and the sink falls back to posting and editing
+instead of waiting.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from redis.exceptions import RedisError
 from slack_sdk.http_retry.async_handler import AsyncRetryHandler
 from slack_sdk.http_retry.builtin_async_handlers import (
     AsyncConnectionErrorRetryHandler,
@@ -28,6 +34,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.pacing import RateBudget
+from bot.state.coordination import Coordination
 
 __all__ = [
     "SLACK_RATES",
@@ -37,6 +44,8 @@ __all__ = [
     "SlackBudget",
     "make_web_client",
 ]
+
+log = logging.getLogger(__name__)
 
 STREAM_METHODS = frozenset({"chat.startStream", "chat.appendStream", "chat.stopStream"})
 
@@ -66,14 +75,25 @@ SLACK_RATES: Mapping[str, Rate] = {
 }
 """Slack's published floors (docs.slack.dev, "Rate limits" and each method's tier)."""
 
+SYNC_SECONDS = 0.5
+"""How often a shared budget publishes its claims and reads the windows its sink looks at."""
+_LOOKED_AT = ("chat.startStream", "chat.stopStream", "chat.appendStream", "chat.update")
+"""The workspace-wide methods the sink asks :meth:`SlackBudget.free` about."""
+
 
 class SlackBudget:
-    """The calls this worker may still make to one workspace, per method (per process).
+    """The calls the workers may still make to one workspace, per method.
 
     ``claims`` counts slots promised to calls that must happen later (an answer's final
     edit): a call that can be skipped only goes when it leaves those free, so the finals never
     wait behind the extras. ``time_scale`` shrinks every window (tests); ``margin`` absorbs
     the difference between when a call is reserved here and when Slack counts it.
+
+    With a :class:`Coordination` (workers on one Redis), every slot is taken in the window the
+    workers share and this budget keeps a copy of it; :meth:`sync` (run while the client is
+    open) publishes this worker's claims and brings in the others' twice a second, so
+    :meth:`free` weighs every worker's calls and promises. If Redis fails, the budget goes on
+    alone until it answers again.
     """
 
     def __init__(
@@ -83,8 +103,11 @@ class SlackBudget:
         time_scale: float = 1.0,
         margin: float = 0.25,
         clock: Callable[[], float] = time.monotonic,
+        coordination: Coordination | None = None,
+        scope: str = "",
     ) -> None:
         self._rates = rates
+        self._clock = clock
         self._budgets = {
             method: RateBudget(
                 calls=rate.calls,
@@ -95,23 +118,73 @@ class SlackBudget:
             for method, rate in rates.items()
         }
         self.claims: Counter[str] = Counter()
+        self._others: Counter[str] = Counter()
+        """What the other workers have claimed, as of the last :meth:`sync`."""
+        self._shared = coordination
+        self._scope = scope
+        self._member = secrets.token_hex(6)
 
     def _key(self, method: str, channel: object) -> str:
         return str(channel) if self._rates[method].per_channel else ""
 
+    def _name(self, method: str, key: str) -> str:
+        return f"slack:{self._scope}:{method}:{key}"
+
     def free(self, method: str, *, channel: object = None) -> bool:
         """Whether a call of ``method`` can go now and leave every claimed slot free."""
         budget = self._budgets.get(method)
-        return (
-            budget is None
-            or budget.delay(self._key(method, channel), after=self.claims[method]) == 0
-        )
+        promised = self.claims[method] + self._others[method]
+        return budget is None or budget.delay(self._key(method, channel), after=promised) == 0
 
     async def acquire(self, method: str, *, channel: object = None) -> None:
         """Wait for a slot for ``method`` (in ``channel`` where Slack counts per channel)."""
         budget = self._budgets.get(method)
-        if budget is not None:
-            await budget.acquire(self._key(method, channel))
+        if budget is None:
+            return
+        key = self._key(method, channel)
+        if self._shared is None:
+            await budget.acquire(key)
+            return
+        try:
+            wait, slots = await self._shared.reserve(
+                self._name(method, key), calls=budget.calls, window=budget.window
+            )
+        except (RedisError, OSError) as error:
+            log.warning("shared Slack budget unreachable (%s): pacing alone", type(error).__name__)
+            await budget.acquire(key)
+            return
+        now = self._clock()
+        budget.adopt(key, (now + offset for offset in slots))
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+    async def sync(self) -> None:
+        """Until cancelled: share this worker's claims and copy the windows :meth:`free` reads
+        (nothing to do without a :class:`Coordination`)."""
+        if self._shared is None:
+            return
+        looked_at = {
+            self._name(method, ""): method for method in _LOOKED_AT if method in self._budgets
+        }
+        while True:
+            try:
+                self._others = await self._shared.tally(
+                    f"slack:{self._scope}:claims",
+                    self._member,
+                    +self.claims,
+                    ttl=max(10 * SYNC_SECONDS, 2.0),
+                )
+                windows = await self._shared.windows(
+                    {name: self._budgets[method].window for name, method in looked_at.items()}
+                )
+            except (RedisError, OSError) as error:
+                log.warning("shared Slack budget unreachable: %s", type(error).__name__)
+                self._others = Counter()
+            else:
+                now = self._clock()
+                for name, slots in windows.items():
+                    self._budgets[looked_at[name]].adopt("", (now + s for s in slots))
+            await asyncio.sleep(SYNC_SECONDS)
 
 
 class PacedWebClient(AsyncWebClient):

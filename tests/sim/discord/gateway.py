@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,8 @@ class GatewaySession:
     seq: int = 0
     session_id: str = ""
     identified: bool = False
+    identified_at: float = 0.0
+    closed_at: float | None = None
 
     async def dispatch(self, event: str, data: Any) -> None:
         """Send an event; a client that is going away (a killed worker) just misses it, as it
@@ -50,13 +53,19 @@ async def _identify(sim: DiscordSim, session: GatewaySession, data: dict[str, An
     if data.get("token") not in (sim.token, f"Bot {sim.token}"):
         await session.ws.close(code=4004, message=b"Authentication failed.")
         return False
-    session.intents = int(data.get("intents", 0))
     shard = data.get("shard") or [0, 1]
+    if not _may_identify(sim, int(shard[0])):
+        sim.identify_refusals.append(data)
+        await session.ws.send_str(json.dumps({"op": INVALID_SESSION, "d": False}))
+        return True
+    session.intents = int(data.get("intents", 0))
     session.shard = (int(shard[0]), int(shard[1]))
     session.session_id = secrets.token_hex(16)
     session.identified = True
+    session.identified_at = time.monotonic()
     sim.identifies.append(data)
-    guilds = [sim.guild_id] if session.wants(sim.guild_id) else []
+    sim.session_log.append(session)
+    guilds = [guild for guild in sim.guild_ids() if session.wants(guild)]
     await session.dispatch(
         "READY",
         {
@@ -74,8 +83,27 @@ async def _identify(sim: DiscordSim, session: GatewaySession, data: dict[str, An
             "user_settings": {},
         },
     )
-    for _ in guilds:
-        await session.dispatch("GUILD_CREATE", sim.guild_payload())
+    for guild in guilds:
+        await session.dispatch("GUILD_CREATE", sim.guild_payload(guild))
+    async with sim.changed:
+        sim.changed.notify_all()
+    return True
+
+
+def _may_identify(sim: DiscordSim, shard_id: int) -> bool:
+    """Discord's identify limit: one per bucket (``shard_id % max_concurrency``) per
+    ``identify_seconds``, and ``session_starts`` a day; a client over it gets Invalid Session
+    (discord/discord-api-docs, docs/topics/Gateway.md at 00361fcd929e8d0ba9a1a3792d082d2aec969563:
+    "Rate Limiting", "Max Concurrency")."""
+    bucket = shard_id % sim.max_concurrency
+    now = time.monotonic()
+    last = max(
+        (s.identified_at for s in sim.session_log if s.shard[0] % sim.max_concurrency == bucket),
+        default=None,
+    )
+    if (last is not None and now - last < sim.identify_seconds) or sim.session_starts <= 0:
+        return False
+    sim.session_starts -= 1
     return True
 
 
@@ -107,8 +135,11 @@ async def gateway_handler(request: web.Request) -> web.WebSocketResponse:
     except ConnectionResetError:
         pass
     finally:
+        session.closed_at = time.monotonic()
         sim.sessions.remove(session)
         if not any(s.identified for s in sim.sessions):
             sim.connected.clear()
         sim.closes.append(ws.close_code)
+        async with sim.changed:
+            sim.changed.notify_all()
     return ws

@@ -167,9 +167,9 @@ async def gateway_bot(request: web.Request) -> web.Response:
             "shards": sim.shards,
             "session_start_limit": {
                 "total": 1000,
-                "remaining": 999,
-                "reset_after": 0,
-                "max_concurrency": 1,
+                "remaining": sim.session_starts,
+                "reset_after": 86_400_000,
+                "max_concurrency": sim.max_concurrency,
             },
         }
     )

@@ -18,6 +18,7 @@ from typing import Any
 from aiohttp import web
 
 from tests.sim.discord.gateway import GatewaySession, gateway_handler
+from tests.sim.discord.guilds import CREATE_PUBLIC_THREADS, EVERYONE_PERMISSIONS, guild_payload
 from tests.sim.discord.model import (
     ChannelType,
     SimChannel,
@@ -35,17 +36,6 @@ __all__ = ["DiscordSim"]
 GUILD_MESSAGES = 1 << 9
 DM_MESSAGES = 1 << 12
 MESSAGE_CONTENT = 1 << 15
-CREATE_PUBLIC_THREADS = 1 << 35
-SEND_MESSAGES_IN_THREADS = 1 << 38
-# VIEW_CHANNEL, SEND_MESSAGES, EMBED_LINKS, READ_MESSAGE_HISTORY and the two thread permissions.
-EVERYONE_PERMISSIONS = (
-    (1 << 10)
-    | (1 << 11)
-    | (1 << 14)
-    | (1 << 16)
-    | (SEND_MESSAGES_IN_THREADS)
-    | CREATE_PUBLIC_THREADS
-)
 
 
 class DiscordSim:
@@ -59,19 +49,34 @@ class DiscordSim:
         ack_deadline: float = 3.0,
         buckets: bool = True,
         heartbeat_ms: int = 41250,
+        shards: int = 1,
+        max_concurrency: int = 1,
+        identify_seconds: float = 5.0,
     ) -> None:
         self.token = token
         self.interaction_token_ttl = interaction_token_ttl
         self.ack_deadline = ack_deadline
         self.enforce_buckets = buckets
         self.heartbeat_ms = heartbeat_ms
-        self.shards = 1
+        self.shards = shards
+        """The shard count ``GET /gateway/bot`` recommends."""
+        self.max_concurrency = max_concurrency
+        self.identify_seconds = identify_seconds
+        """Discord takes one IDENTIFY per bucket (shard_id % max_concurrency) per 5 s; a faster
+        one is answered with Invalid Session (op 9) and recorded in ``identify_refusals``."""
+        self.session_starts = 1000
+        self.identify_refusals: list[dict[str, Any]] = []
+        self.session_log: list[GatewaySession] = []
+        """Every session that identified, closed ones included (``closed_at`` set)."""
+        self.guild_names: dict[int, str] = {}
+        self._extra_guilds = 0
         self.ids = Snowflakes()
         self.application_id = self.ids()
         self.bot = SimUser(id=self.application_id, name="citebot", bot=True)
         self.user = SimUser(id=self.ids(), name="alice")
         self.users = {self.bot.id: self.bot, self.user.id: self.user}
         self.guild_id = self.ids()
+        self.guild_names[self.guild_id] = "Sim Guild"
         self.channels: dict[int, SimChannel] = {}
         self.text = self._channel(ChannelType.TEXT, "general", guild=True)
         self.no_threads = self._channel(
@@ -146,6 +151,21 @@ class DiscordSim:
         async with asyncio.timeout(10):
             await self.connected.wait()
 
+    def shard_sessions(self) -> dict[int, list[GatewaySession]]:
+        """The identified sessions now open, by shard."""
+        live: dict[int, list[GatewaySession]] = {}
+        for session in self.sessions:
+            if session.identified:
+                live.setdefault(session.shard[0], []).append(session)
+        return live
+
+    async def wait_shards(self, *, within: float = 30.0) -> None:
+        """Until every shard has exactly one identified session."""
+        await self.until(
+            lambda: all(len(self.shard_sessions().get(s, ())) == 1 for s in range(self.shards)),
+            within=within,
+        )
+
     # -- the world -------------------------------------------------------------------------
 
     def _channel(self, type_: int, name: str, *, guild: bool = False, **kwargs: Any) -> SimChannel:
@@ -159,82 +179,35 @@ class DiscordSim:
         self.channels[channel.id] = channel
         return channel
 
-    def add_text_channel(self, name: str) -> SimChannel:
-        """Another text channel in the guild; add it before the bot connects so its guild has it
-        (benches ask one question per channel to stay inside the per-channel budget)."""
-        return self._channel(ChannelType.TEXT, name, guild=True)
+    def add_text_channel(self, name: str, *, guild_id: int | None = None) -> SimChannel:
+        """Another text channel in the guild (default: the first); add it before the bot
+        connects so its guild has it (benches ask one question per channel to stay inside the
+        per-channel budget)."""
+        channel = SimChannel(
+            id=self.ids(), type=ChannelType.TEXT, name=name, guild_id=guild_id or self.guild_id
+        )
+        self.channels[channel.id] = channel
+        return channel
 
-    def guild_payload(self) -> dict[str, Any]:
-        deny = [
-            {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(CREATE_PUBLIC_THREADS)}
-        ]
-        channels = []
-        threads = []
-        for channel in self.channels.values():
-            if channel.guild_id is None:
-                continue
-            data = channel.payload()
-            if not channel.can_create_threads:
-                data["permission_overwrites"] = deny
-            (threads if channel.is_thread else channels).append(data)
-        member = self.bot.member()
-        return {
-            "id": str(self.guild_id),
-            "name": "Sim Guild",
-            "icon": None,
-            "splash": None,
-            "discovery_splash": None,
-            "owner_id": str(self.user.id),
-            "features": [],
-            "emojis": [],
-            "stickers": [],
-            "roles": [
-                {
-                    "id": str(self.guild_id),
-                    "name": "@everyone",
-                    "color": 0,
-                    "hoist": False,
-                    "position": 0,
-                    "permissions": str(EVERYONE_PERMISSIONS),
-                    "managed": False,
-                    "mentionable": False,
-                    "flags": 0,
-                }
-            ],
-            "channels": channels,
-            "threads": threads,
-            "members": [member],
-            "member_count": 2,
-            "large": False,
-            "unavailable": False,
-            "joined_at": member["joined_at"],
-            "verification_level": 0,
-            "default_message_notifications": 0,
-            "explicit_content_filter": 0,
-            "mfa_level": 0,
-            "afk_timeout": 300,
-            "afk_channel_id": None,
-            "system_channel_id": None,
-            "system_channel_flags": 0,
-            "rules_channel_id": None,
-            "vanity_url_code": None,
-            "description": None,
-            "banner": None,
-            "premium_tier": 0,
-            "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
-            "public_updates_channel_id": None,
-            "nsfw_level": 0,
-            "premium_progress_bar_enabled": False,
-            "voice_states": [],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
-            "application_id": None,
-            "max_members": 500000,
-            "max_video_channel_users": 25,
-        }
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        """GUILD_CREATE for ``guild_id`` (default: the first guild)."""
+        return guild_payload(self, guild_id or self.guild_id)
+
+    def add_guild(self, name: str) -> SimChannel:
+        """Another guild, with one text channel (returned). Guilds added one after another
+        fall on consecutive shards ((guild_id >> 22) % count), so a few of them spread over
+        every shard."""
+        self._extra_guilds += 1
+        guild_id = ((self.guild_id >> 22) + self._extra_guilds) << 22 | self._extra_guilds
+        self.guild_names[guild_id] = name
+        return self.add_text_channel(name, guild_id=guild_id)
+
+    def guild_ids(self) -> list[int]:
+        return [self.guild_id, *(g for g in self.guild_names if g != self.guild_id)]
+
+    def shard_of(self, guild_id: int | None) -> int:
+        """The shard Discord sends a guild's events to (DMs: shard 0)."""
+        return 0 if guild_id is None else (guild_id >> 22) % self.shards
 
     def app_permissions(self, channel: SimChannel) -> int:
         """The bot's permissions in ``channel``, as interactions carry them: @everyone's, less

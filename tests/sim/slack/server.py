@@ -70,6 +70,9 @@ class SlackSim(People):
         self._sockets: dict[int, web.WebSocketResponse] = {}
         self._transports: dict[int, asyncio.BaseTransport] = {}
         self._socket_count = 0
+        self.sent_to: dict[str, int] = {}
+        """Which Socket Mode connection each envelope went to (connections are numbered from 0
+        in the order they opened)."""
         self._turn = 0
         self._events: dict[str, tuple[dict[str, Any], int]] = {}
         self._event_count = 0
@@ -146,6 +149,11 @@ class SlackSim(People):
                 raise TimeoutError("the Slack sim never reached the awaited state")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(remaining, 0.02))
+
+    @property
+    def connections(self) -> set[int]:
+        """The Socket Mode connections open now."""
+        return set(self._sockets)
 
     async def wait_connections(self, count: int = 1, within: float = 10.0) -> None:
         await self.wait_for(lambda: len(self._sockets) >= count, within)
@@ -332,7 +340,7 @@ class SlackSim(People):
             targets = [(pick, self._sockets[pick])]
             self._turn += 1
         ids = []
-        for _index, ws in targets:
+        for index, ws in targets:
             envelope: dict[str, Any] = {
                 "envelope_id": str(uuid.uuid4()),
                 "payload": payload,
@@ -343,6 +351,7 @@ class SlackSim(People):
                 envelope["retry_attempt"] = retry_attempt
                 envelope["retry_reason"] = "timeout" if retry_attempt else ""
             self.envelopes.append(envelope)
+            self.sent_to[envelope["envelope_id"]] = index
             await ws.send_json(envelope)
             ids.append(envelope["envelope_id"])
         return tuple(ids)

@@ -1,0 +1,250 @@
+"""What the workers on one Redis agree on: who is alive, who holds what, and shared rate windows.
+
+``memory://`` and SQLite serve one worker, which needs no agreement: :func:`open_coordination`
+gives None for them, and each user of this module falls back to what one worker does alone
+(every Discord shard, an in-process rate budget, no in-flight records). Every step is one Lua
+script, timed by Redis's own clock, so workers whose clocks disagree still share one timeline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from urllib.parse import urlsplit
+
+from redis.asyncio import Redis
+
+from bot.state.redis import _NOW_MS as NOW_MS
+from config.settings import SettingsError
+
+__all__ = ["NOW_MS", "Coordination", "open_coordination", "scope_of"]
+
+
+# KEYS: members zset (member -> deadline ms). ARGV: member, ttl ms. Returns the live members.
+_MEMBERS = (
+    NOW_MS
+    + """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], 2 * tonumber(ARGV[2]))
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+"""
+)
+
+# KEYS: lease. ARGV: owner, ttl ms. Returns 1 when the owner holds it (now or already).
+_HOLD = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+# KEYS: the agreed value. ARGV: proposal, ttl ms. The first proposal stands while refreshed.
+_AGREE = """
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return redis.call('GET', KEYS[1])
+"""
+
+# KEYS: slots zset (member -> slot ms). ARGV: calls, window ms, member. The slot is the next
+# one free (RateBudget's rule); returns it and every slot of the window as ms from now.
+_RESERVE = (
+    NOW_MS
+    + """
+local calls, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local slots = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local n = #slots / 2
+local at = now
+if n >= calls then at = tonumber(slots[(n - calls) * 2 + 2]) + window end
+if n > 0 and tonumber(slots[n * 2]) > at then at = tonumber(slots[n * 2]) end
+redis.call('ZADD', KEYS[1], at, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], at - now + window)
+local out = {}
+for i = 2, #slots, 2 do out[#out + 1] = tonumber(slots[i]) - now end
+out[#out + 1] = at - now
+return out
+"""
+)
+
+# KEYS: slots zsets. ARGV: each one's window ms. Returns each window's slots as ms from now.
+_WINDOWS = (
+    NOW_MS
+    + """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local slots = redis.call('ZRANGEBYSCORE', key, now - tonumber(ARGV[i]) + 1, '+inf', 'WITHSCORES')
+  local offsets = {}
+  for j = 2, #slots, 2 do offsets[#offsets + 1] = tonumber(slots[j]) - now end
+  out[i] = offsets
+end
+return out
+"""
+)
+
+# KEYS: counts hash ("member|name" -> n), deadlines zset. ARGV: member, ttl ms, then name, n
+# pairs. Replaces the member's counts; returns the live others' totals as name, n pairs.
+_TALLY = (
+    NOW_MS
+    + """
+local me, ttl = ARGV[1], tonumber(ARGV[2])
+local function forget(who)
+  for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+    if string.sub(field, 1, #who + 1) == who .. '|' then redis.call('HDEL', KEYS[1], field) end
+  end
+end
+for _, lapsed in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do
+  forget(lapsed)
+  redis.call('ZREM', KEYS[2], lapsed)
+end
+forget(me)
+redis.call('ZADD', KEYS[2], now + ttl, me)
+for i = 3, #ARGV, 2 do
+  local field = me .. '|' .. ARGV[i]
+  if tonumber(ARGV[i + 1]) > 0 then redis.call('HSET', KEYS[1], field, ARGV[i + 1]) end
+end
+for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, 2 * ttl) end
+local totals, order = {}, {}
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local bar = string.find(all[i], '|', 1, true)
+  local who, name = string.sub(all[i], 1, bar - 1), string.sub(all[i], bar + 1)
+  if who ~= me then
+    if not totals[name] then totals[name] = 0; order[#order + 1] = name end
+    totals[name] = totals[name] + tonumber(all[i + 1])
+  end
+end
+local out = {}
+for _, name in ipairs(order) do out[#out + 1] = name; out[#out + 1] = totals[name] end
+return out
+"""
+)
+
+
+TIMEOUT = 2.0
+"""Seconds a coordination step may take: a Redis that hangs is a Redis that failed (an answer
+goes on unrecorded, a worker keeps its shards and paces alone), never a stalled answer."""
+
+
+def _ms(seconds: float) -> int:
+    return max(int(seconds * 1000), 1)
+
+
+def scope_of(token: str) -> str:
+    """A name for what a platform token reaches (a bot, a workspace), the same in every worker;
+    a digest, so the token itself never reaches Redis."""
+    return hashlib.sha256(token.encode()).hexdigest()[:16]
+
+
+class Coordination:
+    """The primitives several workers share, on one Redis connection pool (owned here)."""
+
+    def __init__(self, client: Redis, *, namespace: str) -> None:
+        self.redis = client
+        self.namespace = namespace
+        self._members = client.register_script(_MEMBERS)
+        self._hold = client.register_script(_HOLD)
+        self._release = client.register_script(_RELEASE)
+        self._agree = client.register_script(_AGREE)
+        self._reserve = client.register_script(_RESERVE)
+        self._windows = client.register_script(_WINDOWS)
+        self._tally = client.register_script(_TALLY)
+
+    def key(self, *parts: object) -> str:
+        return ":".join((self.namespace, *map(str, parts)))
+
+    async def aclose(self) -> None:
+        await self.redis.aclose()
+
+    # -- who is alive -------------------------------------------------------------------------
+    async def members(self, group: str, member: str, *, ttl: float) -> list[str]:
+        """Say ``member`` is alive in ``group`` for ``ttl``; every live member, sorted."""
+        live = await self._members(keys=[self.key("members", group)], args=[member, _ms(ttl)])
+        return sorted(str(m) for m in live)
+
+    async def leave(self, group: str, member: str) -> None:
+        await self.redis.zrem(self.key("members", group), member)
+
+    # -- who holds what -----------------------------------------------------------------------
+    async def hold(self, name: str, owner: str, *, ttl: float) -> bool:
+        """Take ``name`` for ``ttl`` if nobody else holds it, or renew it; whether ``owner``
+        holds it now."""
+        return bool(await self._hold(keys=[self.key("lease", name)], args=[owner, _ms(ttl)]))
+
+    async def release(self, name: str, owner: str) -> None:
+        """Let ``name`` go, if ``owner`` still holds it."""
+        await self._release(keys=[self.key("lease", name)], args=[owner])
+
+    async def holders(self, names: Sequence[str]) -> list[str | None]:
+        """Who holds each of ``names`` (None: nobody)."""
+        if not names:
+            return []
+        held = await self.redis.mget([self.key("lease", name) for name in names])
+        return [None if holder is None else str(holder) for holder in held]
+
+    async def agree(self, name: str, proposal: str, *, ttl: float) -> str:
+        """The value the workers go by: the first proposal, kept while anyone proposes again
+        within ``ttl``."""
+        return str(await self._agree(keys=[self.key("agreed", name)], args=[proposal, _ms(ttl)]))
+
+    # -- shared rate windows ------------------------------------------------------------------
+    async def reserve(self, name: str, *, calls: int, window: float) -> tuple[float, list[float]]:
+        """Take the next slot of a sliding window shared by every worker (at most ``calls`` in
+        any ``window`` seconds); seconds until it, and every slot now in the window, as seconds
+        from now (the last is the one taken)."""
+        offsets = await self._reserve(
+            keys=[self.key("window", name)], args=[calls, _ms(window), secrets.token_hex(8)]
+        )
+        slots = [int(offset) / 1000 for offset in offsets]
+        return max(slots[-1], 0.0), slots
+
+    async def windows(self, windows: Mapping[str, float]) -> dict[str, list[float]]:
+        """The slots of each named window (name -> its length in seconds), as seconds from now."""
+        if not windows:
+            return {}
+        names = list(windows)
+        found = await self._windows(
+            keys=[self.key("window", name) for name in names],
+            args=[_ms(windows[name]) for name in names],
+        )
+        return {
+            name: [int(offset) / 1000 for offset in offsets]
+            for name, offsets in zip(names, found, strict=True)
+        }
+
+    async def tally(
+        self, group: str, member: str, counts: Mapping[str, int], *, ttl: float
+    ) -> Counter[str]:
+        """Publish ``member``'s counts in ``group`` (kept ``ttl`` unless published again);
+        the sum of every other live member's."""
+        args: list[str | int] = [member, _ms(ttl)]
+        for name, count in counts.items():
+            args += [name, count]
+        flat = await self._tally(
+            keys=[self.key("tally", group), self.key("tally", group, "members")], args=args
+        )
+        return Counter({str(flat[i]): int(flat[i + 1]) for i in range(0, len(flat), 2)})
+
+
+def open_coordination(url: str, *, namespace: str = "citebot") -> Coordination | None:
+    """The coordination of the workers sharing ``STATE_URL``; None where one worker is alone
+    (``memory://``, SQLite). Errors never quote the URL: it may carry a password."""
+    if urlsplit(url.strip()).scheme not in ("redis", "rediss"):
+        return None
+    try:
+        client = Redis.from_url(
+            url.strip(),
+            decode_responses=True,
+            socket_timeout=TIMEOUT,
+            socket_connect_timeout=TIMEOUT,
+        )
+    except ValueError:
+        raise SettingsError("STATE_URL: not a usable Redis URL") from None
+    return Coordination(client, namespace=namespace)
