@@ -16,7 +16,6 @@ import hashlib
 import logging
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Self
 
 from bot.state.ports import Cache
@@ -24,18 +23,11 @@ from bot.verify.addresses import AllowList
 from bot.verify.fetch import Fetcher, FetchLimits, Unreadable
 from bot.verify.match import match, words
 from bot.verify.read import page_texts
+from bot.verify.verdict import Verdict
 
-__all__ = ["CACHE_VERSION", "TTL", "QuoteChecker", "Verdict"]
+__all__ = ["CACHE_VERSION", "TTL", "QuoteChecker"]
 
 log = logging.getLogger(__name__)
-
-
-class Verdict(StrEnum):
-    """What a card says about its quote (``--json``'s ``quote_check``)."""
-
-    FOUND = "found"
-    NOT_FOUND = "not_found"
-    UNREADABLE = "unreadable"
 
 
 TTL = {Verdict.FOUND: 24 * 3600.0, Verdict.NOT_FOUND: 24 * 3600.0, Verdict.UNREADABLE: 600.0}

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 import pytest
 from aiohttp import web
 
-from bot.verify import FetchLimits, QuoteChecker
+from bot.verify.checker import QuoteChecker
+from bot.verify.fetch import FetchLimits
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
