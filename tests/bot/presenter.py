@@ -56,6 +56,7 @@ class PlainPresenter:
                 "title": source_title(card.citation, labels),
                 "quote": card.citation.cited_text,
                 "url": card.citation.source_url,
+                "quote_check": card.quote_check,
             }
             for card in citation_cards
         ]
