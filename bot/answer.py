@@ -70,6 +70,10 @@ class AnswerSink(Protocol):
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         """Post the citation cards and related questions as threaded replies."""
 
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        """Replace threaded reply ``index`` (in ``post_thread``'s order) with ``payload``: its
+        cards with their quotes checked. One the platform refuses is logged, never raised."""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome:
