@@ -83,8 +83,10 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
     async with (
         open_upstream(
             settings, demo=settings.uses_demo, on_retry=metrics.upstream_retries.inc
-        ) as client,
-        answer_service(settings, client, metrics=metrics) as service,
+        ) as upstream,
+        answer_service(
+            settings, upstream.client, metrics=metrics, quote_check_hosts=upstream.pages
+        ) as service,
     ):
         ready = {name: asyncio.Event() for name in platforms}
         runners = {

@@ -67,6 +67,7 @@ def slack_settings(sim: SlackSim, upstream: UpstreamSim, **extra: str) -> Settin
             "UPSTREAM_API_KEY": "sk-test",
             "HISTORY_TURNS": "3",
             "SHUTDOWN_GRACE_SECONDS": "2",
+            "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
             **extra,
         }
     )
