@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-__all__ = ["Handler", "Site", "running_site"]
+__all__ = ["Handler", "Site", "article", "quote_checks_finished", "running_site"]
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -28,6 +28,8 @@ class Site:
     port: int = 0
     in_flight: int = 0
     most_in_flight: int = 0
+    holding: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once a request waits for a held page."""
 
     @property
     def allowance(self) -> str:
@@ -47,10 +49,15 @@ class Site:
         """A page that answers only once ``release`` is set (a slow source)."""
 
         async def page(request: web.Request) -> web.Response:
+            self.holding.set()
             await release.wait()
             return web.Response(text=body, content_type="text/html")
 
         self.routes[path] = page
+
+    async def hanging(self) -> None:
+        """Until a request waits for a held page."""
+        await asyncio.wait_for(self.holding.wait(), 15)
 
     def paths(self) -> list[str]:
         return [path for path, _, _ in self.requests]
@@ -68,6 +75,29 @@ class Site:
             return await handler(request)
         finally:
             self.in_flight -= 1
+
+
+def article(*paragraphs: str) -> str:
+    """A page in the shape of a real one: navigation, an article long enough to be taken as
+    the whole source (quote checking wants 30 words before it says "not found"), a footer."""
+    body = "".join(f"<p>{paragraph}</p>" for paragraph in paragraphs)
+    filler = (
+        "<p>The Catechism sets out what the Church believes, how she celebrates, how she "
+        "lives and how she prays, in four parts that each open with a short summary.</p>"
+    )
+    return (
+        "<html><head><title>Catechism</title></head><body><nav>Home | Index</nav>"
+        f"<article><h1>Part three</h1>{body}{filler}</article>"
+        "<footer>© The publisher</footer></body></html>"
+    )
+
+
+async def quote_checks_finished() -> None:
+    """Until the quote checks running in this process have ended (those of the answers
+    finished so far: each starts before its answer ends)."""
+    running = [t for t in asyncio.all_tasks() if t.get_name() == "citebot-quote-checks"]
+    if running:
+        await asyncio.wait(running, timeout=15)
 
 
 @asynccontextmanager
