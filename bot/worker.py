@@ -105,6 +105,8 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
         freezing.cancel()
         log.info("shutting down: draining answers in flight")
         await service.drain(settings.shutdown_grace_seconds)
+        if service.checker is not None:  # before the platforms close; unchecked cards stay
+            await service.checker.aclose()
         await _close(runners)  # the platforms close after the drain: its notes still post
     log.info("stopped")
     return 1 if crashed else 0
