@@ -20,6 +20,7 @@ FOUND = "✓ Quote found on the page"
 NOT_FOUND = "⚠ Quote not found on the page: it may have changed or be behind a paywall"
 EDITS = "PATCH /channels/{channel_id}/messages/{message_id}"
 CREATES = "/channels/{channel_id}/messages"
+WEBHOOK_EDITS = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
 
 GRACE = "Grace is favor, the free and undeserved help that God gives us to respond to his call."
 MERCY = "Mercy is the loving kindness, compassion, or forbearance shown to one who offends."
@@ -155,3 +156,26 @@ async def test_with_quote_check_off_no_page_is_read_and_no_card_edited(
     assert site.paths() == []
     assert harness.sim.requests_to(EDITS) == []
     assert embed["description"].endswith(f"> {GRACE}")
+
+
+async def test_a_private_answers_cards_are_edited_through_its_interaction(
+    checking: Harness, site: Site
+) -> None:
+    """No thread for a private answer: its cards are followups only the asker sees, edited
+    through the interaction's webhook (a bot-token edit cannot reach them)."""
+    checking.upstream.queue(cited(site, ("/grace", GRACE)))
+    message = await checking.ask("What is grace?", private=True)
+    await quote_checks_finished()
+
+    sim = checking.sim
+    [answer_message, cards, *_] = sim.channel_messages(sim.text.id, viewer=sim.user.id)
+    assert answer_message is message
+    assert cards.ephemeral
+    assert cards.embeds[0]["description"].endswith(f"*{FOUND}*")
+    webhook_edits = sim.requests_to(
+        "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
+    )
+    assert [e.path.rsplit("/", 1)[-1] for e in webhook_edits if e.json.get("embeds")] == [
+        str(cards.id)
+    ]
+    assert sim.requests_to(EDITS) == []
