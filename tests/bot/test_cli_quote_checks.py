@@ -7,11 +7,9 @@ from __future__ import annotations
 import json
 
 from tests.bot.test_cli import ask_upstream, citebot
-from tests.sim.pages import article, running_site
+from tests.sim.pages import FOUND, NOT_FOUND, article, running_site
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
-FOUND = "✓ Quote found on the page"
-NOT_FOUND = "⚠ Quote not found on the page: it may have changed or be behind a paywall"
 GRACE = "Grace is favor, the free and undeserved help that God gives us to respond to his call."
 MERCY = "Mercy is the loving kindness, compassion, or forbearance shown to one who offends."
 

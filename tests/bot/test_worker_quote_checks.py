@@ -7,11 +7,10 @@ from __future__ import annotations
 import asyncio
 
 from tests.bot.test_worker import answer_lines, workers
-from tests.sim.pages import article, running_site
+from tests.sim.pages import FOUND, article, running_site
 from tests.sim.slack import SlackSim
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
-FOUND = "✓ Quote found on the page"
 GRACE = "Grace is favor, the free and undeserved help that God gives us to respond to his call."
 
 

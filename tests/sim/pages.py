@@ -1,4 +1,5 @@
-"""Source pages on loopback: a real HTTP site whose routes each test sets, for quote checks.
+"""Source pages on loopback: a real HTTP site whose routes each test sets, for quote checks,
+and what the tests read back: an answer citing the site's pages, how often each card changed.
 
 Quote checking refuses loopback addresses, so a test names the site in
 ``QUOTE_CHECK_ALLOW_HOSTS`` (:attr:`Site.allowance`) or hands its host to the checker.
@@ -7,14 +8,42 @@ Quote checking refuses loopback addresses, so a test names the site in
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 from aiohttp import web
 
-__all__ = ["Handler", "Site", "article", "quote_checks_finished", "running_site"]
+from tests.sim.upstream import Stream, answer, magisterium_citation
+
+__all__ = [
+    "CHANGED",
+    "EVERY_KIND",
+    "FOUND",
+    "NOT_FOUND",
+    "ON_PAGE",
+    "PAYWALLED",
+    "Handler",
+    "Site",
+    "article",
+    "changes",
+    "cited",
+    "quote_checks_finished",
+    "running_site",
+    "sources",
+]
+
+FOUND = "✓ Quote found on the page"
+NOT_FOUND = "⚠ Quote not found on the page: it may have changed or be behind a paywall"
+"""What a card says under a quote, in English."""
+ON_PAGE = "Grace is favor, the free and undeserved help that God gives us to respond to his call."
+CHANGED = "Mercy is the loving kindness, compassion, or forbearance shown to one who offends."
+PAYWALLED = "Prayer is the raising of one's mind and heart to God."
+"""The quotes of :func:`sources`' pages."""
+EVERY_KIND = (("/found", ON_PAGE), ("/changed", CHANGED), ("/paywalled", PAYWALLED))
+"""Each page of :func:`sources` with the quote cited from it, for :func:`cited`."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -92,6 +121,27 @@ def article(*paragraphs: str) -> str:
     )
 
 
+def cited(site: Site, *pages: tuple[str, str]) -> Stream:
+    """An upstream answer citing each (path, quote) of ``site`` once, in order, each page
+    titled by its path."""
+    return answer(
+        ["A gift.", *(f" Said here[^{n}]." for n in range(1, len(pages) + 1))],
+        [
+            magisterium_citation(n, quote, title=f"Page {path}", url=site.url(path))
+            for n, (path, quote) in enumerate(pages)
+        ],
+    )
+
+
+def changes(versions: Sequence[Sequence[str]]) -> list[int]:
+    """How many times each card changed, given what each card showed in each version of a
+    message (when posted, then at each edit)."""
+    return [
+        sum(1 for before, after in itertools.pairwise(card) if before != after)
+        for card in zip(*versions, strict=True)
+    ]
+
+
 async def quote_checks_finished() -> None:
     """Until the quote checks running in this process have ended (those of the answers
     finished so far: each starts before its answer ends)."""
@@ -113,3 +163,15 @@ async def running_site() -> AsyncIterator[Site]:
         yield site
     finally:
         await runner.cleanup()
+
+
+@asynccontextmanager
+async def sources() -> AsyncIterator[Site]:
+    """A site with a page of each kind a check meets: ``/found`` holds :data:`ON_PAGE`;
+    ``/changed``, read whole, no longer holds :data:`CHANGED`; ``/paywalled`` answers 403
+    where :data:`PAYWALLED` was."""
+    async with running_site() as site:
+        site.html("/found", article(ON_PAGE))
+        site.html("/changed", article("Mercy is shown to those who ask for it."))
+        site.html("/paywalled", "<html><body>Subscribers only</body></html>", status=403)
+        yield site

@@ -18,11 +18,9 @@ from bot.verify.cards import show_quote_checks
 from bot.verify.checker import QuoteChecker
 from tests.bot.presenter import PlainPresenter
 from tests.bot.verify.conftest import ARTICLE, Site
-from tests.sim.pages import article
+from tests.sim.pages import FOUND, NOT_FOUND, article
 
 PRESENTER = PlainPresenter()
-FOUND = "✓ Quote found on the page"
-NOT_FOUND = "⚠ Quote not found on the page: it may have changed or be behind a paywall"
 HUMBLE = "He who humbles himself will be exalted; humility is the foundation of prayer."
 BEGGAR = "Man is a beggar before God."
 

@@ -5,34 +5,35 @@ lets citebot read. What a person sees is each card's quote followed by what its 
 from __future__ import annotations
 
 import asyncio
-import itertools
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
 from tests.integrations.discord.harness import Harness, running_harness
 from tests.sim.discord import DiscordSim, SimMessage
-from tests.sim.pages import Site, article, quote_checks_finished, running_site
-from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
+from tests.sim.pages import (
+    EVERY_KIND,
+    FOUND,
+    NOT_FOUND,
+    ON_PAGE,
+    PAYWALLED,
+    Site,
+    article,
+    changes,
+    cited,
+    quote_checks_finished,
+    sources,
+)
+from tests.sim.upstream import UpstreamSim, answer
 
-FOUND = "✓ Quote found on the page"
-NOT_FOUND = "⚠ Quote not found on the page: it may have changed or be behind a paywall"
 EDITS = "PATCH /channels/{channel_id}/messages/{message_id}"
 CREATES = "/channels/{channel_id}/messages"
 WEBHOOK_EDITS = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
 
-GRACE = "Grace is favor, the free and undeserved help that God gives us to respond to his call."
-MERCY = "Mercy is the loving kindness, compassion, or forbearance shown to one who offends."
-PRAYER = "Prayer is the raising of one's mind and heart to God."
-
 
 @pytest.fixture
 async def site() -> AsyncIterator[Site]:
-    async with running_site() as running:
-        running.html("/grace", article(GRACE))
-        running.html("/mercy", article("Mercy is shown to those who ask for it."))  # changed
-        running.html("/prayer", "<html><body>Subscribers only</body></html>", status=403)
+    async with sources() as running:
         yield running
 
 
@@ -42,17 +43,6 @@ async def checking(sim: DiscordSim, upstream: UpstreamSim, site: Site) -> AsyncI
     env = {"QUOTE_CHECK": "on", "QUOTE_CHECK_ALLOW_HOSTS": site.allowance}
     async with running_harness(sim, upstream, env=env) as running:
         yield running
-
-
-def cited(site: Site, *pages: tuple[str, str]) -> Any:
-    """An answer citing each (path, quote) once, in order."""
-    return answer(
-        ["Grace is a gift.", *(f" Said here[^{n}]." for n in range(1, len(pages) + 1))],
-        [
-            magisterium_citation(n, quote, title=f"Page {path}", url=site.url(path))
-            for n, (path, quote) in enumerate(pages)
-        ],
-    )
 
 
 def cards_message(harness: Harness, answer_message: SimMessage) -> SimMessage:
@@ -74,31 +64,23 @@ def versions(harness: Harness, message: SimMessage) -> list[list[str]]:
     return [[embed.get("description", "") for embed in body["embeds"]] for body in sent]
 
 
-def changes(shown: list[list[str]]) -> list[int]:
-    """How many times each embed's text changed from one version to the next."""
-    return [
-        sum(1 for before, after in itertools.pairwise(column) if before != after)
-        for column in zip(*shown, strict=True)
-    ]
-
-
 async def test_each_card_says_whether_its_quote_is_on_its_page_edited_once(
     checking: Harness, site: Site
 ) -> None:
-    checking.upstream.queue(cited(site, ("/grace", GRACE), ("/mercy", MERCY), ("/prayer", PRAYER)))
+    checking.upstream.queue(cited(site, *EVERY_KIND))
     message = await checking.ask("What is grace?")
     await quote_checks_finished()
 
     cards = cards_message(checking, message)
     found, changed, unread = (embed["description"] for embed in cards.embeds)
-    assert found.endswith(f"> {GRACE}\n*{FOUND}*")
+    assert found.endswith(f"> {ON_PAGE}\n*{FOUND}*")
     assert changed.endswith(f"*{NOT_FOUND}*")
     assert FOUND not in unread  # a 403 is not the source: no verdict
     assert "⚠" not in unread
     assert [embed["title"] for embed in cards.embeds] == [
-        "Page /grace",
-        "Page /mercy",
-        "Page /prayer",
+        "Page /found",
+        "Page /changed",
+        "Page /paywalled",
     ]
     shown = versions(checking, cards)
     assert changes(shown) == [1, 1, 0]  # each card edited once; the unread one never
@@ -106,32 +88,32 @@ async def test_each_card_says_whether_its_quote_is_on_its_page_edited_once(
     assert edits
     assert all(edit.status == 200 for edit in edits)  # the spec accepts each edit
     assert all(edit.json["allowed_mentions"] == {"parse": []} for edit in edits)
-    assert site.paths().count("/grace") == 1
+    assert site.paths().count("/found") == 1
 
 
 async def test_an_unreadable_page_leaves_its_card_as_it_was(checking: Harness, site: Site) -> None:
-    checking.upstream.queue(cited(site, ("/prayer", PRAYER)))
+    checking.upstream.queue(cited(site, ("/paywalled", PAYWALLED)))
     message = await checking.ask("What is prayer?")
     await quote_checks_finished()
 
-    assert "/prayer" in site.paths()  # it was asked for, and answered 403
+    assert "/paywalled" in site.paths()  # it was asked for, and answered 403
     assert checking.sim.requests_to(EDITS) == []
     [embed] = cards_message(checking, message).embeds
-    assert embed["description"].endswith(f"> {PRAYER}")
+    assert embed["description"].endswith(f"> {PAYWALLED}")
 
 
 async def test_a_slow_page_delays_neither_the_answer_nor_the_next_question(
     checking: Harness, site: Site
 ) -> None:
     release = asyncio.Event()
-    site.held("/slow", article(GRACE), release)
-    checking.upstream.queue(cited(site, ("/slow", GRACE)), answer(["It lasts."]))
+    site.held("/slow", article(ON_PAGE), release)
+    checking.upstream.queue(cited(site, ("/slow", ON_PAGE)), answer(["It lasts."]))
     message = await checking.ask("What is grace?")
 
     # the answer and its card are shown while the page has not answered yet
-    assert "Grace is a gift." in message.content
+    assert "A gift. Said here" in message.content
     cards = cards_message(checking, message)
-    assert cards.embeds[0]["description"].endswith(f"> {GRACE}")
+    assert cards.embeds[0]["description"].endswith(f"> {ON_PAGE}")
     await site.hanging()
     thread = checking.sim.thread_of(message.id)
     assert thread is not None
@@ -149,13 +131,13 @@ async def test_with_quote_check_off_no_page_is_read_and_no_card_edited(
     sim: DiscordSim, upstream: UpstreamSim, site: Site
 ) -> None:
     async with running_harness(sim, upstream, env={"QUOTE_CHECK": "off"}) as harness:
-        harness.upstream.queue(cited(site, ("/grace", GRACE)))
+        harness.upstream.queue(cited(site, ("/found", ON_PAGE)))
         message = await harness.ask("What is grace?")
         await quote_checks_finished()
         [embed] = cards_message(harness, message).embeds
     assert site.paths() == []
     assert harness.sim.requests_to(EDITS) == []
-    assert embed["description"].endswith(f"> {GRACE}")
+    assert embed["description"].endswith(f"> {ON_PAGE}")
 
 
 async def test_a_private_answers_cards_are_edited_through_its_interaction(
@@ -163,7 +145,7 @@ async def test_a_private_answers_cards_are_edited_through_its_interaction(
 ) -> None:
     """No thread for a private answer: its cards are followups only the asker sees, edited
     through the interaction's webhook (a bot-token edit cannot reach them)."""
-    checking.upstream.queue(cited(site, ("/grace", GRACE)))
+    checking.upstream.queue(cited(site, ("/found", ON_PAGE)))
     message = await checking.ask("What is grace?", private=True)
     await quote_checks_finished()
 

@@ -6,32 +6,35 @@ says, edited in once (chat.update) after the answer."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from tests.integrations.slack.conftest import World, slack_world
-from tests.sim.pages import Site, article, quote_checks_finished, running_site
+from tests.sim.pages import (
+    CHANGED,
+    EVERY_KIND,
+    FOUND,
+    NOT_FOUND,
+    ON_PAGE,
+    PAYWALLED,
+    Site,
+    article,
+    changes,
+    cited,
+    quote_checks_finished,
+    sources,
+)
 from tests.sim.slack import Message
-from tests.sim.upstream import answer, magisterium_citation
+from tests.sim.upstream import answer
 
 CHANNEL = "C0GENERAL"
-FOUND = "✓ Quote found on the page"
-NOT_FOUND = "⚠ Quote not found on the page: it may have changed or be behind a paywall"
-
-LIFE = "Human life is sacred because from its beginning it involves the creative action of God."
-DIGNITY = "The dignity of the human person is rooted in his creation in the image of God."
-WORK = "Human work proceeds directly from persons created in the image of God."
 
 
 @pytest.fixture
 async def site() -> AsyncIterator[Site]:
-    async with running_site() as running:
-        running.html("/life", article(LIFE))
-        running.html("/dignity", article("The person is the image of God."))  # changed since
-        running.html("/work", "<html><body>Please subscribe</body></html>", status=401)
+    async with sources() as running:
         yield running
 
 
@@ -41,17 +44,6 @@ async def world(site: Site) -> AsyncIterator[World]:
     env = {"QUOTE_CHECK": "on", "QUOTE_CHECK_ALLOW_HOSTS": site.allowance}
     async with slack_world(env) as running:
         yield running
-
-
-def cited(site: Site, *pages: tuple[str, str]) -> Any:
-    """An answer citing each (path, quote) once, in order."""
-    return answer(
-        ["Life is a gift.", *(f" Said here[^{n}]." for n in range(1, len(pages) + 1))],
-        [
-            magisterium_citation(n, quote, title=f"Page {path}", url=site.url(path))
-            for n, (path, quote) in enumerate(pages)
-        ],
-    )
 
 
 async def ask(world: World, question: str, *, thread_ts: str | None = None) -> str:
@@ -81,58 +73,51 @@ def versions(world: World, message: Message) -> list[list[str]]:
     return [passages(c.args["blocks"]) for c in calls if c.ok and c.ts == message.ts]
 
 
-def changes(shown: list[list[str]]) -> list[int]:
-    return [
-        sum(1 for before, after in itertools.pairwise(column) if before != after)
-        for column in zip(*shown, strict=True)
-    ]
-
-
 async def test_each_card_says_whether_its_quote_is_on_its_page_edited_once(
     world: World, site: Site
 ) -> None:
-    world.upstream.queue(cited(site, ("/life", LIFE), ("/dignity", DIGNITY), ("/work", WORK)))
+    world.upstream.queue(cited(site, *EVERY_KIND))
     ts = await ask(world, "Why is life sacred?")
     await quote_checks_finished()
 
     [cards] = world.cards_of(CHANNEL, ts)
     found, changed, unread = passages(cards.blocks or [])
-    assert found == f"{LIFE} | {FOUND}"
-    assert changed == f"{DIGNITY} | {NOT_FOUND}"
-    assert unread == WORK  # a 401 is not the source: no verdict
+    assert found == f"{ON_PAGE} | {FOUND}"
+    assert changed == f"{CHANGED} | {NOT_FOUND}"
+    assert unread == PAYWALLED  # a 403 is not the source: no verdict
     assert changes(versions(world, cards)) == [1, 1, 0]
     updates = [c for c in world.sim.calls_to("chat.update") if c.ts == cards.ts]
     assert all(update.ok for update in updates)  # Slack's Block Kit takes each edit
-    assert cards.text == "Sources: 1. Page /life · 2. Page /dignity · 3. Page /work"
+    assert cards.text == "Sources: 1. Page /found · 2. Page /changed · 3. Page /paywalled"
 
 
 async def test_an_unreadable_page_leaves_its_card_as_it_was(world: World, site: Site) -> None:
-    world.upstream.queue(cited(site, ("/work", WORK)))
+    world.upstream.queue(cited(site, ("/paywalled", PAYWALLED)))
     ts = await ask(world, "What is work?")
     await quote_checks_finished()
 
-    assert "/work" in site.paths()
+    assert "/paywalled" in site.paths()
     [cards] = world.cards_of(CHANNEL, ts)
     assert cards.edits == 0
-    assert passages(cards.blocks or []) == [WORK]
+    assert passages(cards.blocks or []) == [PAYWALLED]
 
 
 async def test_a_slow_page_delays_neither_the_answer_nor_the_next_question(
     world: World, site: Site
 ) -> None:
     release = asyncio.Event()
-    site.held("/slow", article(LIFE), release)
-    world.upstream.queue(cited(site, ("/slow", LIFE)), answer(["It is."]))
+    site.held("/slow", article(ON_PAGE), release)
+    world.upstream.queue(cited(site, ("/slow", ON_PAGE)), answer(["It is."]))
     ts = await ask(world, "Why is life sacred?")
     await site.hanging()
 
     [cards] = world.cards_of(CHANNEL, ts)
-    assert passages(cards.blocks or []) == [LIFE]
+    assert passages(cards.blocks or []) == [ON_PAGE]
     await ask(world, "Is it?", thread_ts=ts)
     assert "It is." in world.answer_of(CHANNEL, ts)[-1].shown
     assert site.in_flight == 1  # answered while the page still hung
 
     release.set()
     await quote_checks_finished()
-    assert passages(cards.blocks or []) == [f"{LIFE} | {FOUND}"]
+    assert passages(cards.blocks or []) == [f"{ON_PAGE} | {FOUND}"]
     assert cards.edits == 1
