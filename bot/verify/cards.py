@@ -59,17 +59,20 @@ async def show_quote_checks(
     """Check every card's quote on its page and edit the verdicts into the posted thread;
     every card's verdict, in order (``unreadable`` where none came within ``deadline``)."""
     cards = rendered.cards
-    verdicts: list[Verdict | None] = [None] * len(cards)
     if not cards:
         return ()
+    verdicts: list[Verdict | None] = [None] * len(cards)
     thread = _Thread(rendered, presenter=presenter, sink=sink, labels=labels)
     landed = asyncio.Event()
     editing = asyncio.create_task(thread.follow(verdicts, landed))
     pairs = [(card.citation.source_url, card.citation.cited_text) for card in cards]
     try:
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(deadline), contextlib.aclosing(checker.checks(pairs)) as ins:
-                async for index, verdict in ins:
+            async with (
+                asyncio.timeout(deadline),
+                contextlib.aclosing(checker.checks(pairs)) as checks,
+            ):
+                async for index, verdict in checks:
                     verdicts[index] = verdict
                     landed.set()
         thread.finished = True
@@ -79,6 +82,7 @@ async def show_quote_checks(
         log.exception("quote checks: the cards could not be edited")
     finally:
         editing.cancel()
+        await asyncio.gather(editing, return_exceptions=True)
     decided = tuple(verdict or Verdict.UNREADABLE for verdict in verdicts)
     log.info("quote checks: %s", dict(Counter(verdict.value for verdict in decided)))
     return decided
