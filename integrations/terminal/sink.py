@@ -77,13 +77,19 @@ class TerminalSink:
 
     @asynccontextmanager
     async def live(self, question: str) -> AsyncIterator[None]:
-        """Shows a status while the answer comes; the cards are printed when it closes."""
+        """Shows a status while the answer comes; the cards are printed when it closes (Ctrl-C
+        while their quotes are checked prints them unchecked)."""
         self._live = self._spinner(self._status)
-        with self._live:
-            yield
-        if self._live is not None:
-            self._live.stop()
-            self._live = None
+        try:
+            with self._live:
+                yield
+        finally:
+            if self._live is not None:
+                self._live.stop()
+                self._live = None
+            self._print_thread()
+
+    def _print_thread(self) -> None:
         if self._thread:
             self._console.print()
             self._console.rule(self._sources, style="dim")
