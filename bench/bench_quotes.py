@@ -24,8 +24,9 @@ from rapidfuzz import fuzz
 
 from bench.report import Result
 from bench.table import print_table, verdict
-from bot.verify import FetchLimits, QuoteChecker, Verdict
-from bot.verify.fetch import Page
+from bot.verify import Verdict
+from bot.verify.checker import QuoteChecker
+from bot.verify.fetch import FetchLimits, Page
 from bot.verify.match import THRESHOLD, match, words
 from bot.verify.read import page_texts
 

@@ -15,9 +15,10 @@ import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from bot.connect import open_upstream, wants_demo
+from bot.connect import open_quote_checker, open_upstream, wants_demo
 from bot.i18n.wording import language_setting
 from bot.render.ports import Presenter
+from bot.verify import Verdict
 from config import Settings, SettingsError, load_settings
 
 log = logging.getLogger("citebot")
@@ -86,6 +87,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     from bot.answer import Question, answer_question
     from bot.i18n.wording import Wording
     from bot.pacing import Pacer
+    from bot.verify.cards import ASK_DEADLINE, show_quote_checks
     from integrations.terminal.language import terminal_language
     from integrations.terminal.presenter import TerminalPresenter
     from integrations.terminal.sink import CollectingSink, TerminalSink
@@ -105,9 +107,18 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     sink: CollectingSink | TerminalSink = collected
     presenter = _presenter(args.platform)
     if not preview:
-        sink = TerminalSink(sources=wording.labels.sources, status=f"citebot {wording.thinking()}")
+        sink = TerminalSink(
+            sources=wording.labels.sources,
+            status=f"citebot {wording.thinking()}",
+            checking=f"citebot {wording.checking_quotes()}" if settings.quote_check else None,
+        )
         presenter = TerminalPresenter(hyperlinks=sink.hyperlinks)
-    async with open_upstream(settings, demo=wants_demo(settings)) as client, sink.live(question):
+    verdicts: Sequence[Verdict] | None = None
+    async with (
+        open_upstream(settings, demo=wants_demo(settings)) as upstream,
+        open_quote_checker(settings, cache=None, pages=upstream.pages) as checker,
+        sink.live(question),
+    ):
         outcome = await answer_question(
             Question(
                 text=question,
@@ -117,15 +128,30 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
                 language=language,
                 locale=args.locale,
             ),
-            client=client,
+            client=upstream.client,
             presenter=presenter,
             sink=sink,
             wording=wording,
             pacer=Pacer(min_interval=0.0 if preview else 0.05),
         )
+        if checker is not None and outcome.rendered is not None:
+            # the cards wait for the checks, a few seconds at most, and show their verdicts
+            verdicts = await show_quote_checks(
+                outcome.rendered,
+                checker=checker,
+                presenter=presenter,
+                sink=sink,
+                labels=wording.labels,
+                deadline=ASK_DEADLINE,
+            )
     if preview:
         _print_json(
-            args.platform, collected.answer, collected.thread, outcome, builder=args.builder_url
+            args.platform,
+            collected.answer,
+            collected.thread,
+            outcome,
+            verdicts,
+            builder=args.builder_url,
         )
     if outcome.status == "answered":
         return 0
@@ -135,20 +161,27 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _print_json(
-    platform: str, answer: Sequence[Any], thread: Sequence[Any], outcome: Any, *, builder: bool
+    platform: str,
+    answer: Sequence[Any],
+    thread: Sequence[Any],
+    outcome: Any,
+    verdicts: Sequence[Verdict] | None,
+    *,
+    builder: bool,
 ) -> None:
     rendered = outcome.rendered
-    document = {
-        "platform": platform,
-        "answer": list(answer),
-        "thread": list(thread),
+    citations = []
+    if rendered:
         # footnote order, then the sources the answer consulted but never cited: every source
-        # one number (bot.render.numbering)
-        "citations": [c.to_json() for c in (*rendered.citations, *rendered.also_consulted)]
-        if rendered
-        else [],
-    }
-    print(json.dumps(document, ensure_ascii=False, indent=2))
+        # one number (bot.render.numbering); only a cited quote is checked
+        checked = list(verdicts) if verdicts is not None else [None] * len(rendered.citations)
+        for citation, verdict in zip(rendered.citations, checked, strict=True):
+            nothing_to_check = not (citation.cited_text.strip() and citation.source_url)
+            quote_check = None if verdict is None or nothing_to_check else verdict.value
+            citations.append({**citation.to_json(), "quote_check": quote_check})
+        citations += [{**c.to_json(), "quote_check": None} for c in rendered.also_consulted]
+    document = {"platform": platform, "answer": list(answer), "thread": list(thread)}
+    print(json.dumps({**document, "citations": citations}, ensure_ascii=False, indent=2))
     if builder and platform == "slack":
         from integrations.slack.builder import block_kit_builder_url
 

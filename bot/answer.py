@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from bot.i18n.instructions import language_instruction
 from bot.i18n.wording import Wording
@@ -25,6 +25,10 @@ from bot.render.ports import Payload, Presenter
 from bot.upstream.client import AnswerClient
 from bot.upstream.errors import ContentFiltered, UpstreamError
 from bot.upstream.events import AnswerDone, TextDelta, Turn
+from bot.verify.cards import show_quote_checks
+
+if TYPE_CHECKING:
+    from bot.verify.checker import QuoteChecker
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +73,10 @@ class AnswerSink(Protocol):
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         """Post the citation cards and related questions as threaded replies."""
+
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        """Replace threaded reply ``index`` (in ``post_thread``'s order) with ``payload``: its
+        cards with their quotes checked. One the platform refuses is logged, never raised."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -180,9 +188,11 @@ async def answer_question(
     sink: AnswerSink,
     pacer: Pacer,
     wording: Wording | None = None,
+    checker: QuoteChecker | None = None,
 ) -> Outcome:
     """Answer one question into ``sink``; never raises an upstream failure, only words it
-    (in ``wording``, by default the question's language)."""
+    (in ``wording``, by default the question's language). With a ``checker``, the cards'
+    quotes are then checked on their pages in the background and the verdicts edited in."""
     started = time.monotonic()
     wording = wording or Wording(language=question.language, platform=question.platform)
     formatter = AnswerFormatter(presenter, wording=wording)
@@ -233,6 +243,16 @@ async def answer_question(
         await writer.write(rendered.answer, final=True)
         if rendered.thread:
             await sink.post_thread(rendered.thread)
+            if checker is not None and rendered.cards:
+                checker.background(
+                    show_quote_checks(
+                        rendered,
+                        checker=checker,
+                        presenter=presenter,
+                        sink=sink,
+                        labels=wording.labels,
+                    )
+                )
         return outcome("answered", done.text, rendered=rendered)
     except UpstreamError as error:
         await streamer.stop()

@@ -1,16 +1,33 @@
-"""Which upstream answers, built once from the settings: the real API or the embedded demo."""
+"""What answers and what checks, built once from the settings: the upstream (the real API or
+the embedded demo) and the process's one quote checker."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from bot.state.ports import Cache
 from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
 from config import Settings
-from config.settings import MAGISTERIUM_API
+from config.settings import MAGISTERIUM_API, HostPort
 
-__all__ = ["answer_client", "open_upstream", "wants_demo"]
+if TYPE_CHECKING:
+    from bot.verify.checker import QuoteChecker
+
+__all__ = ["Upstream", "answer_client", "open_quote_checker", "open_upstream", "wants_demo"]
+
+
+@dataclass(frozen=True, slots=True)
+class Upstream:
+    """The upstream a process answers with."""
+
+    client: AnswerClient
+    pages: tuple[HostPort, ...] = ()
+    """Where its own cited pages are served from a loopback address (the demo's), which quote
+    checking must be allowed to read."""
 
 
 def answer_client(
@@ -48,13 +65,13 @@ async def open_upstream(
     *,
     demo: bool,
     on_retry: Callable[[], None] | None = None,
-) -> AsyncIterator[AnswerClient]:
+) -> AsyncIterator[Upstream]:
     """A client on the real upstream, or on the demo started in this event loop."""
     if not demo:
         async with answer_client(settings, on_retry=on_retry) as client:
-            yield client
+            yield Upstream(client)
         return
-    from bot.demo import running_demo
+    from bot.demo import quote_check_host, running_demo
 
     if not settings.uses_demo:
         print(
@@ -69,4 +86,21 @@ async def open_upstream(
         demo_upstream as url,
         answer_client(settings, base_url=url, on_retry=on_retry) as client,
     ):
-        yield client
+        yield Upstream(client, pages=(quote_check_host(url),))
+
+
+@asynccontextmanager
+async def open_quote_checker(
+    settings: Settings, *, cache: Cache | None, pages: Iterable[HostPort] = ()
+) -> AsyncIterator[QuoteChecker | None]:
+    """The process's one quote checker, None when ``QUOTE_CHECK=off``. It may read the hosts
+    of ``QUOTE_CHECK_ALLOW_HOSTS`` and ``pages`` despite their private addresses; ``cache``
+    shares its verdicts (the worker's state). Closing it cancels the checks still running."""
+    if not settings.quote_check:
+        yield None
+        return
+    from bot.verify.checker import QuoteChecker
+
+    allowed = (*settings.quote_check_allow_hosts, *pages)
+    async with QuoteChecker(cache=cache, allow_hosts=allowed) as checker:
+        yield checker

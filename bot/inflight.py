@@ -119,6 +119,9 @@ class _Watched:
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         await self._sink.post_thread(payloads)
 
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        await self._sink.edit_thread(index, payload)
+
 
 class InFlight:
     """This worker's answers in flight, and the closers for other workers' orphans.

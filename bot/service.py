@@ -13,11 +13,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from bot.admission import Admission, AdmissionClosed
 from bot.answer import AnswerSink, Outcome, Question, answer_question
+from bot.connect import open_quote_checker
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight, open_inflight
 from bot.ops.metrics import Metrics
@@ -27,6 +29,10 @@ from bot.state import State, open_state
 from bot.upstream.client import AnswerClient
 from bot.upstream.events import Turn
 from config import Settings
+from config.settings import HostPort
+
+if TYPE_CHECKING:
+    from bot.verify.checker import QuoteChecker
 
 log = logging.getLogger("citebot.answers")
 
@@ -63,8 +69,11 @@ class AnswerService:
         metrics: Metrics | None = None,
         wording: Wording = WORDING,
         inflight: InFlight | None = None,
+        checker: QuoteChecker | None = None,
     ) -> None:
+        """``checker``: the process's quote checks of posted cards (None: QUOTE_CHECK=off)."""
         self.client = client
+        self.checker = checker
         self.state = state
         self.admission = admission
         self.limits = limits
@@ -147,6 +156,7 @@ class AnswerService:
                         sink=sink,
                         pacer=pacer,
                         wording=wording,
+                        checker=self.checker,
                     )
             except AdmissionClosed:
                 await self.refuse(sink, presenter, wording.restarting())
@@ -245,12 +255,19 @@ class AnswerService:
 
 @contextlib.asynccontextmanager
 async def answer_service(
-    settings: Settings, client: AnswerClient, *, metrics: Metrics | None = None
+    settings: Settings,
+    client: AnswerClient,
+    *,
+    metrics: Metrics | None = None,
+    quote_check_hosts: Sequence[HostPort] = (),
 ) -> AsyncIterator[AnswerService]:
-    """The service a worker runs, on the state ``STATE_URL`` names; drained and closed on exit."""
+    """The service a worker runs, on the state ``STATE_URL`` names, with the quote checker
+    ``QUOTE_CHECK`` asks for (its cache that state; ``quote_check_hosts`` read besides
+    ``QUOTE_CHECK_ALLOW_HOSTS``: the demo's pages); drained and closed on exit."""
     async with (
         open_state(settings.state_url) as state,
         open_inflight(settings.state_url) as inflight,
+        open_quote_checker(settings, cache=state, pages=quote_check_hosts) as checker,
     ):
         service = AnswerService(
             client=client,
@@ -260,6 +277,7 @@ async def answer_service(
             limits=Limits.from_settings(settings),
             wording=Wording(language=settings.language),
             inflight=inflight,
+            checker=checker,
         )
         try:
             yield service

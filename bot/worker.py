@@ -83,8 +83,10 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
     async with (
         open_upstream(
             settings, demo=settings.uses_demo, on_retry=metrics.upstream_retries.inc
-        ) as client,
-        answer_service(settings, client, metrics=metrics) as service,
+        ) as upstream,
+        answer_service(
+            settings, upstream.client, metrics=metrics, quote_check_hosts=upstream.pages
+        ) as service,
     ):
         ready = {name: asyncio.Event() for name in platforms}
         runners = {
@@ -103,6 +105,8 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
         freezing.cancel()
         log.info("shutting down: draining answers in flight")
         await service.drain(settings.shutdown_grace_seconds)
+        if service.checker is not None:  # before the platforms close; unchecked cards stay
+            await service.checker.aclose()
         await _close(runners)  # the platforms close after the drain: its notes still post
     log.info("stopped")
     return 1 if crashed else 0

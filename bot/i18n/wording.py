@@ -154,6 +154,11 @@ class Labels:
     good_answer: str
     bad_answer: str
     """Feedback buttons' names (for screen readers, where the buttons show only 👍/👎)."""
+    quote_found: str
+    """Under a quote found on its source's page (the card puts a ✓ before it)."""
+    quote_not_found: str
+    """Under a quote its source's page, read whole, does not have: not proof the source never
+    said it (the page may have changed, or shown a paywall's teaser)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +218,10 @@ class Wording:
             related=self._("Related questions"),
             good_answer=self._("Good answer"),
             bad_answer=self._("Bad answer"),
+            quote_found=self._("Quote found on the page"),
+            quote_not_found=self._(
+                "Quote not found on the page: it may have changed or be behind a paywall"
+            ),
         )
 
     def duration(self, seconds: float) -> str:
@@ -281,6 +290,10 @@ class Wording:
 
     def thinking(self) -> str:
         return self._("is thinking…")
+
+    def checking_quotes(self) -> str:
+        """After "citebot", while ``citebot ask`` waits for the quote checks."""
+        return self._("is checking the quotes on their pages…")
 
     def restarting(self) -> str:
         return self._("citebot is restarting. Please ask again in a moment.")

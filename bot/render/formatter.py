@@ -44,6 +44,8 @@ class RenderedAnswer:
     """The used citations with the sentences of the answer each supports, in footnote order."""
     also_consulted: tuple[Citation, ...]
     """Sources the answer never referenced, each once, numbered after the cards."""
+    related: tuple[str, ...] = ()
+    """The related questions, as the thread shows them (again, when cards are edited)."""
 
     @property
     def citations(self) -> tuple[Citation, ...]:
@@ -135,6 +137,7 @@ class AnswerFormatter:
             thread=thread,
             cards=resolution.cards,
             also_consulted=resolution.also_consulted,
+            related=tuple(done.related_questions),
         )
 
     def interrupt(self, note: str) -> tuple[Payload, ...]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from bot.upstream.citations import Citation
+from bot.verify.verdict import Verdict
 
 __all__ = ["CitationCard", "FirstUse", "Resolution", "resolve"]
 
@@ -40,11 +41,13 @@ class FirstUse(Generic[K]):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CitationCard:
-    """A used citation as its card shows it: the footnote number and what it supports."""
+    """A used citation as its card shows it: the footnote number, what it supports and, once
+    checked, whether its quote is on its page (None: not checked, or nothing to show)."""
 
     number: int
     citation: Citation
     supports: tuple[str, ...] = ()
+    quote_check: Verdict | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

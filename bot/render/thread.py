@@ -1,5 +1,5 @@
 """What every platform's threaded replies share: batching cards into messages, the "also
-consulted" list, and what a source is called.
+consulted" list, what a source is called, and what a card says of its checked quote.
 
 A platform's presenter builds each card its own way (an embed, a group of blocks, a paragraph
 of terminal markup) and hands it here to be batched within its message limits; the sources
@@ -10,13 +10,16 @@ a card has with a count of the rest.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TypeVar
 from urllib.parse import urlsplit
 
 from bot.i18n.wording import Labels
+from bot.render.numbering import CitationCard
 from bot.upstream.citations import Citation
+from bot.verify.verdict import Verdict
 
-__all__ = ["batches", "listed", "source_title"]
+__all__ = ["batches", "listed", "source_title", "verdict_line", "with_room_for_verdicts"]
 
 Card = TypeVar("Card")
 
@@ -32,6 +35,28 @@ def _host(url: str | None) -> str | None:
     """The host a reader recognises: lower case, without ``www.``, port or user."""
     host = urlsplit(url).hostname if url else None
     return host.removeprefix("www.") if host else None
+
+
+def verdict_line(verdict: Verdict | None, labels: Labels) -> str | None:
+    """What a card says under a quote checked on its page, as plain text; None when it says
+    nothing (not checked, or the page could not be read: no verdict is better than a guess)."""
+    if verdict is Verdict.FOUND:
+        return f"✓ {labels.quote_found}"
+    if verdict is Verdict.NOT_FOUND:
+        return f"⚠ {labels.quote_not_found}"
+    return None
+
+
+def with_room_for_verdicts(cards: Sequence[CitationCard], labels: Labels) -> list[CitationCard]:
+    """``cards`` as they would be with the longest verdict under every quote. Batching measures
+    these, so the verdicts edited in once the pages are read change the text inside a message,
+    never which message a card is in (an edit can only replace a message's own content)."""
+    widest = max(
+        (Verdict.FOUND, Verdict.NOT_FOUND), key=lambda v: len(verdict_line(v, labels) or "")
+    )
+    return [
+        replace(card, quote_check=widest) if card.citation.cited_text else card for card in cards
+    ]
 
 
 def batches(

@@ -1,12 +1,13 @@
 """Quote checking: is each cited quote really on its source's page?
 
-Platform-free: the answer flow calls :class:`QuoteChecker` once the cards are posted, and shows
-each :class:`Verdict` on its card. Nothing here imports the formatter or a platform.
+:mod:`bot.verify.checker` (``QuoteChecker``) fetches and reads the pages, platform-free and
+formatter-free; :mod:`bot.verify.cards` shows each :class:`Verdict` on the cards an answer
+posted. This package's own import is light (the verdict alone): the formatter and the
+presenters name a verdict without loading the fetching and reading behind it.
 """
 
 from __future__ import annotations
 
-from bot.verify.checker import QuoteChecker, Verdict
-from bot.verify.fetch import USER_AGENT, FetchLimits
+from bot.verify.verdict import Verdict
 
-__all__ = ["USER_AGENT", "FetchLimits", "QuoteChecker", "Verdict"]
+__all__ = ["Verdict"]

@@ -4,8 +4,9 @@
 happens, it returns a :class:`Verdict`. Verdicts are cached in the shared state per (URL,
 quote), so a popular source is fetched once across workers until the verdict lapses; checks of
 one page that overlap share one fetch. The answer flow starts the checks once the cards are
-posted (``checks()`` yields each verdict as it lands, to edit its card once); ``citebot ask``
-waits for all of them with a deadline (``check_all(..., deadline=)``).
+posted (:mod:`bot.verify.cards`, on ``checks()``, which yields each verdict as it lands) in the
+checker's :meth:`~QuoteChecker.background`, which closing the checker ends; ``citebot ask``
+waits for them with a deadline.
 """
 
 from __future__ import annotations
@@ -14,28 +15,20 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncGenerator, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Self
+from typing import Any, Self
 
 from bot.state.ports import Cache
 from bot.verify.addresses import AllowList
 from bot.verify.fetch import Fetcher, FetchLimits, Unreadable
 from bot.verify.match import match, words
 from bot.verify.read import page_texts
+from bot.verify.verdict import Verdict
 
-__all__ = ["CACHE_VERSION", "TTL", "QuoteChecker", "Verdict"]
+__all__ = ["CACHE_VERSION", "TTL", "QuoteChecker"]
 
 log = logging.getLogger(__name__)
-
-
-class Verdict(StrEnum):
-    """What a card says about its quote (``--json``'s ``quote_check``)."""
-
-    FOUND = "found"
-    NOT_FOUND = "not_found"
-    UNREADABLE = "unreadable"
 
 
 TTL = {Verdict.FOUND: 24 * 3600.0, Verdict.NOT_FOUND: 24 * 3600.0, Verdict.UNREADABLE: 600.0}
@@ -73,6 +66,7 @@ class QuoteChecker:
         self._cache = cache
         self._fetcher = Fetcher(allow=AllowList(allow_hosts), limits=limits)
         self._pages: dict[str, asyncio.Task[_Read]] = {}
+        self._background: set[asyncio.Task[object]] = set()
 
     async def __aenter__(self) -> Self:
         return self
@@ -81,10 +75,18 @@ class QuoteChecker:
         await self.aclose()
 
     async def aclose(self) -> None:
-        for task in self._pages.values():
+        """Cancel the checks still running (their cards stay as they are) and close."""
+        for task in (*self._background, *self._pages.values()):
             task.cancel()
-        await asyncio.gather(*self._pages.values(), return_exceptions=True)
+        await asyncio.gather(*self._background, *self._pages.values(), return_exceptions=True)
         await self._fetcher.aclose()
+
+    def background(self, work: Coroutine[Any, Any, object]) -> None:
+        """Run ``work`` (an answer's checks shown on its cards) until it ends or this checker
+        closes; it must handle its own failures."""
+        task = asyncio.create_task(work, name="citebot-quote-checks")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def check(self, url: str | None, quote: str) -> Verdict:
         """Whether ``quote`` is on the page at ``url``; no URL or no quote is ``unreadable``."""
@@ -102,7 +104,7 @@ class QuoteChecker:
         await self._keep(key, verdict)
         return verdict
 
-    async def checks(self, pairs: Sequence[Pair]) -> AsyncIterator[tuple[int, Verdict]]:
+    async def checks(self, pairs: Sequence[Pair]) -> AsyncGenerator[tuple[int, Verdict], None]:
         """Check every (url, quote) at once; yield (index, verdict) as each is decided.
 
         Closing the generator cancels the checks still running: iterate it inside

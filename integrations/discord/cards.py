@@ -1,5 +1,6 @@
-"""Discord's threaded replies: each source document an embed holding its cited passages, the
-sources consulted but never cited one embed more, related questions as buttons.
+"""Discord's threaded replies: each source document an embed holding its cited passages (each
+quote followed by what its check found on the page, once known), the sources consulted but
+never cited one embed more, related questions as buttons.
 
 Title, author and footer are plain text on Discord (no Markdown, no masked links), so only
 mentions are broken there; the description and fields are Markdown.
@@ -14,7 +15,7 @@ from bot.i18n.wording import Labels
 from bot.render.numbering import CitationCard
 from bot.render.ports import Payload
 from bot.render.text import clip
-from bot.render.thread import listed, source_title
+from bot.render.thread import listed, source_title, verdict_line, with_room_for_verdicts
 from bot.upstream.citations import Citation
 from integrations.discord import limits
 from integrations.discord.markdown import DiscordMarkdown, kill_mentions, link_url
@@ -59,7 +60,10 @@ def document(passages: Sequence[CitationCard], labels: Labels) -> list[Embed]:
     embeds: one, unless they outgrow an embed's room, and only the first carries the link,
     since Discord shows one embed per URL in a message. The footnote numbers lead the author
     line, just above the title, so ``¹`` in the answer finds ``[1]`` here while the title
-    stays the document's own; with several numbers each passage is headed by its own."""
+    stays the document's own; with several numbers each passage is headed by its own.
+
+    Which embed a passage goes in is decided with room for the longest verdict under its
+    quote, so the embeds stay the same when the verdicts are edited in."""
     numbers = list(dict.fromkeys(p.number for p in passages))
     numbered = len(numbers) > 1
     shared_reference = len({p.citation.reference for p in passages}) == 1
@@ -67,18 +71,20 @@ def document(passages: Sequence[CitationCard], labels: Labels) -> list[Embed]:
     said_room = min(SUPPORTS, max(SUPPORTS_FLOOR, FIELDS_ROOM // len(numbers) - 40))
     chunks: list[_Chunk] = []
     named = ""
-    for passage in passages:
+    for passage, roomy in zip(passages, with_room_for_verdicts(passages, labels), strict=True):
         name, named = named, _name(passage, numbered=numbered, reference=not shared_reference)
-        text = _passage(passage, name=named if named != name else "", room=quote_room)
+        shown = named if named != name else ""
+        text = _passage(passage, labels, name=shown, room=quote_room)
+        widest = _passage(roomy, labels, name=shown, room=quote_room)
 
         def said(chunk: _Chunk, passage: CitationCard = passage) -> EmbedField | None:
             if not passage.supports or passage.number in chunk.numbers:
                 return None  # a number's sentences are shown once an embed
             return _supports(passage, labels, numbered=numbered, room=said_room)
 
-        if not chunks or not chunks[-1].fits(text, said(chunks[-1])):
+        if not chunks or not chunks[-1].fits(widest, said(chunks[-1])):
             chunks.append(_Chunk())
-        chunks[-1].add(passage.number, text, said(chunks[-1]))
+        chunks[-1].add(passage.number, text, widest, said(chunks[-1]))
     first = passages[0].citation
     url = link_url(first.source_url) if first.source_url else None
     reference = first.reference if shared_reference else None
@@ -90,25 +96,27 @@ def document(passages: Sequence[CitationCard], labels: Labels) -> list[Embed]:
 
 @dataclass
 class _Chunk:
-    """The passages one embed holds."""
+    """The passages one embed holds; ``widest`` as they read with the longest verdicts."""
 
     numbers: list[int] = field(default_factory=list)
     description: list[str] = field(default_factory=list)
+    widest: list[str] = field(default_factory=list)
     fields: list[EmbedField] = field(default_factory=list)
 
-    def fits(self, text: str, supports: EmbedField | None) -> bool:
-        if len("\n\n".join([*self.description, text])) > PASSAGES_ROOM:
+    def fits(self, widest: str, supports: EmbedField | None) -> bool:
+        if len("\n\n".join([*self.widest, widest])) > PASSAGES_ROOM:
             return False
         if supports is None:
             return True
         used = sum(len(f["name"]) + len(f["value"]) for f in [*self.fields, supports])
         return len(self.fields) < limits.EMBED_FIELDS and used <= FIELDS_ROOM
 
-    def add(self, number: int, text: str, supports: EmbedField | None) -> None:
+    def add(self, number: int, text: str, widest: str, supports: EmbedField | None) -> None:
         if number not in self.numbers:
             self.numbers.append(number)
         if text:
             self.description.append(text)
+            self.widest.append(widest)
         if supports is not None:
             self.fields.append(supports)
 
@@ -125,13 +133,17 @@ def _name(card: CitationCard, *, numbered: bool, reference: bool) -> str:
     return " · ".join(name)
 
 
-def _passage(card: CitationCard, *, name: str, room: int) -> str:
-    """A passage as the description shows it: its name, then its quote. Each line of the
-    quote starts a line, where "# " or "- " would become markup."""
+def _passage(card: CitationCard, labels: Labels, *, name: str, room: int) -> str:
+    """A passage as the description shows it: its name, then its quote, then in italics what
+    its check found. Each line of the quote starts a line, where "# " or "- " would become
+    markup; the verdict's line, not quoted, ends the quote."""
     lines = [name] if name else []
     if card.citation.cited_text:
         quote = clip(card.citation.cited_text, room).split("\n")
         lines.append("\n".join("> " + _quote_line(line) for line in quote))
+        verdict = verdict_line(card.quote_check, labels)
+        if verdict:
+            lines.append("*" + _MARKDOWN.escape(verdict, line_start=True) + "*")
     return "\n".join(lines)
 
 

@@ -11,7 +11,7 @@ from bot.render.links import by_link
 from bot.render.numbering import CitationCard
 from bot.render.ports import Payload
 from bot.render.text import clip
-from bot.render.thread import batches
+from bot.render.thread import batches, with_room_for_verdicts
 from bot.upstream.citations import Citation
 from integrations.discord import cards, limits
 from integrations.discord.markdown import DiscordMarkdown, link_url
@@ -52,16 +52,25 @@ class DiscordPresenter:
         *,
         labels: Labels = ENGLISH_LABELS,
     ) -> tuple[Payload, ...]:
-        embeds = [
+        documents = by_link(citation_cards, _link)
+        embeds = [embed for passages in documents for embed in cards.document(passages, labels)]
+        # measured with the longest verdicts: a verdict edited in never moves an embed
+        widest = [
             embed
-            for passages in by_link(citation_cards, _link)
-            for embed in cards.document(passages, labels)
+            for passages in documents
+            for embed in cards.document(with_room_for_verdicts(passages, labels), labels)
         ]
         if also_consulted:
             embeds.append(cards.also_consulted(also_consulted, labels))
+            widest.append(embeds[-1])
         payloads: list[Payload] = [
-            {"embeds": batch, "allowed_mentions": NO_MENTIONS}
-            for batch in batches(embeds, size=_size, most=limits.EMBEDS, room=limits.EMBED_TOTAL)
+            {"embeds": [shown for shown, _ in batch], "allowed_mentions": NO_MENTIONS}
+            for batch in batches(
+                list(zip(embeds, widest, strict=True)),
+                size=_size,
+                most=limits.EMBEDS,
+                room=limits.EMBED_TOTAL,
+            )
         ]
         related_message = cards.related_message(related, labels)
         if related_message is not None:
@@ -73,5 +82,6 @@ def _link(card: CitationCard) -> str | None:
     return link_url(card.citation.source_url) if card.citation.source_url else None
 
 
-def _size(embed: Embed) -> tuple[int, int]:
-    return 1, cards.embed_size(embed)
+def _size(embeds: tuple[Embed, Embed]) -> tuple[int, int]:
+    """An embed's size with room for its verdicts (the second of the pair)."""
+    return 1, cards.embed_size(embeds[1])

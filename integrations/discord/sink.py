@@ -9,6 +9,10 @@ Each write keeps to the bucket Discord counts it in (:class:`RouteBudgets`): an 
 webhook per token, bot-token messages per channel, thread creates per parent channel. An
 intermediate flush whose writes do not all fit in their bucket now is skipped whole (the next
 carries its text); a final one waits for its slots.
+
+Each threaded reply remembers the message(s) it became, so that the quote checks can edit its
+cards in later (:meth:`DiscordAnswerSink.edit_thread`), on the same route and in the same
+bucket as it was posted.
 """
 
 from __future__ import annotations
@@ -65,7 +69,24 @@ class _Dropped(Exception):
     pass
 
 
+@dataclass(slots=True)
+class _Reply:
+    """One message a threaded reply became: which of the reply's embeds it holds (all of them
+    unless Discord refused some), and the :func:`fingerprint` of what it shows."""
+
+    message_id: int
+    embeds: list[int]
+    shown: int
+
+
 _REFUSED_EMBED = re.compile(r"^In embeds\.([0-9]+)\b", re.MULTILINE)
+
+
+def _part(payload: Payload, embeds: list[int]) -> Payload:
+    """``payload`` with only the embeds at these indexes (all of a payload without embeds)."""
+    if "embeds" not in payload:
+        return payload
+    return {**payload, "embeds": [payload["embeds"][index] for index in embeds]}
 
 
 def _refused_embeds(error: discord.HTTPException, count: int) -> set[int]:
@@ -141,6 +162,8 @@ class DiscordAnswerSink:
         self._shown: list[int | None] = [None] if interaction is not None else []
         """Each message's :func:`fingerprint` as last written (None: nothing yet)."""
         self.thread_id: int | None = None
+        self._replies: list[list[_Reply]] = []
+        """What each threaded reply became (empty: nothing that can be edited)."""
 
     # -- AnswerSink --------------------------------------------------------------------------
 
@@ -169,7 +192,8 @@ class DiscordAnswerSink:
                 self.message_ids.append(int(data["id"]))
                 self._shown.append(prints[index])
             for index in stale:
-                await self._write(self._edit(index, bodies[index], final=final), final=final)
+                edit = self._edit(self.message_ids[index], bodies[index], final=final)
+                await self._write(edit, final=final)
                 self._shown[index] = prints[index]
         except _Dropped:
             return
@@ -190,43 +214,77 @@ class DiscordAnswerSink:
                     error.code,
                 )
         for payload in payloads:
-            await self._reply(payload)
+            self._replies.append(await self._reply(payload))
 
-    async def _reply(self, payload: Payload) -> None:
-        """One threaded reply. When Discord refuses a cards message (400), only the cards it
-        names go: the message is sent again without them, else card by card; the answer is
-        shown already, so a refusal is logged, never raised."""
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        """Show ``payload`` in place of threaded reply ``index``: each message it became gets
+        its own embeds of it, and only if they changed. Waits for the bucket's slot."""
+        for reply in self._replies[index] if index < len(self._replies) else ():
+            body = self._reply_body(_part(payload, reply.embeds))
+            shown = fingerprint(body)
+            if shown == reply.shown:
+                continue
+            try:
+                if self.thread_id is not None:
+                    await _pace(self._budgets.channel, self.thread_id, final=True)
+                    await self._wire.edit_message(self.thread_id, reply.message_id, body)
+                elif await self._edit(reply.message_id, body, final=True) is None:
+                    continue
+            except discord.HTTPException as error:
+                log.warning("Discord refused a card's edit (%s %s)", error.status, error.code)
+                continue
+            reply.shown = shown
+
+    async def _reply(self, payload: Payload) -> list[_Reply]:
+        """One threaded reply, and the messages it became. When Discord refuses a cards message
+        (400), only the cards it names go: the message is sent again without them, else card by
+        card; the answer is shown already, so a refusal is logged, never raised."""
         embeds = list(payload.get("embeds") or ())
+        every = list(range(len(embeds)))
         try:
-            await self._send_reply(payload)
-            return
+            return self._sent(await self._send_reply(payload, every), every)
         except discord.HTTPException as error:
             if error.status != 400 or not embeds:
                 log.warning("Discord refused a thread message (%s %s)", error.status, error.code)
-                return
+                return []
             named = _refused_embeds(error, len(embeds))
             _log_refused([embeds[i] for i in sorted(named)], error)
-        kept = [embed for index, embed in enumerate(embeds) if index not in named]
+        kept = [index for index in every if index not in named]
         if named and kept:
             try:
-                await self._send_reply({**payload, "embeds": kept})
-                return
+                return self._sent(await self._send_reply(payload, kept), kept)
             except discord.HTTPException as error:
                 if error.status != 400:
                     log.warning("Discord refused a cards message (%s %s)", error.status, error.code)
-                    return
-        for embed in kept:
+                    return []
+        replies: list[_Reply] = []
+        for index in kept:
             try:
-                await self._send_reply({**payload, "embeds": [embed]})
+                replies += self._sent(await self._send_reply(payload, [index]), [index])
             except discord.HTTPException as error:
-                _log_refused([embed], error)
+                _log_refused([embeds[index]], error)
+        return replies
 
-    async def _send_reply(self, payload: Payload) -> None:
+    async def _send_reply(self, payload: Payload, embeds: list[int]) -> tuple[Payload, int] | None:
+        """Send the reply with only these of its embeds; the body sent and the message's id
+        (None when it could not be sent: an ephemeral answer whose token has expired)."""
+        body = self._reply_body(_part(payload, embeds))
         if self.thread_id is not None:
             await _pace(self._budgets.channel, self.thread_id, final=True)
-            await self._wire.create_message(self.thread_id, message_body(payload))
+            data: Payload | None = await self._wire.create_message(self.thread_id, body)
         else:
-            await self._create(message_body(payload, ephemeral=self._ephemeral), final=True)
+            data = await self._create(body, final=True)
+        return None if data is None else (body, int(data["id"]))
+
+    def _reply_body(self, payload: Payload) -> Payload:
+        return message_body(payload, ephemeral=self._ephemeral and self.thread_id is None)
+
+    @staticmethod
+    def _sent(sent: tuple[Payload, int] | None, embeds: list[int]) -> list[_Reply]:
+        if sent is None:
+            return []
+        body, message_id = sent
+        return [_Reply(message_id=message_id, embeds=embeds, shown=fingerprint(body))]
 
     def whereabouts(self) -> Whereabouts:
         """Where this answer is, for another worker to close it if this one dies
@@ -298,8 +356,7 @@ class DiscordAnswerSink:
             self._token_expired = True
             return None
 
-    async def _edit(self, index: int, body: Payload, *, final: bool) -> Payload | None:
-        message_id = self.message_ids[index]
+    async def _edit(self, message_id: int | None, body: Payload, *, final: bool) -> Payload | None:
         data = await self._via_token(
             lambda t: self._wire.edit_interaction_message(
                 t.application_id, t.token, message_id, body

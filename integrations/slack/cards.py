@@ -1,6 +1,7 @@
 """Slack's threaded replies in Block Kit: each source document a group of blocks holding its
-cited passages, the sources consulted but never cited one section more, related questions as
-buttons, the feedback buttons last.
+cited passages (each quote followed by what its check found on the page, once known), the
+sources consulted but never cited one section more, related questions as buttons, the feedback
+buttons last.
 
 Quotes go in rich text blocks, which Slack does not parse, so a card shows the source's own
 words; everything else is mrkdwn, escaped with :func:`~integrations.slack.markdown.mrkdwn`, in
@@ -19,7 +20,7 @@ from typing import Any
 from bot.i18n.wording import Labels
 from bot.render.numbering import CitationCard
 from bot.render.text import clip
-from bot.render.thread import listed, source_title
+from bot.render.thread import listed, source_title, verdict_line
 from bot.upstream.citations import Citation
 from integrations.slack import limits
 from integrations.slack.markdown import kill_mentions, link_url, mrkdwn
@@ -85,6 +86,7 @@ def document(passages: Sequence[CitationCard], labels: Labels) -> Group:
         if named and named != name:  # a passage named as the one before it goes unnamed
             elements.append({"type": "rich_text_section", "elements": named})
         elements += _quote(passage, room=quote_room)
+        elements += _verdict(passage, labels)
     if elements:
         blocks.append({"type": "rich_text", "elements": elements})
     about = (first.author, first.year, first.reference if shared_reference else None)
@@ -126,6 +128,16 @@ def _quote(card: CitationCard, *, room: int) -> list[Block]:
     if c.cited_text:
         quote.append({"type": "text", "text": kill_mentions(clip(c.cited_text, room))})
     return [{"type": "rich_text_quote", "elements": quote}] if quote else []
+
+
+def _verdict(card: CitationCard, labels: Labels) -> list[Block]:
+    """What the quote's check found, in italics under the quote (nothing when it found
+    nothing to say); in rich text, like the quote, so no mrkdwn escaping is needed."""
+    line = verdict_line(card.quote_check, labels) if card.citation.cited_text else None
+    if line is None:
+        return []
+    text = {"type": "text", "text": line, "style": {"italic": True}}
+    return [{"type": "rich_text_section", "elements": [text]}]
 
 
 def _supports(card: CitationCard, labels: Labels, *, numbered: bool, room: int) -> str:

@@ -11,7 +11,7 @@ from bot.render.links import by_link
 from bot.render.numbering import CitationCard
 from bot.render.ports import Payload
 from bot.render.text import clip
-from bot.render.thread import batches
+from bot.render.thread import batches, with_room_for_verdicts
 from bot.upstream.citations import Citation
 from integrations.slack import cards, limits
 from integrations.slack.markdown import UNFURL_OFF, SlackMarkdown, link_url, mrkdwn
@@ -46,10 +46,16 @@ class SlackPresenter:
         *,
         labels: Labels = ENGLISH_LABELS,
     ) -> tuple[Payload, ...]:
-        groups = [
-            cards.document(passages[start : start + cards.PASSAGES], labels)
+        documents = [
+            passages[start : start + cards.PASSAGES]
             for passages in by_link(citation_cards, _link)
             for start in range(0, len(passages), cards.PASSAGES)
+        ]
+        groups = [cards.document(passages, labels) for passages in documents]
+        # measured with the longest verdicts: a verdict edited in never moves a card
+        widest = [
+            cards.document(with_room_for_verdicts(passages, labels), labels)
+            for passages in documents
         ]
         if also_consulted:
             groups.append(cards.also_consulted(also_consulted, labels))
@@ -57,10 +63,17 @@ class SlackPresenter:
         if questions is not None:
             groups.append(questions)
         groups.append(cards.feedback(labels))
+        widest += groups[len(widest) :]
         payloads = []
-        for batch in batches(groups, size=_size, most=limits.BLOCKS, room=limits.PAYLOAD_BUDGET):
-            blocks = [block for group in batch for block in group.blocks]
-            text = cards.notification(batch, labels)
+        for batch in batches(
+            list(zip(groups, widest, strict=True)),
+            size=_size,
+            most=limits.BLOCKS,
+            room=limits.PAYLOAD_BUDGET,
+        ):
+            shown = [group for group, _ in batch]
+            blocks = [block for group in shown for block in group.blocks]
+            text = cards.notification(shown, labels)
             payloads.append({"text": text, "blocks": blocks, **UNFURL_OFF})
         return tuple(payloads)
 
@@ -69,5 +82,7 @@ def _link(card: CitationCard) -> str | None:
     return link_url(card.citation.source_url) if card.citation.source_url else None
 
 
-def _size(group: cards.Group) -> tuple[int, int]:
-    return len(group.blocks), len(str(group.blocks))
+def _size(groups: tuple[cards.Group, cards.Group]) -> tuple[int, int]:
+    """A card's size with room for its verdicts (the second of the pair)."""
+    widest = groups[1]
+    return len(widest.blocks), len(str(widest.blocks))

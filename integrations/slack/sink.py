@@ -14,6 +14,9 @@ open stream; otherwise it posts and edits at once (the text reaches the person s
 stream slot would, up to a minute later). Every open message claims its final calls (stop, edit)
 in the budget; intermediate appends and edits go only when a slot is free beyond those claims,
 and are otherwise skipped, their text carried by the next write (never queued).
+
+Threaded replies keep their ``ts``, so that the quote checks can edit the cards in later
+(:meth:`SlackSink.edit_thread`, one chat.update each, Tier 3 in the workspace's budget).
 """
 
 from __future__ import annotations
@@ -108,6 +111,8 @@ class SlackSink:
         self._shown: list[_Shown] = []
         self._native = True
         self._placeholder: Payload | None = None
+        self._replies: list[str | None] = []
+        """Each threaded reply's ``ts``; None where only its text could be posted."""
         self.fell_back: str | None = None
         """Why this answer left the native stream (a Slack error code), if it did."""
 
@@ -165,8 +170,9 @@ class SlackSink:
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         """Cards follow an answer already shown: one Slack refuses never loses the others."""
         for payload in payloads:
+            self._replies.append(None)
             try:
-                await self._post(payload)
+                self._replies[-1] = await self._post(payload)
                 continue
             except SlackApiError as error:
                 # Keep the content: the notification text carries what the blocks would show.
@@ -184,6 +190,17 @@ class SlackSink:
                 log.warning(
                     "Slack refused a card's text too (%s); skipping it", error.response.get("error")
                 )
+
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        """Show ``payload`` in place of threaded reply ``index`` (not where Slack took only its
+        text: the blocks it refused would be refused again)."""
+        ts = self._replies[index] if index < len(self._replies) else None
+        if ts is None:
+            return
+        try:
+            await self._web.chat_update(channel=self._channel, ts=ts, **_content(payload))
+        except SlackApiError as error:
+            log.warning("Slack refused a card's edit (%s)", error.response.get("error"))
 
     async def _post(self, payload: Payload) -> str:
         response = await self._web.chat_postMessage(

@@ -1,4 +1,5 @@
-"""The terminal's citation cards: a short markup paragraph per source, printed under a rule.
+"""The terminal's citation cards: a short markup paragraph per source, printed under a rule;
+under each quote, what its check found on the page (``citebot ask`` waits a few seconds for it).
 
 Every source's URL is printed as text (dim, under its title), in the cards and in the
 also-consulted list alike: a title's OSC 8 link is lost when the output is piped and never
@@ -14,8 +15,9 @@ from rich.markup import escape as rich_escape
 from bot.i18n.wording import Labels
 from bot.render.numbering import CitationCard
 from bot.render.text import clip, superscript
-from bot.render.thread import source_title
+from bot.render.thread import source_title, verdict_line
 from bot.upstream.citations import Citation
+from bot.verify import Verdict
 from integrations.terminal.markdown import rich_link
 
 __all__ = ["also_consulted", "card", "related"]
@@ -34,6 +36,10 @@ def card(card: CitationCard, labels: Labels) -> str:
     if c.cited_text:
         quote = rich_escape(clip(c.cited_text, 1500))
         lines.append("[italic]│ " + quote.replace("\n", "\n│ ") + "[/italic]")
+        verdict = verdict_line(card.quote_check, labels)
+        if verdict:
+            style = "green" if card.quote_check is Verdict.FOUND else "yellow"
+            lines.append(f"[{style}]{rich_escape(verdict)}[/{style}]")
     if card.supports:
         said = rich_escape(" … ".join(card.supports))
         lines.append(

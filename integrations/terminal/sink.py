@@ -2,7 +2,8 @@
 
 A terminal payload is ``{"markup": str}`` (rich console markup) and, for a message that is
 not an answer, ``{"notice": str}``: notices (why there is no answer) go to stderr, so stdout
-holds only answers.
+holds only answers. The cards are kept until the answer is closed (``live`` ends), so the quote
+checks' verdicts, edited into them meanwhile, are in what is printed.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ class CollectingSink:
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         self.thread.extend(payloads)
 
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        self.thread[index] = payload
+
 
 def _renderable(messages: Sequence[Payload]) -> Group:
     return Group(*(Text.from_markup(m["markup"]) for m in messages if "markup" in m))
@@ -51,14 +55,19 @@ class TerminalSink:
         *,
         sources: str = "Sources",
         status: str = "citebot is thinking…",
+        checking: str | None = None,
         console: Console | None = None,
         errors: Console | None = None,
     ) -> None:
+        """``checking``: the status shown once the answer is printed while its quotes are
+        checked (None: they are not)."""
         self._sources = sources
         self._status = status
+        self._checking = checking
         self._console = console or Console(highlight=False, soft_wrap=True)
         self._errors = errors or Console(file=sys.stderr, highlight=False, soft_wrap=True)
         self._live: Live | None = None
+        self._thread: list[Payload] = []
 
     @property
     def hyperlinks(self) -> bool:
@@ -68,11 +77,29 @@ class TerminalSink:
 
     @asynccontextmanager
     async def live(self, question: str) -> AsyncIterator[None]:
-        spinner = Spinner("dots", text=Text(self._status + " ", style="dim"))
-        self._live = Live(spinner, console=self._console, refresh_per_second=12, transient=True)
-        with self._live:
-            yield
-        self._live = None
+        """Shows a status while the answer comes; the cards are printed when it closes (Ctrl-C
+        while their quotes are checked prints them unchecked)."""
+        self._live = self._spinner(self._status)
+        try:
+            with self._live:
+                yield
+        finally:
+            if self._live is not None:
+                self._live.stop()
+                self._live = None
+            self._print_thread()
+
+    def _print_thread(self) -> None:
+        if self._thread:
+            self._console.print()
+            self._console.rule(self._sources, style="dim")
+        for payload in self._thread:
+            if "markup" in payload:
+                self._console.print(Text.from_markup(payload["markup"]))
+
+    def _spinner(self, status: str) -> Live:
+        spinner = Spinner("dots", text=Text(status + " ", style="dim"))
+        return Live(spinner, console=self._console, refresh_per_second=12, transient=True)
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
         notices = [m["notice"] for m in messages if "notice" in m]
@@ -91,8 +118,10 @@ class TerminalSink:
             self._console.print(_renderable(answers))
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
-        self._console.print()
-        self._console.rule(self._sources, style="dim")
-        for payload in payloads:
-            if "markup" in payload:
-                self._console.print(Text.from_markup(payload["markup"]))
+        self._thread.extend(payloads)
+        if self._checking is not None and self._live is None:
+            self._live = self._spinner(self._checking)
+            self._live.start()
+
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        self._thread[index] = payload

@@ -9,7 +9,7 @@ from bot.i18n.wording import ENGLISH_LABELS, Labels
 from bot.render.commonmark import CommonMarkSyntax
 from bot.render.numbering import CitationCard
 from bot.render.ports import Payload
-from bot.render.thread import batches, source_title
+from bot.render.thread import batches, source_title, verdict_line
 from bot.upstream.citations import Citation
 
 __all__ = ["PlainPresenter"]
@@ -56,6 +56,7 @@ class PlainPresenter:
                 "title": source_title(card.citation, labels),
                 "quote": card.citation.cited_text,
                 "url": card.citation.source_url,
+                "verdict": verdict_line(card.quote_check, labels),
             }
             for card in citation_cards
         ]

@@ -28,7 +28,10 @@ def clean_env(env: dict[str, str] | None = None) -> dict[str, str]:
         key: value
         for key, value in os.environ.items()
         if not key.startswith(
-            ("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "DEMO_", "CITEBOT_", "LC_", "LANG")
+            (
+                *("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "DEMO_", "CITEBOT_"),
+                *("QUOTE_", "LC_", "LANG"),
+            )
         )
     }
     base.update(
@@ -162,8 +165,12 @@ def test_ask_speaks_the_askers_language(
     assert "Sources" not in result.stdout
 
 
-async def ask_upstream(upstream: UpstreamSim, *args: str) -> bytes:
-    """``citebot ask ARGS`` against ``upstream``, its stdout a pipe; it must succeed."""
+async def ask_upstream(
+    upstream: UpstreamSim, *args: str, env: dict[str, str] | None = None
+) -> bytes:
+    """``citebot ask ARGS`` against ``upstream``, its stdout a pipe; it must succeed. Quote
+    checking is off unless ``env`` turns it on: the cited pages are on the internet."""
+    settings = {"UPSTREAM_BASE_URL": upstream.base_url, "UPSTREAM_API_KEY": "sk-test"}
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -171,7 +178,7 @@ async def ask_upstream(upstream: UpstreamSim, *args: str) -> bytes:
         "ask",
         *args,
         cwd=tempfile.gettempdir(),
-        env=clean_env({"UPSTREAM_BASE_URL": upstream.base_url, "UPSTREAM_API_KEY": "sk-test"}),
+        env=clean_env({**settings, "QUOTE_CHECK": "off", **(env or {})}),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )

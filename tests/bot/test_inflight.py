@@ -28,6 +28,7 @@ class Sink:
     def __init__(self, **place: Any) -> None:
         self.place = place
         self.written: list[Sequence[Payload]] = []
+        self.edited: list[tuple[int, Payload]] = []
 
     def whereabouts(self) -> Whereabouts:
         return Whereabouts(place=dict(self.place), secret="interaction-token", secret_ttl=60)
@@ -37,6 +38,9 @@ class Sink:
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         return None
+
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        self.edited.append((index, payload))
 
 
 class Closer:
@@ -142,3 +146,14 @@ async def test_an_answer_goes_on_while_redis_is_down() -> None:
         await asyncio.sleep(FAST.beat * 2)  # its beats fail too, and the worker goes on
     assert sink.written == [({"text": "Hope is a virtue."},)]
     await unreachable.aclose()
+
+
+async def test_a_tracked_answer_still_edits_its_cards_with_their_quote_checks(
+    coordinations: Callable[[], Coordination],
+) -> None:
+    """Workers on Redis track every answer; the cards' verdicts still reach the platform."""
+    sink = Sink(channel="C1", messages=["1.1"])
+    async with InFlight(coordinations(), times=FAST) as worker:
+        async with worker.track(question(), sink) as watched:
+            await watched.edit_thread(0, {"text": "✓ Quote found on the page"})
+    assert sink.edited == [(0, {"text": "✓ Quote found on the page"})]

@@ -87,6 +87,7 @@ async def workers(
             "UPSTREAM_BASE_URL": upstream.base_url,
             "UPSTREAM_API_KEY": "sk-test",
             "STATE_URL": state_url,
+            "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
             **extra,
         }
     )

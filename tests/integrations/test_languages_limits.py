@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from bot.upstream.errors import (
     UpstreamError,
 )
 from bot.upstream.events import AnswerDone
+from bot.verify import Verdict
 from integrations.discord.presenter import DiscordPresenter
 from integrations.slack.presenter import SlackPresenter
 from tests.integrations.discord.payloads import validate_discord_payload
@@ -117,6 +119,46 @@ def test_an_interrupted_answer_keeps_the_limits_in_every_language(
     interrupted = formatter.interrupt(wording.interrupted())
     assert _problems(validate, interrupted) == []
     assert wording.interrupted()[:20] in _shown(interrupted[-1:])
+
+
+def _cards_in(payload: Payload) -> list[str]:
+    """Which cards a thread message holds: Discord's embeds by title and numbers, Slack's by
+    the titles its notification text names."""
+    if "embeds" in payload:
+        return [f"{e['title']} {e.get('author', {}).get('name')}" for e in payload["embeds"]]
+    return [str(payload.get("text"))]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("presenter", "validate"), PRESENTERS, ids=["discord", "slack"])
+@pytest.mark.parametrize("verdicts", ["not found", "mixed"])
+def test_verdicts_edited_into_the_cards_keep_the_limits_and_move_no_card(
+    language: str, presenter: Presenter, validate: Any, verdicts: str
+) -> None:
+    """The longest answer's cards, full to each message's limits, then every quote's verdict
+    edited in (the longest, or each kind in turn): the same messages hold the same cards."""
+    wording = Wording(language, presenter.name)
+    formatter = AnswerFormatter(presenter, wording=wording)
+    text = _long_answer(language)
+    formatter.feed(text)
+    done = AnswerDone(text=text, finish_reason="stop", citations=_citations(language))
+    rendered = formatter.finish(done)
+    kinds = [Verdict.NOT_FOUND] if verdicts == "not found" else [*Verdict, None]
+    checked = [
+        replace(card, quote_check=kinds[index % len(kinds)])
+        for index, card in enumerate(rendered.cards)
+    ]
+
+    edited = presenter.thread(
+        checked, rendered.also_consulted, rendered.related, labels=wording.labels
+    )
+
+    assert len(rendered.thread) > 1
+    assert [_cards_in(p) for p in edited] == [_cards_in(p) for p in rendered.thread]
+    assert _problems(validate, edited) == []
+    shown = _shown(edited)
+    assert wording.labels.quote_not_found in shown
+    assert (wording.labels.quote_found in shown) is (verdicts == "mixed")
 
 
 ERRORS: list[UpstreamError] = [

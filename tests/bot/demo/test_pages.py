@@ -5,7 +5,9 @@ from __future__ import annotations
 import httpx
 
 from bot.demo import Corpus, quote_check_host, running_demo
-from bot.verify import FetchLimits, QuoteChecker, Verdict
+from bot.verify import Verdict
+from bot.verify.checker import QuoteChecker
+from bot.verify.fetch import FetchLimits
 from config.settings import HostPort
 from tests.bot.demo.conftest import stream
 

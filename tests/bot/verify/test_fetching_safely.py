@@ -15,8 +15,10 @@ from collections.abc import Awaitable, Callable
 import pytest
 from aiohttp import web
 
-from bot.verify import FetchLimits, QuoteChecker, Verdict
+from bot.verify import Verdict
 from bot.verify.addresses import refusal
+from bot.verify.checker import QuoteChecker
+from bot.verify.fetch import FetchLimits
 from tests.bot.verify.conftest import ARTICLE, FAST, Site
 
 QUOTE = "humility is the foundation of prayer"

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.admission import Admission
 from bot.answer import Outcome, Question
+from bot.connect import open_quote_checker
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.service import AnswerService
@@ -128,6 +129,7 @@ async def running_harness(
             "UPSTREAM_BASE_URL": upstream.base_url,
             "UPSTREAM_API_KEY": "sim-key",
             "SHUTDOWN_GRACE_SECONDS": "2",
+            "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
             **(env or {}),
         },
         env_file=None,
@@ -140,8 +142,11 @@ async def running_harness(
             retry=RetryPolicy(max_retries=0),
         ) as client,
         RecordingState() as state,
+        open_quote_checker(settings, cache=state) as checker,
     ):
-        service = RecordingService(client=client, state=state, admission=Admission(max_in_flight=8))
+        service = RecordingService(
+            client=client, state=state, admission=Admission(max_in_flight=8), checker=checker
+        )
         stop, ready = asyncio.Event(), asyncio.Event()
         runner = asyncio.create_task(
             run_discord(

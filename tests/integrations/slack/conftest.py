@@ -67,6 +67,7 @@ def slack_settings(sim: SlackSim, upstream: UpstreamSim, **extra: str) -> Settin
             "UPSTREAM_API_KEY": "sk-test",
             "HISTORY_TURNS": "3",
             "SHUTDOWN_GRACE_SECONDS": "2",
+            "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
             **extra,
         }
     )
@@ -102,10 +103,10 @@ async def running_slack(
 
 
 @contextlib.asynccontextmanager
-async def slack_world(**options: Any) -> AsyncIterator[World]:
-    """A connected worker; ``options`` go to :func:`run_slack`."""
+async def slack_world(env: dict[str, str] | None = None, **options: Any) -> AsyncIterator[World]:
+    """A connected worker with these settings (``env``); ``options`` go to :func:`run_slack`."""
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
-        settings = slack_settings(sim, upstream)
+        settings = slack_settings(sim, upstream, **(env or {}))
         async with (
             AnswerClient(
                 base_url=upstream.base_url,
