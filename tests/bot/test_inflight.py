@@ -153,7 +153,7 @@ async def test_a_tracked_answer_still_edits_its_cards_with_their_quote_checks(
 ) -> None:
     """Workers on Redis track every answer; the cards' verdicts still reach the platform."""
     sink = Sink(channel="C1", messages=["1.1"])
-    async with InFlight(coordinations(), times=FAST) as worker:
-        async with worker.track(question(), sink) as watched:
-            await watched.edit_thread(0, {"text": "✓ Quote found on the page"})
+    worker = InFlight(coordinations(), times=FAST)
+    async with worker, worker.track(question(), sink) as watched:
+        await watched.edit_thread(0, {"text": "✓ Quote found on the page"})
     assert sink.edited == [(0, {"text": "✓ Quote found on the page"})]
