@@ -78,7 +78,10 @@ class StateBase(ABC):
                 with contextlib.suppress(asyncio.CancelledError):
                     await renewal
         finally:
-            await asyncio.shield(self._leave(thread_key, token))
+            try:
+                await asyncio.shield(self._leave(thread_key, token))
+            except Exception as error:  # the store is gone: the place lapses after ``ttl``
+                log.warning("could not leave a thread lease: %s", type(error).__name__)
             woken = self._wakeups.pop(thread_key, None)
             if woken is not None:
                 woken.set()
