@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 
 READ_AHEAD = 0.5
 """Seconds before a paced write from which the answer reads each token as it comes."""
+CLOSE_SECONDS = 2.0
+"""How long an answer cancelled on shutdown may take to close its message with a note: the
+worker exits within ``SHUTDOWN_GRACE_SECONDS`` + 3 s, its platforms closing after the notes."""
 
 __all__ = ["AnswerSink", "Outcome", "Question", "answer_question", "fingerprint"]
 
@@ -180,12 +183,19 @@ async def answer_question(
     sink: AnswerSink,
     pacer: Pacer,
     wording: Wording | None = None,
+    max_messages: int | None = None,
+    max_cards: int | None = None,
 ) -> Outcome:
     """Answer one question into ``sink``; never raises an upstream failure, only words it
-    (in ``wording``, by default the question's language)."""
+    (in ``wording``, by default the question's language). An answer longer than
+    ``max_messages`` messages stops there with a note; citations beyond ``max_cards`` get one
+    summary instead of a card each. An answer the upstream takes too long over, or sends an
+    oversized event in, keeps its text and says why it stops (the client's deadline and cap)."""
     started = time.monotonic()
     wording = wording or Wording(language=question.language, platform=question.platform)
-    formatter = AnswerFormatter(presenter, wording=wording)
+    formatter = AnswerFormatter(
+        presenter, wording=wording, max_messages=max_messages, max_cards=max_cards
+    )
     writer = _Writer(sink=sink, pacer=pacer, started=started)
     streamer = _Streamer(formatter, writer)
 
@@ -251,8 +261,12 @@ async def answer_question(
     except asyncio.CancelledError:
         await streamer.stop()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(_close_interrupted(writer, formatter, presenter, wording), 5)
+            await asyncio.wait_for(
+                _close_interrupted(writer, formatter, presenter, wording), CLOSE_SECONDS
+            )
         raise
+    finally:  # whatever else escaped (a platform refusing the final write): no writer left
+        await streamer.stop()
 
 
 async def _close_interrupted(
