@@ -5,6 +5,10 @@ too long or asked too often gets a clear reply, one thread answers one question 
 worker streams at most ``max_in_flight`` answers with a visible queue behind them, the
 conversation is remembered per thread, every answer leaves one JSON log line, and on shutdown
 new questions are turned away while those in flight finish (or close with a note).
+
+Whatever fails, the person who asked sees an answer or a worded message: the state store fails
+open (:class:`~bot.state.failopen.FailOpenState`), and anything else that escapes the answer
+before its final write ends it with a "please try again" instead of a silent "thinking…".
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from bot.admission import Admission, AdmissionClosed
@@ -21,8 +25,9 @@ from bot.answer import AnswerSink, Outcome, Question, answer_question
 from bot.i18n.wording import WORDING, Wording
 from bot.ops.metrics import Metrics
 from bot.pacing import Pacer
-from bot.render.ports import Presenter
+from bot.render.ports import Payload, Presenter
 from bot.state import State, open_state
+from bot.state.failopen import FailOpenState
 from bot.upstream.client import AnswerClient
 from bot.upstream.events import Turn
 from config import Settings
@@ -38,6 +43,10 @@ class Limits:
     questions_per_minute: int = 10
     history_turns: int = 6
     memory_ttl: float = 7 * 24 * 3600.0
+    max_answer_messages: int | None = 10
+    """Messages one answer may take; the rest of a longer one is left out with a note."""
+    max_cards: int | None = 20
+    """Citation cards one answer may post; the rest are summarised in one message."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:
@@ -46,6 +55,8 @@ class Limits:
             questions_per_minute=settings.rate_limit_per_minute,
             history_turns=settings.history_turns,
             memory_ttl=float(settings.memory_ttl_seconds),
+            max_answer_messages=settings.max_answer_messages,
+            max_cards=settings.max_cards,
         )
 
 
@@ -106,21 +117,48 @@ class AnswerService:
         """Answer ``question`` into ``sink``, or tell the user why not; None when refused.
 
         ``question.history`` is used when the adapter found one (e.g. Slack's thread replies);
-        otherwise the remembered turns of the thread are sent.
+        otherwise the remembered turns of the thread are sent. Never raises but on
+        cancellation: a failure before the answer's final write shows a "please try again".
         """
         wording = self.wording_for(question.language, question.platform)
+        watched = _Watched(sink)
+        started = time.monotonic()
+        try:
+            return await self._ask(
+                question, wording, presenter=presenter, sink=watched, pacer=pacer
+            )
+        except Exception as error:
+            log.error("an answer failed: %s", type(error).__name__, exc_info=error)
+            if not watched.finished:
+                with contextlib.suppress(Exception):
+                    await self.refuse(sink, presenter, wording.try_again())
+            outcome = Outcome(status="failed", text="", total_seconds=time.monotonic() - started)
+            self._log(question, outcome)
+            return outcome
+
+    async def _ask(
+        self,
+        question: Question,
+        wording: Wording,
+        *,
+        presenter: Presenter,
+        sink: _Watched,
+        pacer: Pacer,
+    ) -> Outcome | None:
+        """:meth:`ask`'s work; notices go to the sink itself, the answer through ``sink``."""
+        notices = sink.inner
         refusal = await self._gate(question, wording)
         if refusal is not None:
-            await self.refuse(sink, presenter, refusal)
+            await self.refuse(notices, presenter, refusal)
             return None
         with self._tracked():
             key = self.conversation_key(question)
 
             async def queued(position: int) -> None:
-                await self.refuse(sink, presenter, wording.queued(position))
+                await self.refuse(notices, presenter, wording.queued(position))
 
             async def thread_busy(position: int) -> None:
-                await self.refuse(sink, presenter, wording.after_thread_turn(position))
+                await self.refuse(notices, presenter, wording.after_thread_turn(position))
 
             started = time.monotonic()
             try:
@@ -139,9 +177,11 @@ class AnswerService:
                         sink=sink,
                         pacer=pacer,
                         wording=wording,
+                        max_messages=self.limits.max_answer_messages,
+                        max_cards=self.limits.max_cards,
                     )
             except AdmissionClosed:
-                await self.refuse(sink, presenter, wording.restarting())
+                await self.refuse(notices, presenter, wording.restarting())
                 return None
             except asyncio.CancelledError:  # shutdown: the flow closed the answer with a note
                 self._log(
@@ -160,6 +200,25 @@ class AnswerService:
                 )
             self._log(question, outcome)
             return outcome
+
+    async def record_feedback(
+        self, *, platform: str, answer_key: str, user_id: str, value: str
+    ) -> bool:
+        """Keep one person's vote on an answer and log it (one JSON line with the vote)."""
+        changed = await self.state.record_feedback(answer_key, user_id, value)
+        log.info(
+            "feedback",
+            extra={
+                "feedback": {
+                    "platform": platform,
+                    "answer": answer_key,
+                    "user": user_id,
+                    "value": value,
+                    "changed": changed,
+                }
+            },
+        )
+        return changed
 
     async def _gate(self, question: Question, wording: Wording) -> str | None:
         if not self._accepting:
@@ -239,8 +298,16 @@ class AnswerService:
 async def answer_service(
     settings: Settings, client: AnswerClient, *, metrics: Metrics | None = None
 ) -> AsyncIterator[AnswerService]:
-    """The service a worker runs, on the state ``STATE_URL`` names; drained and closed on exit."""
-    async with open_state(settings.state_url) as state:
+    """The service a worker runs, on the state ``STATE_URL`` names (failing open: an outage
+    costs dedup, limits and memory for a while, never an answer); drained and closed on exit."""
+    metrics = metrics or Metrics()
+    backend = open_state(settings.state_url, timeout=settings.state_timeout_seconds)
+    failures = metrics.state_failures
+    async with FailOpenState(
+        backend,
+        timeout=settings.state_timeout_seconds,
+        on_failure=lambda operation: failures.labels(operation).inc(),
+    ) as state:
         service = AnswerService(
             client=client,
             state=state,
@@ -253,6 +320,22 @@ async def answer_service(
             yield service
         finally:
             await service.drain(settings.shutdown_grace_seconds)
+
+
+class _Watched:
+    """The sink of one answer, noting whether its final write landed (after it, a failure
+    must not replace the answer with a notice)."""
+
+    def __init__(self, sink: AnswerSink) -> None:
+        self.inner = sink
+        self.finished = False
+
+    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
+        await self.inner.show(messages, final=final)
+        self.finished = self.finished or final
+
+    async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        await self.inner.post_thread(payloads)
 
 
 def _rounded(value: float | None) -> float | None:
