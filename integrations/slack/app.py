@@ -6,6 +6,10 @@ Mentions and DMs become a :class:`bot.answer.Question` for the shared
 filter and claim the event (once across workers, through the state store) and hand the answer
 to a task this class tracks, so that shutdown can wait for it. Each asker reads citebot's own
 words (status, notices, cards, buttons) in their Slack locale (:class:`UserLocales`).
+
+Every way in (a mention, a DM, a button) is claimed by its Slack id before anything is done and
+passes one authorization check (:meth:`SlackBot.allowed`: a channel of the allowlist, or a DM);
+a failure before the answer starts still ends with a worded reply in the thread.
 """
 
 from __future__ import annotations
@@ -109,17 +113,27 @@ class SlackBot:
             return True
         return event.get("type") == "message" and event.get("channel_type") != "im"
 
+    def allowed(self, channel: str, *, direct: bool) -> bool:
+        """The one authorization check of every way in: a DM, or a channel of the allowlist
+        (a thread is in its channel: Slack's threads have no id of their own)."""
+        return direct or not self.channel_allowlist or channel in self.channel_allowlist
+
+    async def _claim(self, *keys: str) -> bool:
+        """Whether this worker is the first to claim every one of ``keys`` (any worker, any
+        delivery); a duplicate is counted and dropped."""
+        state = self.service.state
+        for key in keys:
+            if not await state.first_time(f"slack:{key}"):
+                self.service.metrics.dedup_hits.labels("slack").inc()
+                log.info("dropped a delivery already taken (%s)", key)
+                return False
+        return True
+
     async def _on_event(self, body: dict[str, Any], event: dict[str, Any]) -> None:
         if self._ignored(event):
             return
         channel, ts = str(event["channel"]), str(event["ts"])
-        state = self.service.state
-        if not (
-            await state.first_time(f"slack:event:{body.get('event_id')}")
-            and await state.first_time(f"slack:message:{channel}:{ts}")
-        ):
-            self.service.metrics.dedup_hits.labels("slack").inc()
-            log.info("dropped an event already answered (event %s)", body.get("event_id"))
+        if not await self._claim(f"event:{body.get('event_id')}", f"message:{channel}:{ts}"):
             return
         thread_ts = event.get("thread_ts")
         self._spawn(
@@ -136,6 +150,8 @@ class SlackBot:
 
     async def _on_related(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
+        if not await self._claim(_action_key(body, action)):
+            return
         container = body.get("container", {})
         channel = str(container.get("channel_id"))
         self._spawn(
@@ -152,15 +168,23 @@ class SlackBot:
 
     async def _on_feedback(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
+        if not await self._claim(_action_key(body, action)):
+            return
         container = body.get("container", {})
         channel, user = str(container.get("channel_id")), str(body["user"]["id"])
-        await self.service.state.record_feedback(
-            f"slack:{channel}:{container.get('message_ts')}", user, str(action.get("value"))
-        )
         wording = self.service.wording_for(
             catalogue_language(await self.locales.locale(user)), "slack"
         )
-        thanks = self.presenter.notice(wording.feedback_thanks())
+        if self.allowed(channel, direct=channel.startswith("D")):
+            await self.service.record_feedback(
+                platform="slack",
+                answer_key=f"slack:{channel}:{container.get('message_ts')}",
+                user_id=user,
+                value=str(action.get("value")),
+            )
+            thanks = self.presenter.notice(wording.feedback_thanks())
+        else:
+            thanks = self.presenter.notice(wording.not_allowed_here())
         with contextlib.suppress(SlackApiError):
             await self.web.chat_postEphemeral(
                 channel=channel,
@@ -203,7 +227,7 @@ class SlackBot:
         locale = await self.locales.locale(user)
         language = catalogue_language(locale)
         wording = self.service.wording_for(language, "slack")
-        if not direct and self.channel_allowlist and channel not in self.channel_allowlist:
+        if not self.allowed(channel, direct=direct):
             await self.service.refuse(sink, self.presenter, wording.not_allowed_here())
             return
         await self._status(channel, thread_ts, wording.thinking())
@@ -218,9 +242,12 @@ class SlackBot:
         )
         try:
             if follow_up_before is not None:
-                question = replace(
-                    question, history=await self._history(question, follow_up_before)
-                )
+                try:
+                    history = await self._history(question, follow_up_before)
+                except Exception:  # a thread that cannot be read back is asked without it
+                    log.warning("could not read a Slack thread back", exc_info=True)
+                    history = ()
+                question = replace(question, history=history)
             await self.service.ask(question, presenter=self.presenter, sink=sink, pacer=self.pacer)
         except BaseException:
             # Slack clears the status when the bot replies; a failure before any reply must not
@@ -257,3 +284,11 @@ class SlackBot:
             before_ts=before_ts or None,
             limit=limit,
         )
+
+
+def _action_key(body: dict[str, Any], action: dict[str, Any]) -> str:
+    """A click's own id: its trigger (unique per click), else its time and who clicked."""
+    trigger = body.get("trigger_id")
+    if trigger:
+        return f"action:{trigger}"
+    return f"action:{body.get('user', {}).get('id')}:{action.get('action_ts')}"
