@@ -164,6 +164,13 @@ class DiscordSim:
         (benches ask one question per channel to stay inside the per-channel budget)."""
         return self._channel(ChannelType.TEXT, name, guild=True)
 
+    def add_thread(self, parent: SimChannel, name: str, *, owner: SimUser) -> SimChannel:
+        """A public thread under ``parent`` started by ``owner`` (the bot: one of its answer
+        threads); add it before the bot connects so its guild has it."""
+        return self._channel(
+            ChannelType.PUBLIC_THREAD, name, guild=True, parent_id=parent.id, owner_id=owner.id
+        )
+
     def guild_payload(self) -> dict[str, Any]:
         deny = [
             {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(CREATE_PUBLIC_THREADS)}
