@@ -107,16 +107,22 @@ class _Writer:
         self.first_text_seconds: float | None = None
 
     async def write(
-        self, messages: Sequence[Payload] | Callable[[], Sequence[Payload]], *, final: bool
+        self,
+        messages: Sequence[Payload] | Callable[[], Sequence[Payload]],
+        *,
+        final: bool,
+        paced: bool = True,
     ) -> None:
         """Show ``messages``; a callable renders them once the pacing lets the write go, so a
-        paced write carries the newest text, not the text of when it began to wait."""
+        paced write carries the newest text, not the text of when it began to wait.
+        ``paced=False``: the last write of an answer closing in a hurry (the platform's own
+        budgets still apply, in the sink)."""
         async with self._lock:
             if self._in_flight is not None:
                 with contextlib.suppress(Exception):
                     await self._in_flight
             wait = self._last_write + self._pacer.min_interval - time.monotonic()
-            if wait > 0:
+            if wait > 0 and paced:
                 await asyncio.sleep(wait)
             shown = tuple(messages() if callable(messages) else messages)
             printed = fingerprint(shown)
@@ -274,6 +280,6 @@ async def _close_interrupted(
 ) -> None:
     """Shutdown: no message may be left mid-stream."""
     if formatter.has_text:
-        await writer.write(formatter.interrupt(wording.interrupted()), final=True)
+        await writer.write(formatter.interrupt(wording.interrupted()), final=True, paced=False)
     else:
-        await writer.write((presenter.notice(wording.restarting()),), final=True)
+        await writer.write((presenter.notice(wording.restarting()),), final=True, paced=False)

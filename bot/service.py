@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from bot.admission import Admission, AdmissionClosed
-from bot.answer import AnswerSink, Outcome, Question, answer_question
+from bot.answer import CLOSE_SECONDS, AnswerSink, Outcome, Question, answer_question
 from bot.i18n.wording import WORDING, Wording
 from bot.ops.metrics import Metrics
 from bot.pacing import Pacer
@@ -273,7 +273,8 @@ class AnswerService:
     async def drain(self, grace: float) -> None:
         """Stop taking questions; give those in flight ``grace`` seconds, then interrupt them.
 
-        Idempotent. Interrupted answers close their messages with a note (see answer_question).
+        Idempotent. Interrupted answers close their messages with a note (see answer_question),
+        for :data:`~bot.answer.CLOSE_SECONDS` at most: this returns within ``grace`` + that.
         """
         self._accepting = False
         self.admission.close()
@@ -285,7 +286,7 @@ class AnswerService:
         for task in late:
             task.cancel()
         if late:
-            await asyncio.wait(late, timeout=5)
+            await asyncio.wait(late, timeout=CLOSE_SECONDS + 0.1)
         log.info(
             "drained %d answers (%d interrupted) in %.1f s",
             len(pending),
