@@ -180,6 +180,14 @@ class AnswerService:
                         max_messages=self.limits.max_answer_messages,
                         max_cards=self.limits.max_cards,
                     )
+                    if key is not None and outcome.text.strip():
+                        # still holding the thread: the next question in it reads this turn
+                        await self.state.append(
+                            key,
+                            Turn("user", question.text),
+                            Turn("assistant", outcome.text),
+                            ttl=self.limits.memory_ttl,
+                        )
             except AdmissionClosed:
                 await self.refuse(notices, presenter, wording.restarting())
                 return None
@@ -191,13 +199,6 @@ class AnswerService:
                     ),
                 )
                 raise
-            if key is not None and outcome.text.strip():
-                await self.state.append(
-                    key,
-                    Turn("user", question.text),
-                    Turn("assistant", outcome.text),
-                    ttl=self.limits.memory_ttl,
-                )
             self._log(question, outcome)
             return outcome
 
