@@ -6,16 +6,13 @@ Redis is back the bots use it again by themselves (a follow-up remembers its thr
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 
 import pytest
 
-from bot.pacing import Pacer
 from bot.upstream.client import AnswerClient, RetryPolicy
-from config import Settings, load_settings
-from integrations.discord import run_discord
-from integrations.discord.presenter import DiscordPresenter
+from config import load_settings
+from tests.chaos.bots import discord_bot
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.discord import DiscordSim
 from tests.sim.redis_server import RedisProcess, redis_server_path
@@ -52,31 +49,6 @@ def client_for(upstream: UpstreamSim) -> AnswerClient:
     )
 
 
-@asynccontextmanager
-async def discord_bot(settings: Settings, upstream: UpstreamSim) -> AsyncIterator[None]:
-    """The Discord bot with the service ``citebot run`` builds (``answer_service``)."""
-    stop, ready = asyncio.Event(), asyncio.Event()
-    async with client_for(upstream) as client:
-        running = asyncio.create_task(
-            run_discord(
-                settings,
-                None,
-                ready,
-                client=client,
-                stop=stop,
-                pacer=Pacer(min_interval=0.2),
-                presenter=DiscordPresenter(),
-                guild_ready_timeout=0.1,
-            )
-        )
-        await asyncio.wait_for(ready.wait(), 10)
-        try:
-            yield
-        finally:
-            stop.set()
-            await running
-
-
 async def test_discord_answers_through_a_redis_outage_and_remembers_again_after_it(
     sim: DiscordSim, upstream: UpstreamSim, redis: RedisProcess
 ) -> None:
@@ -92,7 +64,7 @@ async def test_discord_answers_through_a_redis_outage_and_remembers_again_after_
     )
     upstream.queue(HELD, answer(["Asked in the outage."]), answer(["Mentioned in the outage."]))
     upstream.queue(answer(["After it[^1]."], [CITATION]), answer(["Remembered."]))
-    async with discord_bot(settings, upstream):
+    async with client_for(upstream) as client, discord_bot(settings, client):
         first = await sim.slash_command("ask", {"question": "What is hope?"})
         await sim.until(lambda: first.original is not None and "Hope is" in first.original.content)
         redis.kill()
