@@ -30,7 +30,7 @@ from config import Settings
 
 log = logging.getLogger("citebot.worker")
 
-__all__ = ["Runner", "configuration_problem", "event_loop_factory", "run_worker"]
+__all__ = ["Runner", "configuration_problem", "event_loop_factory", "run_worker", "watchdog"]
 
 Runner = Callable[[Settings, AnswerService, asyncio.Event], Coroutine[Any, Any, None]]
 """A platform: runs until cancelled, sets the event once connected."""
@@ -109,7 +109,7 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
         freezing.cancel()
         log.info("shutting down: draining answers in flight")
         exit_by = loop.time() + settings.shutdown_grace_seconds + EXIT_MARGIN
-        _watchdog(settings.shutdown_grace_seconds + EXIT_MARGIN)
+        watchdog(settings.shutdown_grace_seconds + EXIT_MARGIN)
         await service.drain(settings.shutdown_grace_seconds)
         # the platforms close after the drain (its notes still post), in what time is left
         await _close(runners, within=max(0.1, exit_by - loop.time() - 0.5))
@@ -154,7 +154,7 @@ async def _close(runners: set[asyncio.Task[None]], *, within: float) -> None:
             log.warning("platform %s did not close in time", task.get_name())
 
 
-def _watchdog(seconds: float) -> None:
+def watchdog(seconds: float) -> None:
     """End the process ``seconds`` from now if it is still running: past that the platform
     kills it anyway, and a worker that promised its exit must keep the promise."""
 

@@ -21,6 +21,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 import discord
+import pytest
 import yarl
 
 from bot.admission import Admission
@@ -130,6 +131,7 @@ async def answer_all(
         forget()
 
 
+@pytest.mark.timeout(300)  # ~55 s alone on two cores; more beside a busy suite
 async def test_discord_memory_is_flat_over_5000_answers(redis_url: str) -> None:
     async with DiscordSim(buckets=False) as sim, UpstreamSim(default=CITED).running() as upstream:
         discord.http.Route.BASE = sim.base_url

@@ -132,3 +132,22 @@ async def test_slack_exits_within_grace_plus_3_s_with_long_answers_in_flight() -
             f"*{INTERRUPTED}*"
         )
         assert not any(m.streaming for m in shown)  # nothing is left mid-stream
+
+
+async def test_whatever_hangs_the_worker_is_gone_when_its_watchdog_says() -> None:
+    """The last resort behind the numbers above: a process stuck where nothing can be
+    cancelled (a DNS lookup, a library's cleanup) still exits, with a line saying why."""
+    hung = (
+        "import time\n"
+        "from bot.worker import watchdog\n"
+        "watchdog(0.5)\n"
+        "time.sleep(30)  # stuck, as a blocking call would be\n"
+    )
+    started = time.monotonic()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", hung, stderr=asyncio.subprocess.PIPE
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), 10)
+    assert process.returncode == 0
+    assert time.monotonic() - started < 5
+    assert "still running 0.5 s after the signal: exiting now" in stderr.decode()
