@@ -12,9 +12,9 @@ Run: ``python -m bench.bench_footnotes``.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
+from bench.bench_formatter import REPEATS, best
 from bench.report import Result
 from bench.table import print_table, verdict
 from bot.render.formatter import AnswerFormatter
@@ -25,7 +25,6 @@ from integrations.discord.presenter import DiscordPresenter
 
 CITATIONS = 2000
 SMALL = 200
-REPEATS = 5
 TARGET = 1.5
 MAX_MESSAGES, MAX_CARDS = 10, 20
 
@@ -45,15 +44,6 @@ def citations(n: int, *, one_footnote: bool = False) -> tuple[Citation, ...]:
 
 def answer_text(n: int) -> str:
     return " ".join(f"Sentence {i} says something.[^{i}]" for i in range(1, n + 1))
-
-
-def best(run: Callable[[], object]) -> float:
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def matching(n: int) -> Callable[[], object]:

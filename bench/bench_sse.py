@@ -23,13 +23,13 @@ from typing import Any
 
 from httpx_sse._decoders import SSEDecoder, SSELineDecoder
 
+from bench.bench_formatter import REPEATS, best
 from bench.report import Result
 from bench.table import print_table, verdict
 from bot.upstream.deadline import Deadline
 from bot.upstream.sse import SSEReader
 
 EVENTS = 20_000
-REPEATS = 5
 
 
 def stream() -> list[bytes]:
@@ -62,15 +62,6 @@ def httpx_sse(chunks: list[bytes]) -> int:
             if events.decode(line.rstrip("\n")) is not None:
                 count += 1
     return count
-
-
-def best(run: Callable[[], int]) -> float:
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        assert run() == EVENTS
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 async def _reads(n: int) -> AsyncIterator[bytes]:
@@ -126,6 +117,7 @@ def measure() -> list[Result]:
     reads = [whole[i : i + 16384] for i in range(0, len(whole), 16384)]
     results = []
     for subject, chunks in (("one event a read", per_event), ("16 KB reads", reads)):
+        assert ours(chunks) == httpx_sse(chunks) == EVENTS
         mine = best(partial(ours, chunks)) / EVENTS * 1e6
         theirs = best(partial(httpx_sse, chunks)) / EVENTS * 1e6
         results.append(

@@ -8,7 +8,12 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
-from tests.sim.redis_server import RedisServerMissing, redis_server_path, start_redis_server
+from tests.sim.redis_server import (
+    RedisProcess,
+    RedisServerMissing,
+    redis_server_path,
+    start_redis_server,
+)
 from tests.sim.upstream import UpstreamSim
 
 
@@ -31,8 +36,7 @@ async def answer_client(upstream: UpstreamSim) -> AsyncIterator[AnswerClient]:
         yield client
 
 
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
+def _needs_redis_server() -> None:
     """Skipped where redis-server is missing, but never under CI: there it must run."""
     try:
         redis_server_path()
@@ -40,5 +44,18 @@ def redis_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail(f"{missing}; CI must not skip the Redis tests", pytrace=False)
         pytest.skip(str(missing))
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    _needs_redis_server()
     with start_redis_server() as url:
         yield url
+
+
+@pytest.fixture
+def redis_process() -> Iterator[RedisProcess]:
+    """A redis-server of this test's own, to kill and start again (outages)."""
+    _needs_redis_server()
+    with RedisProcess() as process:
+        yield process

@@ -13,7 +13,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -26,17 +26,10 @@ from bot.state.failopen import FailOpenState
 from bot.upstream.client import AnswerClient
 from config import load_settings
 from tests.bot.test_service import Sink, ask, question
-from tests.sim.redis_server import RedisProcess, redis_server_path
+from tests.sim.redis_server import RedisProcess
 from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk
 
 TIMEOUT = 0.5
-
-
-@pytest.fixture
-def redis() -> Iterator[RedisProcess]:
-    redis_server_path()
-    with RedisProcess() as process:
-        yield process
 
 
 def failures(metrics: Metrics, operation: str) -> float:
@@ -66,12 +59,12 @@ async def service_on(url: str, client: AnswerClient) -> AsyncIterator[AnswerServ
 
 
 async def test_redis_killed_mid_answer_costs_no_answer_and_memory_returns_with_it(
-    redis: RedisProcess,
+    redis_process: RedisProcess,
     upstream: UpstreamSim,
     answer_client: AnswerClient,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    async with service_on(redis.url, answer_client) as service:
+    async with service_on(redis_process.url, answer_client) as service:
         upstream.queue(
             Stream(
                 (chunk("The first half,"), Gate(), chunk(" and the rest.", finish_reason="stop"))
@@ -81,7 +74,7 @@ async def test_redis_killed_mid_answer_costs_no_answer_and_memory_returns_with_i
         shown = Sink()
         running = asyncio.create_task(ask(service, question("Long?", thread="T1"), shown))
         await shown.wait_for("The first half,")
-        redis.kill()
+        redis_process.kill()
         upstream.release()
         with caplog.at_level(logging.WARNING, "bot.state"):
             await running
@@ -96,7 +89,7 @@ async def test_redis_killed_mid_answer_costs_no_answer_and_memory_returns_with_i
         assert failures(service.metrics, "rate_limit") >= 1
 
         # Back, empty (it kept nothing): the worker uses it again by itself.
-        redis.start()
+        redis_process.start()
         await asyncio.sleep(0.3)  # past the pause after the last failure
         first = await ask(service, question("Remember this?", thread="T3"))
         assert first.shown[-1] == "Answer 1."

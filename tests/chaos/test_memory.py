@@ -16,24 +16,18 @@ import asyncio
 import gc
 import tracemalloc
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import discord
 import pytest
 import yarl
 
-from bot.admission import Admission
 from bot.pacing import Pacer
 from bot.service import Limits
 from bot.state import open_state
 from bot.state.failopen import FailOpenState
-from bot.upstream.client import AnswerClient, RetryPolicy
-from config import load_settings
-from integrations.discord import run_discord
-from integrations.discord.presenter import DiscordPresenter
-from tests.integrations.discord.harness import RecordingService
+from tests.integrations.discord.harness import RecordingService, running_harness
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
@@ -60,58 +54,6 @@ def held_by_us() -> tuple[int, list[str]]:
     return sum(stat.size for stat in stats), [str(stat) for stat in stats[:5]]
 
 
-@asynccontextmanager
-async def discord_worker(
-    sim: DiscordSim, upstream: UpstreamSim, redis_url: str
-) -> AsyncIterator[RecordingService]:
-    settings = load_settings(
-        {
-            "DISCORD_TOKEN": sim.token,
-            "DISCORD_API_BASE_URL": sim.base_url,
-            "UPSTREAM_BASE_URL": upstream.base_url,
-            "UPSTREAM_API_KEY": "sim-key",
-        },
-        env_file=None,
-    )
-    async with AsyncExitStack() as stack:
-        client = await stack.enter_async_context(
-            AnswerClient(
-                base_url=upstream.base_url,
-                api_key=None,
-                model="magisterium-1",
-                retry=RetryPolicy(max_retries=0),
-            )
-        )
-        state = await stack.enter_async_context(
-            FailOpenState(open_state(redis_url, namespace=f"memory-{uuid.uuid4().hex}"), timeout=2)
-        )
-        service = RecordingService(
-            client=client,
-            state=state,
-            admission=Admission(max_in_flight=BATCH),
-            limits=Limits(questions_per_minute=10**6),
-        )
-        stop, ready = asyncio.Event(), asyncio.Event()
-        running = asyncio.create_task(
-            run_discord(
-                settings,
-                service,
-                ready,
-                stop=stop,
-                pacer=Pacer(min_interval=0.0),
-                presenter=DiscordPresenter(),
-                guild_ready_timeout=0.1,
-                sync=False,
-            )
-        )
-        await asyncio.wait_for(ready.wait(), 10)
-        try:
-            yield service
-        finally:
-            stop.set()
-            await running
-
-
 async def answer_all(
     ask: Callable[[int], Awaitable[None]],
     service: RecordingService,
@@ -133,10 +75,24 @@ async def answer_all(
 
 @pytest.mark.timeout(300)  # ~55 s alone on two cores; more beside a busy suite
 async def test_discord_memory_is_flat_over_5000_answers(redis_url: str) -> None:
-    async with DiscordSim(buckets=False) as sim, UpstreamSim(default=CITED).running() as upstream:
+    namespace = f"memory-{uuid.uuid4().hex}"
+    async with (
+        DiscordSim(buckets=False) as sim,
+        UpstreamSim(default=CITED).running() as upstream,
+        FailOpenState(open_state(redis_url, namespace=namespace), timeout=2) as state,
+    ):
         discord.http.Route.BASE = sim.base_url
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(sim.gateway_url)
-        async with discord_worker(sim, upstream, redis_url) as service:
+        async with running_harness(
+            sim,
+            upstream,
+            state=state,
+            limits=Limits(questions_per_minute=10**6),
+            max_in_flight=BATCH,
+            pacer=Pacer(min_interval=0.0),
+            sync=False,
+        ) as harness:
+            service = harness.service
             channel = sim.no_threads  # cards follow as messages on the interaction's webhook
 
             async def ask(n: int) -> None:

@@ -6,16 +6,13 @@ Redis is back the bots use it again by themselves (a follow-up remembers its thr
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-
-import pytest
 
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config import load_settings
 from tests.chaos.bots import discord_bot
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.discord import DiscordSim
-from tests.sim.redis_server import RedisProcess, redis_server_path
+from tests.sim.redis_server import RedisProcess
 from tests.sim.slack import SlackSim
 from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk, magisterium_citation
 
@@ -33,13 +30,6 @@ PAUSE_AFTER_A_FAILURE = 2.1
 """bot.state.failopen.PAUSE, and a little: the store is tried again after it."""
 
 
-@pytest.fixture
-def redis() -> Iterator[RedisProcess]:
-    redis_server_path()
-    with RedisProcess() as process:
-        yield process
-
-
 def client_for(upstream: UpstreamSim) -> AnswerClient:
     return AnswerClient(
         base_url=upstream.base_url,
@@ -50,14 +40,14 @@ def client_for(upstream: UpstreamSim) -> AnswerClient:
 
 
 async def test_discord_answers_through_a_redis_outage_and_remembers_again_after_it(
-    sim: DiscordSim, upstream: UpstreamSim, redis: RedisProcess
+    sim: DiscordSim, upstream: UpstreamSim, redis_process: RedisProcess
 ) -> None:
     settings = load_settings(
         {
             "DISCORD_TOKEN": sim.token,
             "DISCORD_API_BASE_URL": sim.base_url,
             "UPSTREAM_BASE_URL": upstream.base_url,
-            "STATE_URL": redis.url,
+            "STATE_URL": redis_process.url,
             **OUTAGE,
         },
         env_file=None,
@@ -67,7 +57,7 @@ async def test_discord_answers_through_a_redis_outage_and_remembers_again_after_
     async with client_for(upstream) as client, discord_bot(settings, client):
         first = await sim.slash_command("ask", {"question": "What is hope?"})
         await sim.until(lambda: first.original is not None and "Hope is" in first.original.content)
-        redis.kill()
+        redis_process.kill()
         upstream.release()
         assert first.original is not None
         await sim.until(lambda: len(sim.thread_messages(first.original.id)) > 0)
@@ -79,7 +69,7 @@ async def test_discord_answers_through_a_redis_outage_and_remembers_again_after_
         await sim.user_message(thread.id, f"<@{sim.bot.id}> still there?", mentions=[sim.bot.id])
         await sim.until(lambda: "Mentioned in the outage." in thread.messages[-1].content)
 
-        redis.start()
+        redis_process.start()
         await asyncio.sleep(PAUSE_AFTER_A_FAILURE)
         after = await sim.slash_command("ask", {"question": "Back?"})
         await sim.until(lambda: "After it" in getattr(after.original, "content", ""))
@@ -107,10 +97,10 @@ async def test_discord_answers_through_a_redis_outage_and_remembers_again_after_
 
 
 async def test_slack_answers_through_a_redis_outage_and_remembers_again_after_it(
-    redis: RedisProcess,
+    redis_process: RedisProcess,
 ) -> None:
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
-        settings = slack_settings(sim, upstream, STATE_URL=redis.url, **OUTAGE)
+        settings = slack_settings(sim, upstream, STATE_URL=redis_process.url, **OUTAGE)
         upstream.queue(HELD, answer(["Asked in the outage."]))
         upstream.queue(answer(["After it."]), answer(["Remembered."]))
         async with client_for(upstream) as client, running_slack(settings, client):
@@ -118,14 +108,14 @@ async def test_slack_answers_through_a_redis_outage_and_remembers_again_after_it
             await sim.wait_connections(1)
             first = await sim.mention("C0GENERAL", "What is hope?")
             await sim.wait_for(lambda: world.answer_of("C0GENERAL", first.ts))
-            redis.kill()
+            redis_process.kill()
             upstream.release()
             await world.answered("C0GENERAL", first.ts)
 
             during = await sim.mention("C0GENERAL", "And now?")  # dedup and limits fail open
             await world.answered("C0GENERAL", during.ts, requests=2)
 
-            redis.start()
+            redis_process.start()
             await asyncio.sleep(PAUSE_AFTER_A_FAILURE)
             after = await sim.mention("C0OTHER", "Back?")
             await world.answered("C0OTHER", after.ts, requests=3)

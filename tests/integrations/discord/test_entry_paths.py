@@ -9,19 +9,14 @@ import asyncio
 import logging
 import uuid
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 
-from bot.admission import Admission
 from bot.state import open_state
 from bot.state.failopen import FailOpenState
-from bot.upstream.client import AnswerClient, RetryPolicy
-from config import load_settings
-from integrations.discord import run_discord
-from integrations.discord.presenter import DiscordPresenter
-from tests.integrations.discord.harness import FAST, RecordingService, running_harness
+from tests.integrations.discord.harness import RecordingService, running_harness
 from tests.sim.discord import DiscordSim
 from tests.sim.discord.model import EPHEMERAL
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
@@ -124,60 +119,14 @@ async def two_workers(
     sim: DiscordSim, upstream: UpstreamSim, redis_url: str
 ) -> AsyncIterator[list[RecordingService]]:
     """Two workers on one Redis, neither given shards: each receives every event."""
-    settings = load_settings(
-        {
-            "DISCORD_TOKEN": sim.token,
-            "DISCORD_API_BASE_URL": sim.base_url,
-            "UPSTREAM_BASE_URL": upstream.base_url,
-            "UPSTREAM_API_KEY": "sim-key",
-            "SHUTDOWN_GRACE_SECONDS": "2",
-        },
-        env_file=None,
-    )
-    namespace = f"test-{uuid.uuid4().hex}"
-    async with AsyncExitStack() as stack:
-        services = []
-        stop = asyncio.Event()
-        runners = []
-        for _ in range(2):
-            client = await stack.enter_async_context(
-                AnswerClient(
-                    base_url=upstream.base_url,
-                    api_key=settings.upstream_api_key,
-                    model="magisterium-1",
-                    retry=RetryPolicy(max_retries=0),
-                )
-            )
-            state = await stack.enter_async_context(
-                FailOpenState(open_state(redis_url, namespace=namespace), timeout=2)
-            )
-            service = RecordingService(
-                client=client, state=state, admission=Admission(max_in_flight=8)
-            )
-            if services:  # one condition for both: a test waits for answers wherever they are
-                service.finished = services[0].finished
-            ready = asyncio.Event()
-            runners.append(
-                asyncio.create_task(
-                    run_discord(
-                        settings,
-                        service,
-                        ready,
-                        stop=stop,
-                        pacer=FAST,
-                        presenter=DiscordPresenter(),
-                        guild_ready_timeout=0.1,
-                        sync=False,
-                    )
-                )
-            )
-            await asyncio.wait_for(ready.wait(), 10)
-            services.append(service)
-        try:
-            yield services
-        finally:
-            stop.set()
-            await asyncio.gather(*runners)
+    state = FailOpenState(open_state(redis_url, namespace=f"test-{uuid.uuid4().hex}"), timeout=2)
+    async with (
+        state,
+        running_harness(sim, upstream, state=state, sync=False) as first,
+        running_harness(sim, upstream, state=state, sync=False) as second,
+    ):
+        second.service.finished = first.service.finished  # one condition: answers anywhere
+        yield [first.service, second.service]
 
 
 async def test_two_workers_receiving_every_event_answer_each_once_without_a_traceback(
