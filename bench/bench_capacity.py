@@ -24,8 +24,9 @@ channel's bucket is shared across answers.
 - **Memory**: the worker's RSS (psutil) once warmed up and idle, against its RSS at the end of
   the window with 300 answers in flight (about 20 s of text each), divided by 300.
 - **Shutdown**: 50 answers of 60 s in flight, SIGTERM to the worker, seconds until it exited
-  (target: the default 20 s grace + 3 s); then every answer's last message must carry the "interrupted" note (or the answer ended):
-  none left mid-stream. Default ``SHUTDOWN_GRACE_SECONDS`` (20).
+  (target: the default 20 s grace + 3 s); then every answer's last message must carry the
+  "interrupted" note (or the answer ended): none left mid-stream. Default
+  ``SHUTDOWN_GRACE_SECONDS`` (20).
 
 The worker runs on uvloop's event loop when it is installed, as ``citebot run`` does
 (``event_loop`` in the results' detail says which loop measured).
