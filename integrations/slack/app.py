@@ -18,9 +18,9 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
@@ -39,6 +39,8 @@ from integrations.slack.sink import NativeStreams, SlackSink
 __all__ = ["SlackBot"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 RELATED_ACTION = re.compile(r"^citebot_related_\d+$")
 FEEDBACK_ACTION = "citebot_feedback"
@@ -230,7 +232,7 @@ class SlackBot:
         if not self.allowed(channel, direct=direct):
             await self.service.refuse(sink, self.presenter, wording.not_allowed_here())
             return
-        await self._status(channel, thread_ts, wording.thinking())
+        await _optional(self._status(channel, thread_ts, wording.thinking()), "the status")
         question = Question(
             text=text,
             platform="slack",
@@ -242,12 +244,8 @@ class SlackBot:
         )
         try:
             if follow_up_before is not None:
-                try:
-                    history = await self._history(question, follow_up_before)
-                except Exception:  # a thread that cannot be read back is asked without it
-                    log.warning("could not read a Slack thread back", exc_info=True)
-                    history = ()
-                question = replace(question, history=history)
+                history = await _optional(self._history(question, follow_up_before), "the thread")
+                question = replace(question, history=history or ())
             await self.service.ask(question, presenter=self.presenter, sink=sink, pacer=self.pacer)
         except BaseException:
             # Slack clears the status when the bot replies; a failure before any reply must not
@@ -284,6 +282,16 @@ class SlackBot:
             before_ts=before_ts or None,
             limit=limit,
         )
+
+
+async def _optional(work: Awaitable[T], what: str) -> T | None:
+    """A nicety the answer goes on without (the status, the thread read back): a network
+    failure past the client's retries costs it, not the answer."""
+    try:
+        return await work
+    except Exception as error:
+        log.warning("answering without %s: %s", what, type(error).__name__)
+        return None
 
 
 def _action_key(body: dict[str, Any], action: dict[str, Any]) -> str:
