@@ -163,10 +163,9 @@ class AnswerFormatter:
         return self._final(_NO_CITATIONS, feedback=False)
 
     def _add_note(self, note: str) -> None:
-        overflowed = self._overflowed
-        if not overflowed:
+        if not self._overflowed:
             self._add(self._note(note))
-        if self._overflowed:  # no message left for it: it ends the last one shown
+        if self._overflowed:  # no message left for it (now or before): it ends the last shown
             self._tail_notes.append(note)
 
     def _note(self, note: str) -> Rendered:

@@ -25,7 +25,8 @@ from bot.state import open_state
 from bot.state.failopen import FailOpenState
 from bot.upstream.client import AnswerClient
 from config import load_settings
-from tests.bot.test_service import Sink, ask, question
+from tests.bot.presenter import PlainPresenter
+from tests.bot.test_service import NOW, Sink, ask, question
 from tests.sim.redis_server import RedisProcess
 from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk
 
@@ -145,3 +146,29 @@ async def test_a_locked_sqlite_file_costs_no_answer(
             other.close()
         assert shown.shown[-1] == "Hello world."
         assert failures(service.metrics, "rate_limit") == 1
+
+
+async def test_a_failure_nothing_else_words_ends_with_please_try_again(
+    tmp_path: Path, upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    """A store used without the fail-open wrapper (an embedder's, a test's) fails in the
+    middle of the gate: the person is asked to try again, and the outcome says it failed."""
+    path = tmp_path / "state.db"
+    async with open_state(f"sqlite:///{path}", timeout=0.2) as raw:
+        service = AnswerService(
+            client=answer_client, state=raw, admission=Admission(max_in_flight=1)
+        )
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            sink = Sink()
+            outcome = await service.ask(
+                question("Locked out?"), presenter=PlainPresenter(), sink=sink, pacer=NOW
+            )
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+    assert sink.shown == ["Something went wrong while getting your answer. Please try again."]
+    assert outcome is not None
+    assert outcome.status == "failed"
+    assert upstream.requests == []
