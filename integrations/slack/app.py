@@ -8,8 +8,9 @@ to a task this class tracks, so that shutdown can wait for it. Each asker reads 
 words (status, notices, cards, buttons) in their Slack locale (:class:`UserLocales`).
 
 Every way in (a mention, a DM, a button) is claimed by its Slack id before anything is done and
-passes one authorization check (:meth:`SlackBot.allowed`: a channel of the allowlist, or a DM);
-a failure before the answer starts still ends with a worded reply in the thread.
+passes one authorization check (:meth:`SlackBot.allowed`: a channel of the allowlist, or a DM).
+The "is thinking…" status and reading a thread back are niceties: when the network fails them,
+the question is answered without them.
 """
 
 from __future__ import annotations
