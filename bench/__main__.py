@@ -23,7 +23,17 @@ from rich.table import Table
 
 from bench.report import Result
 
-SUITES = ("latency", "formatter", "platforms", "rate_limits", "capacity", "quotes", "scale")
+SUITES = (
+    "latency",
+    "formatter",
+    "footnotes",
+    "sse",
+    "platforms",
+    "rate_limits",
+    "capacity",
+    "quotes",
+    "scale",
+)
 """Module ``bench.bench_<suite>`` each, with ``measure() -> list[Result]``."""
 RESULTS = Path(__file__).with_name("results.json")
 CURVE = Path(__file__).parents[1] / "docs" / "concurrency.png"

@@ -34,8 +34,18 @@ log = logging.getLogger(__name__)
 
 READ_AHEAD = 0.5
 """Seconds before a paced write from which the answer reads each token as it comes."""
+CLOSE_SECONDS = 2.0
+"""How long an answer cancelled on shutdown may take to close its message with a note: the
+worker exits within ``SHUTDOWN_GRACE_SECONDS`` + 3 s, its platforms closing after the notes."""
 
-__all__ = ["AnswerSink", "Outcome", "Question", "answer_question", "fingerprint"]
+__all__ = [
+    "AnswerSink",
+    "Outcome",
+    "Question",
+    "WatchedSink",
+    "answer_question",
+    "fingerprint",
+]
 
 Status = Literal["answered", "interrupted", "failed", "filtered"]
 
@@ -79,6 +89,30 @@ class AnswerSink(Protocol):
         cards with their quotes checked. One the platform refuses is logged, never raised."""
 
 
+class WatchedSink:
+    """A sink that passes every call on and tells ``after_show`` of each write of the answer
+    (``final``: it was the last; ``landed``: the platform took it): the service notes when the
+    answer is shown for good, the in-flight record when where the answer is may have changed."""
+
+    def __init__(self, sink: AnswerSink, after_show: Callable[[bool, bool], None]) -> None:
+        self.inner = sink
+        self._after_show = after_show
+
+    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
+        landed = False
+        try:
+            await self.inner.show(messages, final=final)
+            landed = True
+        finally:
+            self._after_show(final, landed)
+
+    async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        await self.inner.post_thread(payloads)
+
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        await self.inner.edit_thread(index, payload)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome:
     status: Status
@@ -112,16 +146,22 @@ class _Writer:
         self.first_text_seconds: float | None = None
 
     async def write(
-        self, messages: Sequence[Payload] | Callable[[], Sequence[Payload]], *, final: bool
+        self,
+        messages: Sequence[Payload] | Callable[[], Sequence[Payload]],
+        *,
+        final: bool,
+        paced: bool = True,
     ) -> None:
         """Show ``messages``; a callable renders them once the pacing lets the write go, so a
-        paced write carries the newest text, not the text of when it began to wait."""
+        paced write carries the newest text, not the text of when it began to wait.
+        ``paced=False``: the last write of an answer closing in a hurry (the platform's own
+        budgets still apply, in the sink)."""
         async with self._lock:
             if self._in_flight is not None:
                 with contextlib.suppress(Exception):
                     await self._in_flight
             wait = self._last_write + self._pacer.min_interval - time.monotonic()
-            if wait > 0:
+            if wait > 0 and paced:
                 await asyncio.sleep(wait)
             shown = tuple(messages() if callable(messages) else messages)
             printed = fingerprint(shown)
@@ -189,13 +229,21 @@ async def answer_question(
     pacer: Pacer,
     wording: Wording | None = None,
     checker: QuoteChecker | None = None,
+    max_messages: int | None = None,
+    max_cards: int | None = None,
 ) -> Outcome:
     """Answer one question into ``sink``; never raises an upstream failure, only words it
-    (in ``wording``, by default the question's language). With a ``checker``, the cards'
-    quotes are then checked on their pages in the background and the verdicts edited in."""
+    (in ``wording``, by default the question's language). An answer longer than
+    ``max_messages`` messages stops there with a note; citations beyond ``max_cards`` get one
+    summary instead of a card each. An answer the upstream takes too long over, or sends an
+    oversized event in, keeps its text and says why it stops (the client's deadline and cap).
+    With a ``checker``, the cards' quotes are then checked on their pages in the background
+    and the verdicts edited in."""
     started = time.monotonic()
     wording = wording or Wording(language=question.language, platform=question.platform)
-    formatter = AnswerFormatter(presenter, wording=wording)
+    formatter = AnswerFormatter(
+        presenter, wording=wording, max_messages=max_messages, max_cards=max_cards
+    )
     writer = _Writer(sink=sink, pacer=pacer, started=started)
     streamer = _Streamer(formatter, writer)
 
@@ -271,8 +319,12 @@ async def answer_question(
     except asyncio.CancelledError:
         await streamer.stop()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(_close_interrupted(writer, formatter, presenter, wording), 5)
+            await asyncio.wait_for(
+                _close_interrupted(writer, formatter, presenter, wording), CLOSE_SECONDS
+            )
         raise
+    finally:  # whatever else escaped (a platform refusing the final write): no writer left
+        await streamer.stop()
 
 
 async def _close_interrupted(
@@ -280,6 +332,6 @@ async def _close_interrupted(
 ) -> None:
     """Shutdown: no message may be left mid-stream."""
     if formatter.has_text:
-        await writer.write(formatter.interrupt(wording.interrupted()), final=True)
+        await writer.write(formatter.interrupt(wording.interrupted()), final=True, paced=False)
     else:
-        await writer.write((presenter.notice(wording.restarting()),), final=True)
+        await writer.write((presenter.notice(wording.restarting()),), final=True, paced=False)

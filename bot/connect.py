@@ -49,6 +49,7 @@ def answer_client(
         # OpenAI-compatible servers reject unknown fields.
         related_questions=base_url is not None or "magisterium" in url,
         on_retry=on_retry,
+        max_event_bytes=settings.upstream_max_event_bytes,
     )
 
 

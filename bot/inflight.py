@@ -17,14 +17,14 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from redis.exceptions import RedisError
 
-from bot.answer import AnswerSink, Question
-from bot.render.ports import Payload
+from bot.answer import AnswerSink, Question, WatchedSink
+from bot.state.base import until_set
 from bot.state.coordination import Coordination, open_coordination
 from bot.state.records import Lapsed, Records
 
@@ -103,26 +103,6 @@ class _Live:
         )
 
 
-class _Watched:
-    """The sink a tracked answer writes through: after each write, its record is looked at."""
-
-    def __init__(self, sink: AnswerSink, written: Callable[[], None]) -> None:
-        self._sink = sink
-        self._written = written
-
-    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
-        try:
-            await self._sink.show(messages, final=final)
-        finally:
-            self._written()
-
-    async def post_thread(self, payloads: Sequence[Payload]) -> None:
-        await self._sink.post_thread(payloads)
-
-    async def edit_thread(self, index: int, payload: Payload) -> None:
-        await self._sink.edit_thread(index, payload)
-
-
 class InFlight:
     """This worker's answers in flight, and the closers for other workers' orphans.
 
@@ -185,7 +165,7 @@ class InFlight:
             self._wake.set()
 
         try:
-            yield _Watched(sink, written)
+            yield WatchedSink(sink, lambda _final, _landed: written())
         finally:
             del self._live[record_id]
             with contextlib.suppress(RedisError, OSError):
@@ -216,8 +196,7 @@ class InFlight:
         loop = asyncio.get_running_loop()
         next_beat = loop.time() + self._times.beat
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), max(0.0, next_beat - loop.time()))
+            await until_set(self._wake, max(0.0, next_beat - loop.time()))
             self._wake.clear()
             beat = loop.time() >= next_beat
             try:

@@ -4,14 +4,16 @@ An answer writes at most every ``min_interval`` seconds (the flow coalesces: the
 wins when its turn comes). Platforms also throttle whole channels or workspaces: Discord about 5
 writes per 5 s per channel, Slack so many calls a minute per method per workspace. A
 :class:`RateBudget` models one such limit as a sliding window per key, shared by every answer
-of the process; the adapters key it by what the platform counts (a channel, a method).
+of the process; the adapters key it by what the platform counts (a channel, a method, an
+interaction's token). A key lives only while its window holds a call: one per answer (a token,
+a thread) would otherwise stay for the life of the worker.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -41,13 +43,35 @@ class RateBudget:
         self.per_seconds = per_seconds
         self.window = per_seconds + margin
         self._clock = clock
-        self._slots: defaultdict[str, deque[float]] = defaultdict(deque)
+        self._slots: dict[str, deque[float]] = {}
+        self._next_sweep = clock() + self.window
+
+    @property
+    def keys(self) -> int:
+        """How many keys hold a call in their window (memory held, for tests and metrics)."""
+        return len(self._slots)
 
     def _live(self, key: str, now: float) -> deque[float]:
-        slots = self._slots[key]
+        """``key``'s calls still in the window (a new, unstored deque when none)."""
+        if now >= self._next_sweep:
+            self._sweep(now)
+        slots = self._slots.get(key)
+        if slots is None:
+            return deque()
         while slots and now - slots[0] >= self.window:
             slots.popleft()
+        if not slots:
+            del self._slots[key]
         return slots
+
+    def _sweep(self, now: float) -> None:
+        """Forget every key whose calls all left the window: once a window, so each key costs
+        O(1) amortised however many come and go. A new dict, sized for the keys still live (a
+        dict never shrinks its table: one busy minute would be held for good)."""
+        self._next_sweep = now + self.window
+        self._slots = {
+            key: slots for key, slots in self._slots.items() if now - slots[-1] < self.window
+        }
 
     def _next(self, slots: deque[float] | list[float], now: float) -> float:
         at = now if len(slots) < self.calls else slots[-self.calls] + self.window
@@ -67,6 +91,7 @@ class RateBudget:
         now = self._clock()
         slots = self._live(key, now)
         slots.append(self._next(slots, now))
+        self._slots[key] = slots
         return max(slots[-1] - now, 0.0)
 
     def adopt(self, key: str, slots: Iterable[float]) -> None:

@@ -5,6 +5,10 @@ too long or asked too often gets a clear reply, one thread answers one question 
 worker streams at most ``max_in_flight`` answers with a visible queue behind them, the
 conversation is remembered per thread, every answer leaves one JSON log line, and on shutdown
 new questions are turned away while those in flight finish (or close with a note).
+
+Whatever fails, the person who asked sees an answer or a worded message: the state store fails
+open (:class:`~bot.state.failopen.FailOpenState`), and anything else that escapes the answer
+before its final write ends it with a "please try again" instead of a silent "thinking…".
 """
 
 from __future__ import annotations
@@ -13,12 +17,19 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bot.admission import Admission, AdmissionClosed
-from bot.answer import AnswerSink, Outcome, Question, answer_question
+from bot.answer import (
+    CLOSE_SECONDS,
+    AnswerSink,
+    Outcome,
+    Question,
+    WatchedSink,
+    answer_question,
+)
 from bot.connect import open_quote_checker
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight, open_inflight
@@ -26,6 +37,7 @@ from bot.ops.metrics import Metrics
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.state import State, open_state
+from bot.state.failopen import FailOpenState
 from bot.upstream.client import AnswerClient
 from bot.upstream.events import Turn
 from config import Settings
@@ -45,6 +57,10 @@ class Limits:
     questions_per_minute: int = 10
     history_turns: int = 6
     memory_ttl: float = 7 * 24 * 3600.0
+    max_answer_messages: int | None = 10
+    """Messages one answer may take; the rest of a longer one is left out with a note."""
+    max_cards: int | None = 20
+    """Citation cards one answer may post; the rest are summarised in one message."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:
@@ -53,6 +69,8 @@ class Limits:
             questions_per_minute=settings.rate_limit_per_minute,
             history_turns=settings.history_turns,
             memory_ttl=float(settings.memory_ttl_seconds),
+            max_answer_messages=settings.max_answer_messages,
+            max_cards=settings.max_cards,
         )
 
 
@@ -119,21 +137,60 @@ class AnswerService:
         """Answer ``question`` into ``sink``, or tell the user why not; None when refused.
 
         ``question.history`` is used when the adapter found one (e.g. Slack's thread replies);
-        otherwise the remembered turns of the thread are sent.
+        otherwise the remembered turns of the thread are sent. Never raises but on
+        cancellation: a failure before the answer's final write shows a "please try again".
         """
         wording = self.wording_for(question.language, question.platform)
+        shown: list[bool] = []  # the final write landed: a failure after it replaces nothing
+
+        def after_show(final: bool, landed: bool) -> None:
+            if final and landed:
+                shown.append(True)
+
+        started = time.monotonic()
+        try:
+            return await self._ask(
+                question,
+                wording,
+                presenter=presenter,
+                sink=sink,
+                pacer=pacer,
+                after_show=after_show,
+            )
+        except Exception as error:
+            log.error("an answer failed: %s", type(error).__name__, exc_info=error)
+            if not shown:
+                with contextlib.suppress(Exception):
+                    await self.refuse(sink, presenter, wording.try_again())
+            outcome = Outcome(status="failed", text="", total_seconds=time.monotonic() - started)
+            self._log(question, outcome)
+            return outcome
+
+    async def _ask(
+        self,
+        question: Question,
+        wording: Wording,
+        *,
+        presenter: Presenter,
+        sink: AnswerSink,
+        pacer: Pacer,
+        after_show: Callable[[bool, bool], None],
+    ) -> Outcome | None:
+        """:meth:`ask`'s work; notices go to ``sink`` itself, the answer through the sink the
+        in-flight record tracks, its writes told to ``after_show``."""
+        notices = sink
         refusal = await self._gate(question, wording)
         if refusal is not None:
-            await self.refuse(sink, presenter, refusal)
+            await self.refuse(notices, presenter, refusal)
             return None
         with self._tracked():
             key = self.conversation_key(question)
 
             async def queued(position: int) -> None:
-                await self.refuse(sink, presenter, wording.queued(position))
+                await self.refuse(notices, presenter, wording.queued(position))
 
             async def thread_busy(position: int) -> None:
-                await self.refuse(sink, presenter, wording.after_thread_turn(position))
+                await self.refuse(notices, presenter, wording.after_thread_turn(position))
 
             started = time.monotonic()
             try:
@@ -143,7 +200,7 @@ class AnswerService:
                     else contextlib.nullcontext()
                 )
                 async with (
-                    self.inflight.track(question, sink) as sink,
+                    self.inflight.track(question, sink) as tracked,
                     lease,
                     self.admission.slot(on_queued=queued),
                 ):
@@ -153,13 +210,23 @@ class AnswerService:
                         question,
                         client=self.client,
                         presenter=presenter,
-                        sink=sink,
+                        sink=WatchedSink(tracked, after_show),
                         pacer=pacer,
                         wording=wording,
                         checker=self.checker,
+                        max_messages=self.limits.max_answer_messages,
+                        max_cards=self.limits.max_cards,
                     )
+                    if key is not None and outcome.text.strip():
+                        # still holding the thread: the next question in it reads this turn
+                        await self.state.append(
+                            key,
+                            Turn("user", question.text),
+                            Turn("assistant", outcome.text),
+                            ttl=self.limits.memory_ttl,
+                        )
             except AdmissionClosed:
-                await self.refuse(sink, presenter, wording.restarting())
+                await self.refuse(notices, presenter, wording.restarting())
                 return None
             except asyncio.CancelledError:  # shutdown: the flow closed the answer with a note
                 self._log(
@@ -169,15 +236,27 @@ class AnswerService:
                     ),
                 )
                 raise
-            if key is not None and outcome.text.strip():
-                await self.state.append(
-                    key,
-                    Turn("user", question.text),
-                    Turn("assistant", outcome.text),
-                    ttl=self.limits.memory_ttl,
-                )
             self._log(question, outcome)
             return outcome
+
+    async def record_feedback(
+        self, *, platform: str, answer_key: str, user_id: str, value: str
+    ) -> bool:
+        """Keep one person's vote on an answer and log it (one JSON line with the vote)."""
+        changed = await self.state.record_feedback(answer_key, user_id, value)
+        log.info(
+            "feedback",
+            extra={
+                "feedback": {
+                    "platform": platform,
+                    "answer": answer_key,
+                    "user": user_id,
+                    "value": value,
+                    "changed": changed,
+                }
+            },
+        )
+        return changed
 
     async def _gate(self, question: Question, wording: Wording) -> str | None:
         if not self._accepting:
@@ -232,7 +311,8 @@ class AnswerService:
     async def drain(self, grace: float) -> None:
         """Stop taking questions; give those in flight ``grace`` seconds, then interrupt them.
 
-        Idempotent. Interrupted answers close their messages with a note (see answer_question).
+        Idempotent. Interrupted answers close their messages with a note (see answer_question),
+        for :data:`~bot.answer.CLOSE_SECONDS` at most: this returns within ``grace`` + that.
         """
         self._accepting = False
         self.admission.close()
@@ -244,7 +324,7 @@ class AnswerService:
         for task in late:
             task.cancel()
         if late:
-            await asyncio.wait(late, timeout=5)
+            await asyncio.wait(late, timeout=CLOSE_SECONDS + 0.1)
         log.info(
             "drained %d answers (%d interrupted) in %.1f s",
             len(pending),
@@ -261,11 +341,19 @@ async def answer_service(
     metrics: Metrics | None = None,
     quote_check_hosts: Sequence[HostPort] = (),
 ) -> AsyncIterator[AnswerService]:
-    """The service a worker runs, on the state ``STATE_URL`` names, with the quote checker
+    """The service a worker runs, on the state ``STATE_URL`` names (failing open: an outage
+    costs dedup, limits and memory for a while, never an answer), with the quote checker
     ``QUOTE_CHECK`` asks for (its cache that state; ``quote_check_hosts`` read besides
     ``QUOTE_CHECK_ALLOW_HOSTS``: the demo's pages); drained and closed on exit."""
+    metrics = metrics or Metrics()
+    backend = open_state(settings.state_url, timeout=settings.state_timeout_seconds)
+    failures = metrics.state_failures
     async with (
-        open_state(settings.state_url) as state,
+        FailOpenState(
+            backend,
+            timeout=settings.state_timeout_seconds,
+            on_failure=lambda operation: failures.labels(operation).inc(),
+        ) as state,
         open_inflight(settings.state_url) as inflight,
         open_quote_checker(settings, cache=state, pages=quote_check_hosts) as checker,
     ):

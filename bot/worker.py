@@ -1,8 +1,11 @@
 """``citebot run``: every configured platform in one asyncio process, drained on SIGTERM.
 
-Heroku-like platforms send SIGTERM and kill 30 s later, so the worker stops taking questions
-at once, gives answers in flight ``SHUTDOWN_GRACE_SECONDS`` (20 s) and closes the rest with a
-note, closes the platform clients and exits 0 well within 25 s.
+Heroku-like platforms send SIGTERM and kill 30 s later (Docker 10 s, Kubernetes 30 s by
+default), so the worker stops taking questions at once, gives answers in flight
+``SHUTDOWN_GRACE_SECONDS`` (20 s), closes the rest with a note (2 s at most), closes the
+platform clients and exits 0 within ``SHUTDOWN_GRACE_SECONDS`` + 3 s, whatever hangs: a
+watchdog ends the process then if the clean way has not (a DNS lookup or a library's cleanup
+cannot be cancelled).
 """
 
 from __future__ import annotations
@@ -11,8 +14,10 @@ import asyncio
 import gc
 import importlib
 import logging
+import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
@@ -25,12 +30,13 @@ from config import Settings
 
 log = logging.getLogger("citebot.worker")
 
-__all__ = ["Runner", "configuration_problem", "event_loop_factory", "run_worker"]
+__all__ = ["Runner", "configuration_problem", "event_loop_factory", "run_worker", "watchdog"]
 
 Runner = Callable[[Settings, AnswerService, asyncio.Event], Coroutine[Any, Any, None]]
 """A platform: runs until cancelled, sets the event once connected."""
 
-RUNNER_CLOSE_SECONDS = 3.0
+EXIT_MARGIN = 3.0
+"""Seconds after ``SHUTDOWN_GRACE_SECONDS`` by which the process has exited."""
 
 
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -104,10 +110,13 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
             crashed = await _until_stopped(runners, stopping)
         freezing.cancel()
         log.info("shutting down: draining answers in flight")
+        exit_by = loop.time() + settings.shutdown_grace_seconds + EXIT_MARGIN
+        watchdog(settings.shutdown_grace_seconds + EXIT_MARGIN)
         await service.drain(settings.shutdown_grace_seconds)
         if service.checker is not None:  # before the platforms close; unchecked cards stay
             await service.checker.aclose()
-        await _close(runners)  # the platforms close after the drain: its notes still post
+        # the platforms close after the drain (its notes still post), in what time is left
+        await _close(runners, within=max(0.1, exit_by - loop.time() - 0.5))
     log.info("stopped")
     return 1 if crashed else 0
 
@@ -140,8 +149,24 @@ async def _until_stopped(runners: set[asyncio.Task[None]], stopping: asyncio.Tas
     return crashed
 
 
-async def _close(runners: set[asyncio.Task[None]]) -> None:
+async def _close(runners: set[asyncio.Task[None]], *, within: float) -> None:
     for task in runners:
         task.cancel()
     if runners:
-        await asyncio.wait(runners, timeout=RUNNER_CLOSE_SECONDS)
+        _done, late = await asyncio.wait(runners, timeout=within)
+        for task in late:
+            log.warning("platform %s did not close in time", task.get_name())
+
+
+def watchdog(seconds: float) -> None:
+    """End the process ``seconds`` from now if it is still running: past that the platform
+    kills it anyway, and a worker that promised its exit must keep the promise."""
+
+    def expire() -> None:
+        log.warning("still running %.1f s after the signal: exiting now", seconds)
+        logging.shutdown()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()

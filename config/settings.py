@@ -15,7 +15,15 @@ from urllib.parse import urlsplit
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-__all__ = ["DEMO", "HostPort", "Settings", "SettingsError", "load_settings", "parse_host_port"]
+__all__ = [
+    "DEMO",
+    "HostPort",
+    "Settings",
+    "SettingsError",
+    "load_settings",
+    "parse_host_port",
+    "shown_url",
+]
 
 DEMO = "demo"
 MAGISTERIUM_API = "https://www.magisterium.com/api/v1"
@@ -66,10 +74,25 @@ def parse_host_port(entry: str) -> HostPort:
     return HostPort(host.rstrip("."), int(port_text))
 
 
+def shown_url(value: str) -> str:
+    """A URL as an error may show it: scheme, host, port and path, never the user, password,
+    query or fragment that may carry a key (``redis://:PASSWORD@host``, ``?key=...``)."""
+    try:
+        parts = urlsplit(value.strip())
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port is not None else ""
+    except ValueError:
+        return repr(value.strip().split(":", 1)[0] + ":…")
+    userinfo = "…@" if "@" in parts.netloc else ""
+    rest = "?…" if parts.query or parts.fragment else ""
+    netloc = f"//{userinfo}{host}{port}" if parts.netloc else ""
+    return repr(f"{parts.scheme}:{netloc}{parts.path}{rest}" if parts.scheme else "…")
+
+
 def _http_url(value: str) -> str:
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"must be an http(s) URL, got {value!r}")
+        raise ValueError(f"must be an http(s) URL, got {shown_url(value)}")
     return value
 
 
@@ -99,6 +122,11 @@ class Settings(BaseSettings):
     upstream_max_retries: int = Field(
         default=3, ge=0, le=10, validation_alias="UPSTREAM_MAX_RETRIES"
     )
+    upstream_max_event_bytes: int = Field(
+        default=1024 * 1024, ge=1024, validation_alias="UPSTREAM_MAX_EVENT_BYTES"
+    )
+    """One server-sent event's size; a longer one ends the answer (a runaway or hostile
+    upstream would otherwise fill the worker's memory with one endless line)."""
 
     demo_corpus: str | None = Field(default=None, validation_alias="DEMO_CORPUS")
     demo_tokens_per_second: float = Field(
@@ -134,6 +162,11 @@ class Settings(BaseSettings):
     port: int = Field(default=3000, ge=1, le=65535, validation_alias="PORT")
 
     state_url: str = Field(default="memory://", validation_alias="STATE_URL")
+    state_timeout_seconds: float = Field(
+        default=2.0, gt=0, le=60, validation_alias="STATE_TIMEOUT_SECONDS"
+    )
+    """Connecting to the state store, and each call to it; past it the answer goes on without
+    the store (see bot/state/failopen.py)."""
     history_turns: int = Field(default=6, ge=0, le=50, validation_alias="HISTORY_TURNS")
     memory_ttl_seconds: int = Field(
         default=7 * 24 * 3600, gt=0, validation_alias="MEMORY_TTL_SECONDS"
@@ -141,6 +174,8 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=10, ge=1, validation_alias="RATE_LIMIT_PER_MINUTE")
     max_in_flight: int = Field(default=20, ge=1, validation_alias="MAX_IN_FLIGHT")
     max_question_length: int = Field(default=2000, ge=1, validation_alias="MAX_QUESTION_LENGTH")
+    max_answer_messages: int = Field(default=10, ge=1, validation_alias="MAX_ANSWER_MESSAGES")
+    max_cards: int = Field(default=20, ge=1, validation_alias="MAX_CARDS")
     shutdown_grace_seconds: float = Field(
         default=20.0, ge=0, validation_alias="SHUTDOWN_GRACE_SECONDS"
     )
@@ -180,7 +215,9 @@ class Settings(BaseSettings):
     def _state(cls, value: str) -> str:
         scheme = urlsplit(value).scheme
         if scheme not in ("memory", "sqlite", "redis", "rediss"):
-            raise ValueError(f"must start with memory://, sqlite:/// or redis://, got {value!r}")
+            raise ValueError(
+                f"must start with memory://, sqlite:/// or redis://, got {shown_url(value)}"
+            )
         return value
 
     @field_validator(
@@ -249,6 +286,8 @@ class Settings(BaseSettings):
 _SECRET_FIELDS = {
     name for name, info in Settings.model_fields.items() if "SecretStr" in repr(info.annotation)
 }
+_URL_FIELDS = {"upstream_base_url", "discord_api_base_url", "slack_api_base_url", "state_url"}
+"""Settings whose value may carry a key or password: an error never echoes them whole."""
 
 
 def _variable(field_name: str) -> str:
@@ -266,8 +305,11 @@ def _one_line(error: ValidationError) -> str:
     )
     variable = _variable(field_name) if field_name in Settings.model_fields else str(loc)
     message = first["msg"].removeprefix("Value error, ")
-    if field_name not in _SECRET_FIELDS and first["type"] not in ("value_error",):
-        message = f"{message} (got {first.get('input')!r})"
+    if first["type"] not in ("value_error",):
+        if field_name in _URL_FIELDS and isinstance(first.get("input"), str):
+            message = f"{message} (got {shown_url(first['input'])})"
+        elif field_name not in _SECRET_FIELDS | _URL_FIELDS:
+            message = f"{message} (got {first.get('input')!r})"
     more = len(error.errors()) - 1
     suffix = f" (and {more} more setting{'s' if more > 1 else ''})" if more else ""
     return f"{variable}: {message}{suffix}"

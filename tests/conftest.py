@@ -10,7 +10,12 @@ import pytest
 
 from bot.state.coordination import Coordination, open_coordination
 from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
-from tests.sim.redis_server import RedisServerMissing, redis_server_path, start_redis_server
+from tests.sim.redis_server import (
+    RedisProcess,
+    RedisServerMissing,
+    redis_server_path,
+    start_redis_server,
+)
 from tests.sim.upstream import UpstreamSim
 
 
@@ -33,8 +38,7 @@ async def answer_client(upstream: UpstreamSim) -> AsyncIterator[AnswerClient]:
         yield client
 
 
-@pytest.fixture(scope="session")
-def redis_url() -> Iterator[str]:
+def _needs_redis_server() -> None:
     """Skipped where redis-server is missing, but never under CI: there it must run."""
     try:
         redis_server_path()
@@ -42,6 +46,11 @@ def redis_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail(f"{missing}; CI must not skip the Redis tests", pytrace=False)
         pytest.skip(str(missing))
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    _needs_redis_server()
     with start_redis_server() as url:
         yield url
 
@@ -62,3 +71,11 @@ async def coordinations(redis_url: str) -> AsyncIterator[Callable[[], Coordinati
     yield open_one
     for coordination in opened:
         await coordination.aclose()
+
+
+@pytest.fixture
+def redis_process() -> Iterator[RedisProcess]:
+    """A redis-server of this test's own, to kill and start again (outages)."""
+    _needs_redis_server()
+    with RedisProcess() as process:
+        yield process

@@ -35,6 +35,8 @@ from bot.upstream.errors import (
     RateLimited,
     StreamCut,
     TokenLimit,
+    TooLarge,
+    TooSlow,
     UpstreamDown,
     UpstreamError,
 )
@@ -248,6 +250,16 @@ class Wording:
             )
         if isinstance(error, ContentFiltered):
             return self.filtered()
+        if isinstance(error, TooSlow):
+            return self._(
+                "The answer took too long, so it stops here; what you see above is what "
+                "arrived. Please ask again for the rest."
+            )
+        if isinstance(error, TooLarge):
+            return self._(
+                "The answer service sent more than citebot can read at once, so the answer "
+                "stops here; what you see above is what arrived."
+            )
         if isinstance(error, StreamCut):
             return self.interrupted()
         if isinstance(error, BadRequest):
@@ -259,7 +271,24 @@ class Wording:
             return self._(
                 "I could not reach the answer service just now. Please try again in a minute."
             )
+        return self.try_again()
+
+    def try_again(self) -> str:
+        """Anything else that stopped an answer before it was shown."""
         return self._("Something went wrong while getting your answer. Please try again.")
+
+    def too_long(self) -> str:
+        """The answer outgrew the messages one answer may take (``MAX_ANSWER_MESSAGES``)."""
+        return self._(
+            "This answer is too long to show in full, so it stops here. Ask a follow-up "
+            "question for the rest."
+        )
+
+    def more_sources(self, n: int) -> str:
+        """Leads the list of the sources beyond ``MAX_CARDS``, which get no card of their own."""
+        return self.ngettext("…and {n} more source", "…and {n} more sources", n).format(
+            n=self.number(n)
+        )
 
     def rate_limited(self, retry_after: float | None) -> str:
         if retry_after is None:

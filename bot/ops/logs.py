@@ -1,7 +1,9 @@
 """JSON log lines for the worker: one object a line, easy for any log platform to index.
 
-A record's ``extra={"answer": {...}}`` is merged into its line (the one-line-per-answer
-record of :mod:`bot.service`). Secrets never get here: they are ``SecretStr`` everywhere.
+A record's ``extra={"answer": {...}}`` or ``extra={"feedback": {...}}`` is merged into its
+line (the one line per answer and per vote of :mod:`bot.service`). Secrets never get here:
+they are ``SecretStr`` everywhere, and the HTTP clients' request lines (whose URLs may carry a
+key) are not logged below WARNING.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ import logging
 import time
 from typing import Any
 
-__all__ = ["JsonFormatter", "configure_json_logging"]
+__all__ = ["MERGED", "JsonFormatter", "configure_json_logging"]
+
+MERGED = ("answer", "feedback")
+"""The ``extra`` keys whose dict becomes fields of the line itself."""
 
 
 class JsonFormatter(logging.Formatter):
@@ -23,9 +28,10 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        answer = getattr(record, "answer", None)
-        if isinstance(answer, dict):
-            line.update(answer)
+        for key in MERGED:
+            fields = getattr(record, key, None)
+            if isinstance(fields, dict):
+                line.update(fields)
         if record.exc_info:
             line["error"] = self.formatException(record.exc_info)
         return json.dumps(line, ensure_ascii=False, default=str)
@@ -37,5 +43,13 @@ def configure_json_logging(level: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    for noisy in ("discord.gateway", "discord.http", "slack_bolt", "slack_sdk", "aiohttp.access"):
+    noisy_loggers = (
+        "discord.gateway",
+        "discord.http",
+        "slack_bolt",
+        "slack_sdk",
+        "aiohttp.access",
+        "httpx",
+    )
+    for noisy in noisy_loggers:
         logging.getLogger(noisy).setLevel(max(logging.getLogger(noisy).level, logging.WARNING))

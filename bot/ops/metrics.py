@@ -52,6 +52,13 @@ class Metrics:
             ["platform"],
             registry=self.registry,
         )
+        self.state_failures = Counter(
+            "citebot_state_failures",
+            "State store calls that failed or were skipped during an outage; the answer went on "
+            "without the store (dedup and limits open, lease in-process).",
+            ["operation"],
+            registry=self.registry,
+        )
         self.rate_limited_users = Counter(
             "citebot_rate_limited_users",
             "Questions refused by the per-user rate limit.",

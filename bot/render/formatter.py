@@ -19,8 +19,9 @@ from bot.render.blocks import BlockReader, SourceBlock
 from bot.render.document import Footnote, Paragraph, Span, Text
 from bot.render.numbering import CitationCard, FirstUse, Resolution, resolve
 from bot.render.pack import Message, Packer, join
-from bot.render.ports import Payload, Presenter
-from bot.render.text import ELLIPSIS, SENTINEL
+from bot.render.ports import MarkdownSyntax, Payload, Presenter
+from bot.render.text import ELLIPSIS, SENTINEL, clip
+from bot.render.thread import capped, more_sources, source_title
 from bot.render.write import Rendered, render_blocks, render_source
 from bot.upstream.citations import Citation
 from bot.upstream.events import AnswerDone
@@ -58,8 +59,24 @@ class AnswerFormatter:
     """One answer for one platform; its cards and buttons are labelled in ``wording``'s
     language."""
 
-    def __init__(self, presenter: Presenter, *, wording: Wording = WORDING) -> None:
+    def __init__(
+        self,
+        presenter: Presenter,
+        *,
+        wording: Wording = WORDING,
+        max_messages: int | None = None,
+        max_cards: int | None = None,
+    ) -> None:
+        """``max_messages``: the answer stops after that many messages, with a note (the rest
+        is neither rendered nor cited); ``max_cards``: citation cards beyond it become one
+        summary message at the end of the thread (``MAX_ANSWER_MESSAGES``, ``MAX_CARDS``)."""
         self._presenter = presenter
+        self._max_messages = max_messages
+        self._max_cards = max_cards
+        self._overflowed = False
+        """The answer outgrew ``max_messages``: later blocks are dropped unread."""
+        self._tail_notes: list[str] = []
+        """Notes for the end of the last message shown, once there is no room for a block."""
         self._markdown = presenter.markdown
         self._wording = wording
         self._reader = BlockReader(cut=max(200, min(1200, presenter.text_budget * 4 // 5)))
@@ -101,7 +118,7 @@ class AnswerFormatter:
         if open_block is not None and open_block.text:
             tail_entry = (len(self._blocks), open_block)
             blocks = [*self._blocks, open_block]
-        messages = self._packer.messages(tail_entry, floor=self._reader.open_floor())
+        messages = self._capped(self._packer.messages(tail_entry, floor=self._reader.open_floor()))
         while len(self._streamed) < len(messages) - 1:
             index = len(self._streamed)
             self._streamed.append(self._streaming_payload(blocks, messages[index], self._first_use))
@@ -126,12 +143,15 @@ class AnswerFormatter:
             self._add_note(note)
         resolution = resolve(self._uses(), done.citations)
         answer = self._final(resolution, feedback=True)
+        carded, rest = capped(resolution.cards, self._max_cards)
         thread = self._presenter.thread(
-            resolution.cards,
+            carded,
             resolution.also_consulted,
             done.related_questions,
             labels=self._wording.labels,
         )
+        if rest:
+            thread = (*thread, self._more_sources(rest))
         return RenderedAnswer(
             answer=answer,
             thread=thread,
@@ -149,10 +169,27 @@ class AnswerFormatter:
         return self._final(_NO_CITATIONS, feedback=False)
 
     def _add_note(self, note: str) -> None:
-        self._add(render_blocks((Paragraph((Span("emph", (Text(note),)),)),), self._markdown))
+        if not self._overflowed:
+            self._add(self._note(note))
+        if self._overflowed:  # no message left for it (now or before): it ends the last shown
+            self._tail_notes.append(note)
+
+    def _note(self, note: str) -> Rendered:
+        return render_blocks((Paragraph((Span("emph", (Text(note),)),)),), self._markdown)
+
+    def _capped(self, messages: list[Message]) -> list[Message]:
+        """The messages an answer may show (``max_messages``); past it the answer is cut."""
+        if self._max_messages is None or len(messages) <= self._max_messages:
+            return messages
+        if not self._overflowed:
+            self._overflowed = True
+            self._tail_notes.insert(0, self._wording.too_long())
+        return messages[: self._max_messages]
 
     def _absorb(self) -> None:
         pending, self._pending = self._pending, []
+        if self._overflowed:
+            return  # past the last message: not worth rendering
         for source in pending:
             self._add(
                 render_source(source.text, self._markdown, tight=source.tight, joiner=source.joiner)
@@ -165,12 +202,20 @@ class AnswerFormatter:
             # finished block was most of an answer's memory
             self._blocks.append(replace(block, splits=()))
             _number(self._first_use, block)
+            if self._max_messages is not None and len(self._packer.closed) >= self._max_messages:
+                self._capped(self._packer.messages())
 
     def _complete(self) -> None:
         self._pending.extend(self._reader.close())
         self._absorb()
 
     def _uses(self) -> list[tuple[int, str]]:
+        if self._overflowed:  # only the footnotes a person can see are cited
+            return [
+                (note.number, note.sentence)
+                for message in self._capped(self._packer.messages())
+                for note in _notes(self._blocks, message)
+            ]
         return [(note.number, note.sentence) for block in self._blocks for note in block.footnotes]
 
     def _insert_spans(self, citations: Sequence[Citation], text: str) -> None:
@@ -185,14 +230,37 @@ class AnswerFormatter:
         self._blocks, self._packer = rebuilt._blocks, rebuilt._packer
 
     def _final(self, resolution: Resolution, *, feedback: bool) -> tuple[Payload, ...]:
-        messages = self._packer.messages()
+        messages = self._capped(self._packer.messages())
+        notes = "".join("\n\n" + self._note(note).text for note in self._tail_notes if note.strip())
+        texts = [self._final_text(message, resolution) for message in messages[:-1]]
+        if messages:
+            last = self._final_text(messages[-1], resolution, reserve=len(notes))
+            texts.append(clip(last, self._presenter.message_limit - len(notes)) + notes)
         return tuple(
-            self._presenter.answer_message(
-                self._final_text(message, resolution),
-                feedback=feedback and index == len(messages) - 1,
-            )
-            for index, message in enumerate(messages)
+            self._presenter.answer_message(text, feedback=feedback and index == len(texts) - 1)
+            for index, text in enumerate(texts)
         )
+
+    def _more_sources(self, rest: Sequence[CitationCard]) -> Payload:
+        """The cited sources past ``max_cards``: how many, then as many links as fit."""
+        markdown = self._markdown
+        lead = markdown.emphasis(
+            "strong", markdown.escape(self._wording.more_sources(len(rest)), line_start=True)
+        )
+        text = more_sources(
+            rest,
+            lead=lead,
+            line=lambda card: (
+                markdown.bullet(card.number)
+                + _linked(
+                    markdown,
+                    source_title(card.citation, self._wording.labels),
+                    card.citation.source_url,
+                )
+            ),
+            room=self._presenter.message_limit,
+        )
+        return self._presenter.answer_message(markdown.neutralise(text), feedback=False)
 
     def _streaming_payload(
         self, blocks: Sequence[Rendered], message: Message, numbering: FirstUse[int]
@@ -205,7 +273,7 @@ class AnswerFormatter:
         text = markdown.neutralise(_fill(join(blocks, message), plain, markdown.footnote_separator))
         return presenter.answer_message(text, feedback=False)
 
-    def _final_text(self, message: Message, resolution: Resolution) -> str:
+    def _final_text(self, message: Message, resolution: Resolution, *, reserve: int = 0) -> str:
         presenter, markdown = self._presenter, self._markdown
         numbers: Mapping[int, int] = resolution.numbers
         plain: list[str] = []
@@ -217,7 +285,7 @@ class AnswerFormatter:
             linked.append(markdown.footnote(shown, url) if shown and url else plain[-1])
         source = join(self._blocks, message)
         text = markdown.neutralise(_fill(source, plain, markdown.footnote_separator))
-        room = presenter.message_limit - len(text)
+        room = presenter.message_limit - reserve - len(text)
         for index, (short, long) in enumerate(zip(plain, linked, strict=True)):
             if len(long) - len(short) <= room:
                 room -= len(long) - len(short)
@@ -225,7 +293,12 @@ class AnswerFormatter:
         richer = markdown.neutralise(_fill(source, plain, markdown.footnote_separator))
         if not richer.strip():
             return ELLIPSIS  # only markers without sources were here; a message can't be empty
-        return richer if len(richer) <= presenter.message_limit else text
+        return richer if len(richer) <= presenter.message_limit - reserve else text
+
+
+def _linked(markdown: MarkdownSyntax, title: str, url: str | None) -> str:
+    label = markdown.escape(clip(title, 150), line_start=False)
+    return markdown.link(label, url) if url else label
 
 
 def _footnoted(text: str, citations: Sequence[Citation]) -> str:

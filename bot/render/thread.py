@@ -19,9 +19,18 @@ from bot.render.numbering import CitationCard
 from bot.upstream.citations import Citation
 from bot.verify.verdict import Verdict
 
-__all__ = ["batches", "listed", "source_title", "verdict_line", "with_room_for_verdicts"]
+__all__ = [
+    "batches",
+    "capped",
+    "listed",
+    "more_sources",
+    "source_title",
+    "verdict_line",
+    "with_room_for_verdicts",
+]
 
 Card = TypeVar("Card")
+T = TypeVar("T")
 
 
 def source_title(citation: Citation, labels: Labels) -> str:
@@ -97,3 +106,25 @@ def listed(
         lines.append(text)
         used += len(text) + 1
     return lines
+
+
+def capped(cards: Sequence[T], most: int | None) -> tuple[Sequence[T], Sequence[T]]:
+    """The first ``most`` cards (all when None), and the rest, which get no card of their own:
+    1,000 citations behind one footnote would otherwise be a hundred thread messages."""
+    if most is None or len(cards) <= most:
+        return cards, ()
+    return cards[:most], cards[most:]
+
+
+def more_sources(rest: Sequence[T], *, lead: str, line: Callable[[T], str], room: int) -> str:
+    """``lead`` (which says how many there are), then one ``line`` per source while they fit
+    in ``room`` characters; the lead counts the ones that did not fit too."""
+    lines = [lead]
+    used = len(lead)
+    for item in rest:
+        text = line(item)
+        if used + 1 + len(text) > room:
+            break
+        lines.append(text)
+        used += 1 + len(text)
+    return "\n".join(lines)

@@ -17,6 +17,7 @@ from bot.state.ports import (
     LEASE_TTL,
     MEMORY_KEEP,
     MEMORY_TTL,
+    STATE_TIMEOUT,
     Cache,
     ConversationMemory,
     Dedup,
@@ -35,6 +36,7 @@ __all__ = [
     "LEASE_TTL",
     "MEMORY_KEEP",
     "MEMORY_TTL",
+    "STATE_TIMEOUT",
     "Cache",
     "ConversationMemory",
     "Dedup",
@@ -48,39 +50,50 @@ __all__ = [
 ]
 
 
-def open_state(url: str, *, namespace: str = "citebot") -> State:
+def open_state(url: str, *, namespace: str = "citebot", timeout: float = STATE_TIMEOUT) -> State:
     """The backend ``url`` names, ready to use; close it with ``aclose()`` or ``async with``.
 
     ``namespace`` prefixes every Redis key, so several deployments (or tests) share a server.
-    A malformed URL or an unopenable database raises :class:`SettingsError` naming STATE_URL.
+    ``timeout`` bounds connecting and each call (Redis; SQLite waits that long for a lock);
+    the backend raises its own errors (:class:`~bot.state.failopen.FailOpenState` words them
+    for the answers). A malformed URL or an unopenable database raises :class:`SettingsError`
+    naming STATE_URL.
     """
     parts = urlsplit(url.strip())
     if parts.scheme == "memory":
         return MemoryState()
     if parts.scheme == "sqlite":
-        return _open_sqlite(parts.netloc, parts.path)
+        return _open_sqlite(parts.netloc, parts.path, timeout=timeout)
     if parts.scheme in ("redis", "rediss"):
-        return _open_redis(url.strip(), parts, namespace=namespace)
+        return _open_redis(url.strip(), parts, namespace=namespace, timeout=timeout)
     raise SettingsError(
         f"STATE_URL: must start with memory://, sqlite:/// or redis://, got {parts.scheme!r}"
     )
 
 
-def _open_sqlite(netloc: str, path: str) -> State:
+def _open_sqlite(netloc: str, path: str, *, timeout: float) -> State:
     from bot.state.sqlite import SqliteState
 
     path = path.removeprefix("/")
     if netloc or not path:
         raise SettingsError("STATE_URL: write sqlite:///relative/path or sqlite:////absolute/path")
     try:
-        return SqliteState(path)
+        return SqliteState(path, timeout=timeout)
     except sqlite3.Error as error:
         raise SettingsError(f"STATE_URL: cannot open SQLite database {path!r}: {error}") from None
 
 
-def _open_redis(url: str, parts: SplitResult, *, namespace: str) -> State:
-    """Errors never quote the URL: it may carry a password."""
+def _open_redis(url: str, parts: SplitResult, *, namespace: str, timeout: float) -> State:
+    """Errors never quote the URL: it may carry a password.
+
+    The timeouts are explicit: redis-py 5 waits forever by default, redis-py 8 five seconds
+    with ten retries, so a hung server would hold an answer for a minute. One quick retry
+    stays, for a pooled connection that died with a restarted server. The URL's own
+    ``?socket_timeout=`` and ``?socket_connect_timeout=`` win.
+    """
     from redis.asyncio import Redis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
 
     from bot.state.redis import RedisState
 
@@ -94,7 +107,13 @@ def _open_redis(url: str, parts: SplitResult, *, namespace: str) -> State:
             f"STATE_URL: write {parts.scheme}://HOST:PORT/DB (DB a number), e.g. redis://redis:6379/0"
         )
     try:
-        client = Redis.from_url(url, decode_responses=True)
+        client = Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            retry=Retry(ExponentialBackoff(cap=0.1, base=0.01), retries=1),
+        )
     except ValueError:
         raise SettingsError(f"STATE_URL: not a usable Redis URL (port {port})") from None
     return RedisState(client, namespace=namespace)

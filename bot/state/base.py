@@ -18,12 +18,23 @@ from typing import Self
 
 from bot.state.ports import LEASE_TTL, OnWait, RateDecision
 
-__all__ = ["StateBase", "sliding_window"]
+__all__ = ["StateBase", "sliding_window", "until_set"]
 
 log = logging.getLogger(__name__)
 
 _FIRST_POLL = 0.01
 _MAX_POLL = 0.2
+
+
+async def until_set(event: asyncio.Event, seconds: float) -> None:
+    """Wait until ``event`` is set or ``seconds`` pass, and stay cancellable throughout: on
+    Python 3.11 a cancel that meets ``wait_for``'s (or ``asyncio.timeout``'s) own timeout can be
+    swallowed, and a loop napping that way outlives the task that was told to stop."""
+    waiter = asyncio.ensure_future(event.wait())
+    try:
+        await asyncio.wait({waiter}, timeout=seconds)
+    finally:
+        waiter.cancel()
 
 
 def sliding_window(
@@ -78,15 +89,16 @@ class StateBase(ABC):
                 with contextlib.suppress(asyncio.CancelledError):
                     await renewal
         finally:
-            await asyncio.shield(self._leave(thread_key, token))
+            try:
+                await asyncio.shield(self._leave(thread_key, token))
+            except Exception as error:  # the store is gone: the place lapses after ``ttl``
+                log.warning("could not leave a thread lease: %s", type(error).__name__)
             woken = self._wakeups.pop(thread_key, None)
             if woken is not None:
                 woken.set()
 
     async def _nap(self, thread_key: str, seconds: float) -> None:
-        event = self._wakeups.setdefault(thread_key, asyncio.Event())
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), seconds)
+        await until_set(self._wakeups.setdefault(thread_key, asyncio.Event()), seconds)
 
     async def _renew(self, thread_key: str, token: str, ttl: float) -> None:
         while True:

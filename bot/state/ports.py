@@ -21,6 +21,7 @@ __all__ = [
     "LEASE_TTL",
     "MEMORY_KEEP",
     "MEMORY_TTL",
+    "STATE_TIMEOUT",
     "Cache",
     "ConversationMemory",
     "Dedup",
@@ -38,6 +39,8 @@ MEMORY_TTL = 7 * 24 * 3600.0
 MEMORY_KEEP = 50
 """Turns kept per thread; ``recent()`` asks for fewer, this only bounds storage."""
 FEEDBACK_TTL = 30 * 24 * 3600.0
+STATE_TIMEOUT = 2.0
+"""Seconds to connect to the store and for each call (``STATE_TIMEOUT_SECONDS``)."""
 LEASE_TTL = 30.0
 """How long a crashed worker's lease (or place in the queue) outlives it; live holders renew."""
 

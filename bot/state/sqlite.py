@@ -15,7 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from bot.state.base import StateBase, sliding_window
-from bot.state.ports import DEDUP_TTL, FEEDBACK_TTL, MEMORY_KEEP, MEMORY_TTL, RateDecision
+from bot.state.ports import (
+    DEDUP_TTL,
+    FEEDBACK_TTL,
+    MEMORY_KEEP,
+    MEMORY_TTL,
+    STATE_TIMEOUT,
+    RateDecision,
+)
 from bot.upstream.events import Turn
 
 __all__ = ["SqliteState"]
@@ -49,11 +56,12 @@ DELETE FROM cache WHERE expires <= :now;
 
 
 class SqliteState(StateBase):
-    def __init__(self, path: str) -> None:
-        """Open (creating) the database now, so a bad path fails at start-up, not mid-answer."""
+    def __init__(self, path: str, *, timeout: float = STATE_TIMEOUT) -> None:
+        """Open (creating) the database now, so a bad path fails at start-up, not mid-answer.
+        ``timeout``: how long a step waits for another process's lock on the file."""
         super().__init__()
         self._db = sqlite3.connect(
-            path, timeout=10.0, isolation_level=None, check_same_thread=False
+            path, timeout=timeout, isolation_level=None, check_same_thread=False
         )
         try:
             self._db.execute("PRAGMA journal_mode=WAL")

@@ -3,38 +3,60 @@
 Answers take 5-40 s and the first token is the only moment a retry is invisible to the user, so
 retries (429 honouring Retry-After, 5xx, refused connections, silence) happen only before it;
 after it, every failure keeps the text received so far (:class:`~bot.upstream.errors.StreamCut`).
+
+Whatever the upstream sends, an answer ends by its wall-clock deadline (``Timeouts.total``:
+every read waits at most until then, so keep-alive comments do not keep it alive) and no event
+may outgrow ``max_event_bytes`` (:mod:`bot.upstream.sse` holds at most that much of one); each
+ends the answer keeping its text (:class:`~bot.upstream.errors.TooSlow`,
+:class:`~bot.upstream.errors.TooLarge`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
+import contextlib
 import json
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import httpx
 from httpx_aiohttp import AiohttpTransport
-from httpx_sse import SSEError, aconnect_sse
 from pydantic import SecretStr
 
 from bot.upstream.citations import annotations_of, normalise_citations
+from bot.upstream.deadline import Deadline, DeadlinePassed
 from bot.upstream.errors import (
-    BadKey,
-    BadRequest,
     ContentFiltered,
-    RateLimited,
     StreamCut,
-    TokenLimit,
+    TooLarge,
+    TooSlow,
     UpstreamDown,
     UpstreamError,
 )
 from bot.upstream.events import AnswerDone, AnswerEvent, Reasoning, TextDelta, Turn, Usage
-from bot.upstream.reasoning import ThinkFilter, reasoning_of
+from bot.upstream.reasoning import ThinkFilter
+from bot.upstream.replies import (
+    Retry,
+    choice_of,
+    classify,
+    is_event_stream,
+    is_json,
+    message_of,
+    related_of,
+    usage_of,
+)
+from bot.upstream.sse import EventTooLarge, SSEReader
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +66,8 @@ Sleep = Callable[[float], Awaitable[None]]
 
 POOL = httpx.Limits(max_connections=1000, max_keepalive_connections=100)
 _PIECES = 64
+MAX_EVENT_BYTES = 1024 * 1024
+"""One event's size at most (``UPSTREAM_MAX_EVENT_BYTES``); a whole JSON reply's too."""
 
 
 def default_transport() -> httpx.AsyncBaseTransport:
@@ -112,134 +136,6 @@ class _Progress:
         return "".join(self.text)
 
 
-class _Retry(Exception):
-    """An attempt failed in a way worth another try; carries the error to raise if none is left."""
-
-    def __init__(self, error: UpstreamError, *, retry_after: float | None = None) -> None:
-        super().__init__(str(error))
-        self.error = error
-        self.retry_after = retry_after
-
-
-def _error_message(response: httpx.Response) -> str:
-    """The upstream's own words: ``error.message``, then ``message``, then ``detail``."""
-    try:
-        body = response.json()
-    except ValueError:
-        text = response.text.strip()
-        return text[:200] or response.reason_phrase
-    return _message_of(body) or response.reason_phrase
-
-
-def _message_of(body: object) -> str:
-    if isinstance(body, Mapping):
-        error = body.get("error")
-        if isinstance(error, Mapping) and isinstance(error.get("message"), str):
-            return str(error["message"])[:300]
-        if isinstance(error, str):
-            return error[:300]
-        for key in ("message", "detail"):
-            if isinstance(body.get(key), str):
-                return str(body[key])[:300]
-    return ""
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    value = response.headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _looks_like_token_limit(message: str) -> bool:
-    lowered = message.lower()
-    return any(word in lowered for word in ("token", "context length", "too long", "maximum"))
-
-
-def _classify(response: httpx.Response) -> UpstreamError | _Retry:
-    status = response.status_code
-    message = _error_message(response)
-    if status in (401, 403):
-        return BadKey(f"the upstream refused the key ({status}): {message}", status=status)
-    if status == 413 or (status == 400 and _looks_like_token_limit(message)):
-        return TokenLimit(f"the question is too long for the model: {message}", status=status)
-    if status == 429:
-        after = _retry_after(response)
-        return _Retry(RateLimited(f"rate limited: {message}", retry_after=after), retry_after=after)
-    if status >= 500:
-        return _Retry(UpstreamDown(f"the upstream failed ({status}): {message}", status=status))
-    return BadRequest(f"the upstream refused the request ({status}): {message}", status=status)
-
-
-@dataclass(frozen=True, slots=True)
-class _Choice:
-    """The first choice of a chunk: its content, whether it reasons, its finish reason."""
-
-    text: str = ""
-    reasoning: bool = False
-    reason: str | None = None
-
-
-def _choice_of(chunk: Mapping[str, Any], *, whole: bool = False) -> _Choice:
-    """Read the first choice; missing pieces are empty.
-
-    A streamed chunk's text is its ``delta``; a whole completion's is its ``message``. Perplexity
-    sends both on each: the delta is the new piece, the message everything so far (and a whole
-    completion comes with an empty delta), so the other one would double or lose the text.
-    """
-    choices = chunk.get("choices")
-    if not isinstance(choices, Sequence) or not choices or not isinstance(choices[0], Mapping):
-        return _Choice()
-    choice = choices[0]
-    order = ("message", "delta") if whole else ("delta", "message")
-    part: Mapping[str, Any] = next(
-        (choice[key] for key in order if isinstance(choice.get(key), Mapping)), {}
-    )
-    content = part.get("content")
-    reason = choice.get("finish_reason")
-    return _Choice(
-        text=content if isinstance(content, str) else "",
-        reasoning=reasoning_of(part),
-        reason=reason if isinstance(reason, str) else None,
-    )
-
-
-def _is_json(response: httpx.Response) -> bool:
-    media_type = str(response.headers.get("content-type", "")).split(";")[0]
-    return media_type.strip().lower() == "application/json"
-
-
-def _related(chunk: Mapping[str, Any]) -> tuple[str, ...]:
-    raw = chunk.get("related_questions")
-    if not isinstance(raw, Sequence) or isinstance(raw, str):
-        return ()
-    return tuple(q.strip() for q in raw if isinstance(q, str) and q.strip())
-
-
-def _usage(chunk: Mapping[str, Any]) -> Usage | None:
-    raw = chunk.get("usage")
-    if not isinstance(raw, Mapping):
-        return None
-
-    def count(key: str) -> int | None:
-        value = raw.get(key)
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-    return Usage(
-        prompt_tokens=count("prompt_tokens"),
-        completion_tokens=count("completion_tokens"),
-        total_tokens=count("total_tokens"),
-    )
-
-
 class AnswerClient:
     """One connection pool to one upstream; safe to share across every answer in a worker."""
 
@@ -255,8 +151,10 @@ class AnswerClient:
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
         on_retry: Callable[[], None] | None = None,
+        max_event_bytes: int = MAX_EVENT_BYTES,
     ) -> None:
         self._url = base_url.rstrip("/") + "/chat/completions"
+        self._max_event_bytes = max_event_bytes
         self._api_key = api_key
         self._model = model
         self._timeouts = timeouts
@@ -267,7 +165,7 @@ class AnswerClient:
         self._http = httpx.AsyncClient(
             transport=transport or default_transport(),
             timeout=httpx.Timeout(timeouts.idle, connect=timeouts.connect),
-            headers={"Accept": "text/event-stream"},
+            headers={"Accept": "text/event-stream", "Cache-Control": "no-store"},
         )
 
     async def __aenter__(self) -> AnswerClient:
@@ -294,17 +192,19 @@ class AnswerClient:
 
     async def _with_retries(
         self,
-        attempt: Callable[[], AsyncIterator[AnswerEvent]],
+        attempt: Callable[[float], AsyncIterator[AnswerEvent]],
     ) -> AsyncIterator[AnswerEvent]:
-        """Run ``attempt`` again on a retryable failure, unless it already yielded text."""
+        """Run ``attempt`` again on a retryable failure, unless it already yielded text. Every
+        attempt shares one deadline (the event loop's clock): the whole answer's."""
         loop_start = time.monotonic()
+        deadline = asyncio.get_running_loop().time() + self._timeouts.total
         tries = 0
         while True:
             try:
-                async for event in attempt():
+                async for event in attempt(deadline):
                     yield event
                 return
-            except _Retry as retry:
+            except Retry as retry:
                 tries += 1
                 delay = self._backoff(tries, retry.retry_after)
                 elapsed = time.monotonic() - loop_start
@@ -330,43 +230,95 @@ class AnswerClient:
     def stream(self, question: str, *, history: Sequence[Turn] = ()) -> AsyncIterator[AnswerEvent]:
         """Text deltas in order, then one :class:`AnswerDone`; raises an :class:`UpstreamError`."""
         body = self._body(question, history, stream=True)
-        return self._with_retries(lambda: self._stream_once(body))
+        return self._with_retries(lambda deadline: self._stream_once(body, deadline))
 
-    async def _stream_once(self, body: dict[str, Any]) -> AsyncIterator[AnswerEvent]:
+    async def _stream_once(
+        self, body: dict[str, Any], deadline: float
+    ) -> AsyncIterator[AnswerEvent]:
         progress = _Progress()
-        deadline = time.monotonic() + self._timeouts.total
         try:
-            async with aconnect_sse(
-                self._http, "POST", self._url, json=body, headers=self._headers()
-            ) as source:
-                response = source.response
+            async with contextlib.AsyncExitStack() as stack:
+                timer = Deadline(deadline)
+                stack.callback(timer.close)
+                request = self._http.stream("POST", self._url, json=body, headers=self._headers())
+                try:
+                    response = await timer.wait(stack.enter_async_context(request))
+                except DeadlinePassed:
+                    raise self._too_slow(progress) from None
+                chunks = cast(AsyncGenerator[bytes, None], response.aiter_bytes())
+                stack.push_async_callback(chunks.aclose)
                 if response.status_code != 200:
-                    await response.aread()
-                    raise _classify(response)
-                if _is_json(response):  # a gateway that answers `stream: true` all at once
-                    await response.aread()
-                    event = self._read_chunk(response.text, progress, whole=True)
+                    raise classify(response, await self._whole(chunks, timer, progress))
+                if is_json(response):  # a gateway that answers `stream: true` all at once
+                    whole = await self._whole(chunks, timer, progress)
+                    event = self._read_chunk(whole.decode("utf-8", "replace"), progress, whole=True)
                     if event is not None:
                         yield event
+                elif not is_event_stream(response):
+                    kind = response.headers.get("content-type", "")
+                    raise UpstreamDown(
+                        f"the upstream did not answer with an event stream ({kind!r})"
+                    )
                 else:
-                    async for sse in source.aiter_sse():
-                        if sse.data == "[DONE]":
-                            break
-                        event = self._read_chunk(sse.data, progress)
-                        if event is not None:
-                            yield event
-                        if time.monotonic() > deadline:
-                            raise StreamCut(
-                                f"the answer took longer than {self._timeouts.total:.0f} s",
-                                partial_text=progress.partial,
-                            )
-        except (httpx.TimeoutException, httpx.TransportError, SSEError) as error:
+                    reader = SSEReader(max_event_bytes=self._max_event_bytes)
+                    while (chunk := await self._next(chunks, timer, progress)) is not None:
+                        try:
+                            events = reader.feed(chunk)
+                        except EventTooLarge as error:
+                            raise self._too_large(error, progress) from None
+                        for data in events:
+                            if data == "[DONE]":
+                                break
+                            event = self._read_chunk(data, progress)
+                            if event is not None:
+                                yield event
+                        else:
+                            continue
+                        break
+        except (httpx.TimeoutException, httpx.TransportError) as error:
             raise self._transport_failure(error, progress) from None
         tail = progress.think.tail
         if tail:  # a partial "<think" that the answer ended on was text after all
             progress.add(tail)
             yield TextDelta(tail)
         yield self._finish(progress)
+
+    async def _next(
+        self, chunks: AsyncIterator[bytes], timer: Deadline, progress: _Progress
+    ) -> bytes | None:
+        """The next chunk the network brings, None at the end; waits until the answer's
+        deadline at most, whatever keeps the connection busy meanwhile."""
+        try:
+            return await timer.wait(anext(chunks))
+        except StopAsyncIteration:
+            return None
+        except DeadlinePassed:
+            raise self._too_slow(progress) from None
+
+    async def _whole(
+        self, chunks: AsyncIterator[bytes], timer: Deadline, progress: _Progress
+    ) -> bytes:
+        """A whole (non-streamed) body: a JSON completion or an error, as large as one event
+        may be at most."""
+        parts: list[bytes] = []
+        size = 0
+        while (chunk := await self._next(chunks, timer, progress)) is not None:
+            size += len(chunk)
+            if size > self._max_event_bytes:
+                raise self._too_large(EventTooLarge(f"a body over {size:,} bytes"), progress)
+            parts.append(chunk)
+        return b"".join(parts)
+
+    def _too_slow(self, progress: _Progress) -> UpstreamError:
+        what = f"the answer took longer than {self._timeouts.total:g} s"
+        if progress.started:
+            return TooSlow(what, partial_text=progress.partial)
+        return UpstreamDown(f"no answer in time: {what}")
+
+    def _too_large(self, error: EventTooLarge, progress: _Progress) -> UpstreamError:
+        if progress.started:
+            return TooLarge(f"the upstream sent {error}", partial_text=progress.partial)
+        return UpstreamDown(f"the upstream sent {error}")
 
     def _read_chunk(
         self, data: str, progress: _Progress, *, whole: bool = False
@@ -385,15 +337,15 @@ class AnswerClient:
             )
             return None
         if "error" in chunk and not chunk.get("choices"):
-            message = _message_of(chunk) or "unknown error"
+            message = message_of(chunk) or "unknown error"
             if progress.started:
                 raise StreamCut(
                     f"the upstream failed mid-answer: {message}", partial_text=progress.partial
                 )
-            raise _Retry(UpstreamDown(f"the upstream failed: {message}"))
-        choice = _choice_of(chunk, whole=whole)
-        progress.related = _related(chunk) or progress.related
-        progress.usage = _usage(chunk) or progress.usage
+            raise Retry(UpstreamDown(f"the upstream failed: {message}"))
+        choice = choice_of(chunk, whole=whole)
+        progress.related = related_of(chunk) or progress.related
+        progress.usage = usage_of(chunk) or progress.usage
         progress.annotations.extend(annotations_of(chunk))
         shown = progress.think.feed(choice.text)
         if shown.text:
@@ -407,9 +359,7 @@ class AnswerClient:
             return Reasoning()
         return None
 
-    def _transport_failure(self, error: Exception, progress: _Progress) -> UpstreamError | _Retry:
-        if isinstance(error, SSEError):
-            return UpstreamDown(f"the upstream did not answer with an event stream ({error})")
+    def _transport_failure(self, error: Exception, progress: _Progress) -> UpstreamError | Retry:
         if isinstance(error, httpx.TimeoutException):
             what = f"no answer for {self._timeouts.idle:.0f} s"
             if isinstance(error, httpx.ConnectTimeout):
@@ -419,10 +369,10 @@ class AnswerClient:
         if progress.started:
             return StreamCut(f"the answer was interrupted: {what}", partial_text=progress.partial)
         if progress.reasoned:
-            return _Retry(
+            return Retry(
                 UpstreamDown(f"the answer was interrupted while the model reasoned: {what}")
             )
-        return _Retry(UpstreamDown(f"the upstream is unreachable: {what}"))
+        return Retry(UpstreamDown(f"the upstream is unreachable: {what}"))
 
     def _finish(self, progress: _Progress) -> AnswerDone:
         final = progress.final
@@ -431,8 +381,8 @@ class AnswerClient:
                 raise StreamCut(
                     "the answer ended before it was complete", partial_text=progress.joined
                 )
-            raise _Retry(UpstreamDown("the upstream closed the stream without an answer"))
-        reason = _choice_of(final).reason
+            raise Retry(UpstreamDown("the upstream closed the stream without an answer"))
+        reason = choice_of(final).reason
         if reason == "content_filter":
             raise ContentFiltered(
                 "the upstream declined to answer this question", partial_text=progress.joined

@@ -13,6 +13,8 @@ __all__ = [
     "RateLimited",
     "StreamCut",
     "TokenLimit",
+    "TooLarge",
+    "TooSlow",
     "UpstreamDown",
     "UpstreamError",
 ]
@@ -56,6 +58,14 @@ class UpstreamDown(UpstreamError):
 
 class StreamCut(UpstreamError):
     """The answer stopped part-way (connection lost, silence, an error mid-stream)."""
+
+
+class TooSlow(StreamCut):
+    """The answer outlasted ``UPSTREAM_TOTAL_TIMEOUT``, whatever the upstream was sending."""
+
+
+class TooLarge(StreamCut):
+    """One event was longer than ``UPSTREAM_MAX_EVENT_BYTES``: the rest is not read."""
 
 
 class ContentFiltered(UpstreamError):

@@ -3,6 +3,11 @@
 It translates only: a command, click or mention becomes a :class:`bot.answer.Question` and a
 :class:`DiscordAnswerSink`, and :class:`bot.service.AnswerService` does the rest. No privileged
 intent is needed: slash commands carry their text, and mentions of the bot carry theirs.
+
+Every way in (``/ask`` in a channel, a thread or a DM, a mention in the bot's thread, a button)
+is claimed once in the state store by its Discord id before anything is done, so any number of
+workers receiving the same gateway events answer it once, and passes one authorization check
+(:meth:`CitebotDiscord._allowed`), a thread judged by its parent channel.
 """
 
 from __future__ import annotations
@@ -41,6 +46,19 @@ __all__ = ["CitebotDiscord"]
 FEEDBACK = "citebot:feedback:"
 RELATED = "citebot:related:"
 PLATFORM = "discord"
+CLAIM_SECONDS = 1.0
+"""The longest a claim may wait for the state store: the interaction must be acknowledged
+within 3 s, so past this the worker answers (the store failing open, as everywhere)."""
+ALREADY_ACKNOWLEDGED = 40060
+UNKNOWN_INTERACTION = 10062
+
+
+def _place(channel: object, channel_id: int | None) -> int | None:
+    """Where a question is asked, for the allowlists: a thread's parent channel (a forum post's
+    forum), else the channel itself."""
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id
+    return channel_id
 
 
 def _mention_free(text: str, bot_id: int) -> str:
@@ -112,12 +130,34 @@ class CitebotDiscord(ShardedClient):
 
     # -- questions -----------------------------------------------------------------------------
 
-    def _allowed(self, guild_id: int | None, channel_id: int | None) -> bool:
+    def _allowed(self, guild_id: int | None, place: int | None) -> bool:
+        """The one authorization check of every way in; ``place`` is :func:`_place`'s."""
         guilds = self.settings.discord_guild_allowlist
         channels = self.settings.discord_channel_allowlist
-        return (not guilds or str(guild_id) in guilds) and (
-            not channels or str(channel_id) in channels
-        )
+        return (not guilds or str(guild_id) in guilds) and (not channels or str(place) in channels)
+
+    async def _claim(self, kind: str, discord_id: int) -> bool:
+        """Whether this worker is the one to act on it: the first to claim it in the state
+        store. Another worker's claim is dropped without a trace but a counter."""
+        try:
+            async with asyncio.timeout(CLAIM_SECONDS):
+                first = await self.service.state.first_time(f"{PLATFORM}:{kind}:{discord_id}")
+        except TimeoutError:
+            log.warning("the state store did not answer a claim in time; answering anyway")
+            return True
+        if not first:
+            self.service.metrics.dedup_hits.labels(PLATFORM).inc()
+            log.info("dropped a %s another worker took (%s)", kind, discord_id)
+        return first
+
+    async def _refused_here(self, interaction: discord.Interaction) -> bool:
+        """Refuse (privately, in the asker's words) a click or command where citebot may not
+        answer; True when refused."""
+        if self._allowed(interaction.guild_id, _place(interaction.channel, interaction.channel_id)):
+            return False
+        wording = self.service.wording_for(_language(interaction), PLATFORM)
+        await interaction.response.send_message(wording.not_allowed_here(), ephemeral=True)
+        return True
 
     def _our_thread(self, channel: object) -> discord.Thread | None:
         """The channel if it is a thread this bot opened (a conversation), else None."""
@@ -130,9 +170,9 @@ class CitebotDiscord(ShardedClient):
         return None
 
     async def _ask(self, interaction: discord.Interaction, question: str, private: bool) -> None:
-        if not self._allowed(interaction.guild_id, interaction.channel_id):
-            wording = self.service.wording_for(_language(interaction), PLATFORM)
-            await interaction.response.send_message(wording.not_allowed_here(), ephemeral=True)
+        if not await self._claim("interaction", interaction.id):
+            return
+        if await self._refused_here(interaction):
             return
         await self._answer_interaction(interaction, question, private=private)
 
@@ -140,7 +180,14 @@ class CitebotDiscord(ShardedClient):
         self, interaction: discord.Interaction, question: str, *, private: bool
     ) -> None:
         issued = time.monotonic()
-        response = await interaction.response.defer(ephemeral=private, thinking=True)
+        try:
+            response = await interaction.response.defer(ephemeral=private, thinking=True)
+        except discord.HTTPException as error:
+            if error.code not in (ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION):
+                raise
+            # Another session took it (a worker on a store that is down), or it came too late.
+            log.warning("interaction %s not answered here: %s", interaction.id, error.text)
+            return
         original = response.message_id if response is not None else None
         channel = interaction.channel
         assert interaction.channel_id is not None
@@ -183,11 +230,16 @@ class CitebotDiscord(ShardedClient):
         if message.author.bot or self.user is None or self.user.id not in message.raw_mentions:
             return
         thread = self._our_thread(message.channel)
-        if thread is None:
+        if thread is None or not await self._claim("message", message.id):
             return
         sink = DiscordAnswerSink(
             wire=self.wire, budgets=self.budgets, channel_id=thread.id, reply_to=message.id
         )
+        if not self._allowed(message.guild.id if message.guild else None, thread.parent_id):
+            await self.service.refuse(
+                sink, self.presenter, self.service.wording_for(None, PLATFORM).not_allowed_here()
+            )
+            return
         await self.service.ask(
             Question(
                 text=_mention_free(message.content, self.user.id),
@@ -207,6 +259,12 @@ class CitebotDiscord(ShardedClient):
         if interaction.type is not discord.InteractionType.component or not interaction.data:
             return
         custom_id = str(interaction.data.get("custom_id", ""))
+        if not custom_id.startswith((FEEDBACK, RELATED)):
+            return
+        if not await self._claim("interaction", interaction.id):
+            return
+        if await self._refused_here(interaction):
+            return
         if custom_id.startswith(FEEDBACK):
             await self._feedback(interaction, custom_id.removeprefix(FEEDBACK))
         elif custom_id.startswith(RELATED):
@@ -217,23 +275,16 @@ class CitebotDiscord(ShardedClient):
         assert interaction.message is not None
         wording = self.service.wording_for(_language(interaction), PLATFORM)
         await interaction.response.send_message(wording.feedback_thanks(), ephemeral=True)
-        key = f"{PLATFORM}:{interaction.message.id}"
-        changed = await self.service.state.record_feedback(key, str(interaction.user.id), value)
-        log.info(
-            "feedback",
-            extra={
-                "feedback": {
-                    "platform": PLATFORM,
-                    "answer": key,
-                    "user": str(interaction.user.id),
-                    "value": value,
-                    "changed": changed,
-                }
-            },
+        await self.service.record_feedback(
+            platform=PLATFORM,
+            answer_key=f"{PLATFORM}:{interaction.message.id}",
+            user_id=str(interaction.user.id),
+            value=value,
         )
 
     async def _related(self, interaction: discord.Interaction, custom_id: str) -> None:
-        """Ask the clicked related question where the button is (the answer's thread)."""
+        """Ask the clicked related question where the button is (the answer's thread); under a
+        private answer, privately again (only the asker sees those buttons at all)."""
         assert interaction.message is not None
         labels = [
             child.label
@@ -244,4 +295,5 @@ class CitebotDiscord(ShardedClient):
         if not labels or not labels[0]:
             await interaction.response.defer()
             return
-        await self._answer_interaction(interaction, labels[0], private=False)
+        private = interaction.message.flags.ephemeral
+        await self._answer_interaction(interaction, labels[0], private=private)

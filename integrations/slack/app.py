@@ -6,6 +6,11 @@ Mentions and DMs become a :class:`bot.answer.Question` for the shared
 filter and claim the event (once across workers, through the state store) and hand the answer
 to a task this class tracks, so that shutdown can wait for it. Each asker reads citebot's own
 words (status, notices, cards, buttons) in their Slack locale (:class:`UserLocales`).
+
+Every way in (a mention, a DM, a button) is claimed by its Slack id before anything is done and
+passes one authorization check (:meth:`SlackBot.allowed`: a channel of the allowlist, or a DM).
+The "is thinking…" status and reading a thread back are niceties: when the network fails them,
+the question is answered without them.
 """
 
 from __future__ import annotations
@@ -14,16 +19,16 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer import Question
-from bot.i18n.wording import catalogue_language
+from bot.i18n.wording import Wording, catalogue_language
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.service import AnswerService
@@ -37,6 +42,8 @@ from integrations.slack.sink import NativeStreams, SlackSink
 __all__ = ["SlackBot"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 RELATED_ACTION = re.compile(r"^citebot_related_\d+$")
 FEEDBACK_ACTION = "citebot_feedback"
@@ -115,17 +122,27 @@ class SlackBot:
             return True
         return event.get("type") == "message" and event.get("channel_type") != "im"
 
+    def allowed(self, channel: str, *, direct: bool) -> bool:
+        """The one authorization check of every way in: a DM, or a channel of the allowlist
+        (a thread is in its channel: Slack's threads have no id of their own)."""
+        return direct or not self.channel_allowlist or channel in self.channel_allowlist
+
+    async def _claim(self, *keys: str) -> bool:
+        """Whether this worker is the first to claim every one of ``keys`` (any worker, any
+        delivery); a duplicate is counted and dropped."""
+        state = self.service.state
+        for key in keys:
+            if not await state.first_time(f"slack:{key}"):
+                self.service.metrics.dedup_hits.labels("slack").inc()
+                log.info("dropped a delivery already taken (%s)", key)
+                return False
+        return True
+
     async def _on_event(self, body: dict[str, Any], event: dict[str, Any]) -> None:
         if self._ignored(event):
             return
         channel, ts = str(event["channel"]), str(event["ts"])
-        state = self.service.state
-        if not (
-            await state.first_time(f"slack:event:{body.get('event_id')}")
-            and await state.first_time(f"slack:message:{channel}:{ts}")
-        ):
-            self.service.metrics.dedup_hits.labels("slack").inc()
-            log.info("dropped an event already answered (event %s)", body.get("event_id"))
+        if not await self._claim(f"event:{body.get('event_id')}", f"message:{channel}:{ts}"):
             return
         thread_ts = event.get("thread_ts")
         self._spawn(
@@ -142,6 +159,8 @@ class SlackBot:
 
     async def _on_related(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
+        if not await self._claim(_action_key(body, action)):
+            return
         container = body.get("container", {})
         channel = str(container.get("channel_id"))
         self._spawn(
@@ -158,15 +177,23 @@ class SlackBot:
 
     async def _on_feedback(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
+        if not await self._claim(_action_key(body, action)):
+            return
         container = body.get("container", {})
         channel, user = str(container.get("channel_id")), str(body["user"]["id"])
-        await self.service.state.record_feedback(
-            f"slack:{channel}:{container.get('message_ts')}", user, str(action.get("value"))
-        )
         wording = self.service.wording_for(
             catalogue_language(await self.locales.locale(user)), "slack"
         )
-        thanks = self.presenter.notice(wording.feedback_thanks())
+        if self.allowed(channel, direct=channel.startswith("D")):
+            await self.service.record_feedback(
+                platform="slack",
+                answer_key=f"slack:{channel}:{container.get('message_ts')}",
+                user_id=user,
+                value=str(action.get("value")),
+            )
+            thanks = self.presenter.notice(wording.feedback_thanks())
+        else:
+            thanks = self.presenter.notice(wording.not_allowed_here())
         with contextlib.suppress(SlackApiError):
             await self.web.chat_postEphemeral(
                 channel=channel,
@@ -209,14 +236,17 @@ class SlackBot:
         locale = await self.locales.locale(user)
         language = catalogue_language(locale)
         wording = self.service.wording_for(language, "slack")
-        if not direct and self.channel_allowlist and channel not in self.channel_allowlist:
+        if not self.allowed(channel, direct=direct):
             await self.service.refuse(sink, self.presenter, wording.not_allowed_here())
             return
         # Slack documents the "is thinking…" status for assistant threads (the app's DM);
         # elsewhere a placeholder holds the answer's place and its first text replaces it.
-        status = direct and await self._status(channel, thread_ts, wording.thinking())
+        status = direct and await _optional(
+            self._status(channel, thread_ts, wording.thinking()), "the status"
+        )
         if not status:
-            await sink.hold(placeholder(f"{self.bot_name} {wording.thinking()}"))
+            thinking = placeholder(f"{self.bot_name} {wording.thinking()}")
+            await _optional(sink.hold(thinking), "the placeholder")
         question = Question(
             text=text,
             platform="slack",
@@ -226,27 +256,33 @@ class SlackBot:
             language=language,
             locale=locale,
         )
+        stopped: BaseException | None = None
         try:
             if follow_up_before is not None:
-                question = replace(
-                    question, history=await self._history(question, follow_up_before)
-                )
+                history = await _optional(self._history(question, follow_up_before), "the thread")
+                question = replace(question, history=history or ())
             await self.service.ask(question, presenter=self.presenter, sink=sink, pacer=self.pacer)
         except BaseException as error:
-            # Slack clears the status when the bot replies; a failure before any reply must not
-            # leave "is thinking…" up until Slack's own timeout (an empty status clears it, as
-            # the method documents), nor the placeholder for good.
-            if status and not sink.message_ts:
-                await asyncio.shield(self._status(channel, thread_ts, ""))
-            elif sink.holding:
-                words = (
-                    wording.restarting()
-                    if isinstance(error, asyncio.CancelledError)
-                    else wording.explain(UpstreamError("the Slack answer failed"))  # generic
-                )
-                with contextlib.suppress(SlackApiError):
-                    await asyncio.shield(sink.show((self.presenter.notice(words),), final=True))
+            stopped = error
             raise
+        finally:
+            await asyncio.shield(self._unstick(sink, wording, status=bool(status), why=stopped))
+
+    async def _unstick(
+        self, sink: SlackSink, wording: Wording, *, status: bool, why: BaseException | None
+    ) -> None:
+        """Whatever happened to the answer, nothing is left "thinking": Slack clears the status
+        when the bot replies, so with no reply posted an empty status clears it (as the method
+        documents for assistant threads); a placeholder no text replaced says what happened."""
+        if status and not sink.message_ts:
+            await _optional(self._status(sink.channel, sink.thread_ts, ""), "the status")
+        elif sink.holding:
+            words = (
+                wording.restarting()
+                if isinstance(why, asyncio.CancelledError)
+                else wording.explain(UpstreamError("the Slack answer failed"))  # generic
+            )
+            await _optional(sink.show((self.presenter.notice(words),), final=True), "the note")
 
     async def _status(self, channel: str, thread_ts: str, status: str) -> bool:
         """Set the assistant thread's status; False when Slack refused it."""
@@ -279,3 +315,21 @@ class SlackBot:
             before_ts=before_ts or None,
             limit=limit,
         )
+
+
+async def _optional(work: Awaitable[T], what: str) -> T | None:
+    """A nicety the answer goes on without (the status, the thread read back): a network
+    failure past the client's retries costs it, not the answer."""
+    try:
+        return await work
+    except Exception as error:
+        log.warning("answering without %s: %s", what, type(error).__name__)
+        return None
+
+
+def _action_key(body: dict[str, Any], action: dict[str, Any]) -> str:
+    """A click's own id: its trigger (unique per click), else its time and who clicked."""
+    trigger = body.get("trigger_id")
+    if trigger:
+        return f"action:{trigger}"
+    return f"action:{body.get('user', {}).get('id')}:{action.get('action_ts')}"

@@ -2,9 +2,10 @@
 
 A message still streaming is stopped with the note appended, as the answer would have ended had
 its worker stopped with SIGTERM; any other answer gets the note as the next reply in its thread
-(which also clears "is thinking…"). The one message updated is a "thinking" placeholder no text
-has replaced yet: it takes the note, so nothing is left thinking. Nothing else is updated: the
-record may be a second old, and an update could hide text the person already read.
+(which also clears "is thinking…"). The one message updated is a "thinking" placeholder that
+still says only that when read back (the record may be a second old: the answer's first words
+may have replaced it since): it takes the note, so nothing is left thinking. Nothing else is
+updated, since an update could hide text the person already read.
 """
 
 from __future__ import annotations
@@ -44,10 +45,12 @@ class SlackOrphans:
         channel, thread_ts = str(place["channel"]), str(place["thread_ts"])
         wording = self._wording_for(orphan.language)
         messages = [str(ts) for ts in place.get("messages") or ()]
-        placeholder = place.get("placeholder")
-        if placeholder and messages == [str(placeholder)]:
-            await self._replace(channel, thread_ts, str(placeholder), wording.restarting())
-            return
+        held = place.get("placeholder")
+        if isinstance(held, dict) and messages == [str(held.get("ts"))]:
+            ts, text = str(held.get("ts")), str(held.get("text"))
+            if await self._still_says(channel, thread_ts, ts, text):
+                await self._replace(channel, thread_ts, ts, wording.restarting())
+                return
         if not messages:
             await self._reply(channel, thread_ts, wording.restarting())
             return
@@ -81,6 +84,19 @@ class SlackOrphans:
         (payload,) = AnswerFormatter(self._presenter).interrupt(words)
         text = payload.get("markdown_text")
         return text if isinstance(text, str) else words
+
+    async def _still_says(self, channel: str, thread_ts: str, ts: str, text: str) -> bool:
+        """Whether message ``ts`` of the thread still shows ``text`` (no answer replaced it)."""
+        try:
+            replies = await self._web.conversations_replies(
+                channel=channel, ts=thread_ts, limit=200
+            )
+        except SlackApiError as error:
+            log.info("could not read an orphaned thread back: %s", error.response.get("error"))
+            return False
+        return any(
+            m.get("ts") == ts and m.get("text") == text for m in replies.get("messages") or ()
+        )
 
     async def _replace(self, channel: str, thread_ts: str, ts: str, words: str) -> None:
         """The placeholder says what happened instead of "thinking"; if Slack refuses, a reply

@@ -117,6 +117,14 @@ class SlackSink:
         """Why this answer left the native stream (a Slack error code), if it did."""
 
     @property
+    def channel(self) -> str:
+        return self._channel
+
+    @property
+    def thread_ts(self) -> str:
+        return self._thread_ts
+
+    @property
     def message_ts(self) -> tuple[str, ...]:
         return tuple(shown.ts for shown in self._shown)
 
@@ -148,7 +156,11 @@ class SlackSink:
                 "thread_ts": self._thread_ts,
                 "messages": list(self.message_ts),
                 "streaming": [shown.ts for shown in self._shown if shown.streaming],
-                "placeholder": self._shown[0].ts if self.holding else None,
+                "placeholder": (
+                    {"ts": self._shown[0].ts, "text": str(self._shown[0].payload.get("text"))}
+                    if self.holding
+                    else None
+                ),
             }
         )
 

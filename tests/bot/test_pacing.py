@@ -86,3 +86,19 @@ def test_a_margin_widens_the_window_kept_to() -> None:
     budget.reserve("c")
     assert budget.reserve("c") == 1.25
     assert budget.reserve("c") == 2.5
+
+
+def test_a_key_is_forgotten_once_its_window_is_empty() -> None:
+    """One key per answer (an interaction token, a thread) must not outlive the answer: 5,000
+    answers leave as many keys as the last window saw, not 5,000."""
+    clock = FakeClock()
+    budget = RateBudget(calls=5, per_seconds=5, clock=clock)
+    for answer in range(5000):
+        budget.reserve(f"token-{answer}")
+        budget.reserve(f"token-{answer}")
+        clock.now += 0.01  # a hundred answers a second
+    assert budget.keys <= 2 * 5 * 100  # at most two windows' worth are still held
+    clock.now += 10
+    assert budget.delay("token-4999") == 0
+    budget.reserve("another")
+    assert budget.keys == 1

@@ -120,3 +120,69 @@ def test_the_environment_and_a_dotenv_file_are_read(
     settings = load_settings(env_file=str(env_file))
     assert settings.upstream_model == "from-dotenv"
     assert settings.state_url == "redis://localhost:6379/0"  # the environment wins
+
+
+@pytest.mark.parametrize(
+    ("env", "line", "secret"),
+    [
+        (
+            {"STATE_URL": "rediss//:hunter2@redis.example.com:6379/0"},
+            "STATE_URL: must start with memory://, sqlite:/// or redis://, got '…'",
+            "hunter2",
+        ),
+        (
+            {"STATE_URL": "redis+tls://default:hunter2@redis.example.com:6380/0"},
+            "STATE_URL: must start with memory://, sqlite:/// or redis://, got "
+            "'redis+tls://…@redis.example.com:6380/0'",
+            "hunter2",
+        ),
+        (
+            {"UPSTREAM_BASE_URL": "htps://user:sk-live-123@api.example.com/v1"},
+            "UPSTREAM_BASE_URL: must be an http(s) URL, got 'htps://…@api.example.com/v1'",
+            "sk-live-123",
+        ),
+        (
+            {"UPSTREAM_BASE_URL": "api.example.com/v1?key=sk-live-123"},
+            "UPSTREAM_BASE_URL: must be an http(s) URL, got '…'",
+            "sk-live-123",
+        ),
+        (
+            {"DISCORD_API_BASE_URL": "discord.example.com:x/api?token=tok-123"},
+            "DISCORD_API_BASE_URL: must be an http(s) URL, got 'discord.example.com:x/api?…'",
+            "tok-123",
+        ),
+        (
+            {"SLACK_API_BASE_URL": "wss://proxy:xoxb-123@slack.example.com/api/"},
+            "SLACK_API_BASE_URL: must be an http(s) URL, got 'wss://…@slack.example.com/api/'",
+            "xoxb-123",
+        ),
+    ],
+)
+def test_a_mistyped_url_is_named_without_the_credentials_it_carries(
+    env: dict[str, str], line: str, secret: str
+) -> None:
+    """The operator reads which variable is wrong and what it looks like, never its password
+    or key: error lines end up in deploy logs."""
+    with pytest.raises(SettingsError) as caught:
+        load_settings(env)
+    assert str(caught.value) == line
+    assert secret not in str(caught.value)
+
+
+def test_the_caps_on_one_answer_have_defaults_and_are_read() -> None:
+    settings = load_settings({})
+    assert (settings.max_answer_messages, settings.max_cards) == (10, 20)
+    assert settings.upstream_max_event_bytes == 1024 * 1024
+    assert settings.state_timeout_seconds == 2.0
+    read = load_settings(
+        {
+            "MAX_ANSWER_MESSAGES": "3",
+            "MAX_CARDS": "5",
+            "UPSTREAM_MAX_EVENT_BYTES": "65536",
+            "STATE_TIMEOUT_SECONDS": "0.5",
+        }
+    )
+    assert (read.max_answer_messages, read.max_cards) == (3, 5)
+    assert (read.upstream_max_event_bytes, read.state_timeout_seconds) == (65536, 0.5)
+    with pytest.raises(SettingsError, match=r"^MAX_CARDS: Input should be greater than"):
+        load_settings({"MAX_CARDS": "0"})

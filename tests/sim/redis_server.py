@@ -19,7 +19,13 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-__all__ = ["RedisServerMissing", "free_port", "redis_server_path", "start_redis_server"]
+__all__ = [
+    "RedisProcess",
+    "RedisServerMissing",
+    "free_port",
+    "redis_server_path",
+    "start_redis_server",
+]
 
 _START_TIMEOUT = 10.0
 
@@ -111,3 +117,44 @@ def _tail(workdir: str) -> str:
     with contextlib.suppress(OSError), open(os.path.join(workdir, "log")) as log:
         return log.read()[-500:]
     return "(no log)"
+
+
+class RedisProcess:
+    """A redis-server that a test can kill and start again on the same port, as an outage
+    and a restart would look to every client (``with RedisProcess() as redis: redis.kill()``)."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self._workdir = tempfile.TemporaryDirectory(prefix="citebot-redis-")
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self._process = subprocess.Popen(
+            [
+                redis_server_path(),
+                *("--port", str(self.port), "--bind", "127.0.0.1", "--save", ""),
+                *("--appendonly", "no", "--dir", self._workdir.name),
+                *("--logfile", os.path.join(self._workdir.name, "log")),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        if not _await_ping(self._process, self.port):
+            raise RuntimeError(f"redis-server did not start; its log: {_tail(self._workdir.name)}")
+
+    def kill(self) -> None:
+        """SIGKILL: connections drop at once, nothing is saved (the data is gone too)."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+
+    def __enter__(self) -> RedisProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._process is not None:
+            _stop(self._process)
+        self._workdir.cleanup()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -13,7 +14,8 @@ from bot.answer import Outcome, Question
 from bot.connect import open_quote_checker
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
-from bot.service import AnswerService
+from bot.service import AnswerService, Limits
+from bot.state import State
 from bot.state.memory import MemoryState
 from bot.state.ports import FEEDBACK_TTL
 from bot.upstream.client import AnswerClient, RetryPolicy
@@ -120,8 +122,13 @@ async def running_harness(
     pacer: Pacer = FAST,
     env: dict[str, str] | None = None,
     presenter: Presenter | None = None,
+    state: State | None = None,
+    limits: Limits | None = None,
+    max_in_flight: int = 8,
     **options: Any,
 ) -> AsyncIterator[Harness]:
+    """The bot on ``sim``; ``state`` (default: a fresh in-memory one) may be shared by several
+    harnesses, as workers share a Redis."""
     settings = load_settings(
         {
             "DISCORD_TOKEN": sim.token,
@@ -141,11 +148,15 @@ async def running_harness(
             model="magisterium-1",
             retry=RetryPolicy(max_retries=0),
         ) as client,
-        RecordingState() as state,
-        open_quote_checker(settings, cache=state) as checker,
+        contextlib.nullcontext(state) if state is not None else RecordingState() as shared,
+        open_quote_checker(settings, cache=shared) as checker,
     ):
         service = RecordingService(
-            client=client, state=state, admission=Admission(max_in_flight=8), checker=checker
+            client=client,
+            state=shared,
+            admission=Admission(max_in_flight=max_in_flight),
+            limits=limits or Limits(),
+            checker=checker,
         )
         stop, ready = asyncio.Event(), asyncio.Event()
         runner = asyncio.create_task(

@@ -1,4 +1,7 @@
-"""The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, dispatches."""
+"""The gateway websocket: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, dispatches, and
+RESUME: a session closed with a resumable code gets the events it missed, then RESUMED; one
+closed with a code that ends the session (4007, 4009) gets INVALID_SESSION and identifies anew,
+as Discord's gateway does."""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import contextlib
 import json
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
@@ -19,6 +22,9 @@ if TYPE_CHECKING:
 __all__ = ["GatewaySession", "gateway_handler"]
 
 HELLO, HEARTBEAT, IDENTIFY, RESUME, INVALID_SESSION, HEARTBEAT_ACK, DISPATCH = 10, 1, 2, 6, 9, 11, 0
+SESSION_ENDING = frozenset({4007, 4009})
+"""Close codes after which Discord's docs say to identify a new session instead of resuming
+(invalid seq, session timed out); the fatal ones (4004, 4010-4014) end the client too."""
 
 
 @dataclass(eq=False)
@@ -31,15 +37,20 @@ class GatewaySession:
     identified: bool = False
     identified_at: float = 0.0
     closed_at: float | None = None
+    sent: list[tuple[int, str]] = field(default_factory=list)
+    """Every dispatch of the session, numbered, kept for a RESUME to replay."""
+    resumable: bool = True
 
     async def dispatch(self, event: str, data: Any) -> None:
-        """Send an event; a client that is going away (a killed worker) just misses it, as it
-        would miss it from Discord, instead of failing the REST call that caused it."""
+        """Send an event; a client that is going away (a killed worker, a dropped connection)
+        just misses it, as it would miss it from Discord, instead of failing the REST call that
+        caused it; a resumed session gets it then."""
         self.seq += 1
-        with contextlib.suppress(ConnectionResetError):
-            await self.ws.send_str(
-                json.dumps({"op": DISPATCH, "t": event, "s": self.seq, "d": data})
-            )
+        frame = json.dumps({"op": DISPATCH, "t": event, "s": self.seq, "d": data})
+        self.sent.append((self.seq, frame))
+        with contextlib.suppress(ConnectionResetError, RuntimeError):
+            if not self.ws.closed:
+                await self.ws.send_str(frame)
 
     def wants(self, guild_id: int | None) -> bool:
         """Guild events go to shard (guild_id >> 22) % count; DMs to shard 0."""
@@ -131,15 +142,34 @@ async def gateway_handler(request: web.Request) -> web.WebSocketResponse:
                     break
                 sim.connected.set()
             elif op == RESUME:
-                await ws.send_str(json.dumps({"op": INVALID_SESSION, "d": False}))
+                await _resume(sim, session, data)
     except ConnectionResetError:
         pass
     finally:
         session.closed_at = time.monotonic()
         sim.sessions.remove(session)
+        if session.identified and session.resumable:
+            sim.resumable[session.session_id] = session
         if not any(s.identified for s in sim.sessions):
             sim.connected.clear()
         sim.closes.append(ws.close_code)
         async with sim.changed:
             sim.changed.notify_all()
     return ws
+
+
+async def _resume(sim: DiscordSim, session: GatewaySession, data: dict[str, Any]) -> None:
+    """Take over a session that ended resumably: the events after the client's ``seq``, then
+    RESUMED; else INVALID_SESSION (not resumable), and the client identifies again."""
+    old = sim.resumable.pop(str(data.get("session_id")), None)
+    if old is None or data.get("token") not in (sim.token, f"Bot {sim.token}"):
+        await session.ws.send_str(json.dumps({"op": INVALID_SESSION, "d": False}))
+        return
+    session.intents, session.shard, session.session_id = old.intents, old.shard, old.session_id
+    session.seq, session.sent, session.identified = old.seq, old.sent, True
+    for seq, frame in old.sent:
+        if seq > int(data.get("seq") or 0):
+            await session.ws.send_str(frame)
+    await session.dispatch("RESUMED", {})
+    sim.resumes += 1
+    sim.connected.set()

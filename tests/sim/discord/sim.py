@@ -17,7 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.sim.discord.gateway import GatewaySession, gateway_handler
+from tests.sim.discord.gateway import SESSION_ENDING, GatewaySession, gateway_handler
 from tests.sim.discord.guilds import CREATE_PUBLIC_THREADS, EVERYONE_PERMISSIONS, guild_payload
 from tests.sim.discord.model import (
     ChannelType,
@@ -99,6 +99,10 @@ class DiscordSim:
         self.rules: list[Refusal] = []
         self.buckets: dict[tuple[Any, ...], Bucket] = {}
         self.sessions: list[GatewaySession] = []
+        self.resumable: dict[str, GatewaySession] = {}
+        """Sessions whose connection closed with a resumable code, by session id: events still
+        reach them (for the RESUME to replay)."""
+        self.resumes = 0
         self.identifies: list[dict[str, Any]] = []
         self.closes: list[int | None] = []
         self.connected = asyncio.Event()
@@ -189,6 +193,20 @@ class DiscordSim:
         self.channels[channel.id] = channel
         return channel
 
+    def add_thread(self, parent: SimChannel, name: str, *, owner: SimUser) -> SimChannel:
+        """A public thread under ``parent`` started by ``owner`` (the bot: one of its answer
+        threads); add it before the bot connects so its guild has it."""
+        thread = SimChannel(
+            id=self.ids(),
+            type=ChannelType.PUBLIC_THREAD,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=owner.id,
+        )
+        self.channels[thread.id] = thread
+        return thread
+
     def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
         """GUILD_CREATE for ``guild_id`` (default: the first guild)."""
         return guild_payload(self, guild_id or self.guild_id)
@@ -224,7 +242,7 @@ class DiscordSim:
         guild_id: int | None = None,
         intent: int | None = None,
     ) -> None:
-        for session in list(self.sessions):
+        for session in [*self.sessions, *self.resumable.values()]:
             if not session.identified or not session.wants(guild_id):
                 continue
             if intent is not None and not session.intents & intent:
@@ -384,7 +402,7 @@ class DiscordSim:
         data = message.payload()
         if channel.guild_id is not None:
             data["member"] = message.author.member()
-        for session in list(self.sessions):
+        for session in [*self.sessions, *self.resumable.values()]:
             if not session.identified or not session.wants(channel.guild_id):
                 continue
             if not session.intents & intent:
@@ -399,6 +417,13 @@ class DiscordSim:
             await session.dispatch(event, body)
 
     # -- injected failures -------------------------------------------------------------------
+
+    async def close_gateway(self, code: int) -> None:
+        """Discord closes every gateway connection with ``code``: 4000 or 1001 let a client
+        resume its session; 4007 and 4009 end the session (a client identifies anew)."""
+        for session in list(self.sessions):
+            session.resumable = code not in SESSION_ENDING
+            await session.ws.close(code=code, message=b"closed by the simulator")
 
     def rate_limit_next(
         self, route: str, retry_after: float, *, count: int = 1, is_global: bool = False

@@ -160,8 +160,10 @@ class People:
         channel: str,
         message_ts: str,
         user: str | None = None,
+        to_all: bool = False,
     ) -> Delivery:
-        """A person clicks a button (for feedback buttons, value "positive"/"negative")."""
+        """A person clicks a button (for feedback buttons, value "positive"/"negative");
+        ``to_all``: every connection gets it, as every worker would in a misconfigured app."""
         message = self.workspace.find(channel, message_ts) or next(
             (m for m in self.workspace.ephemerals if m.ts == message_ts), None
         )
@@ -186,7 +188,7 @@ class People:
             action=action,
             response_url=f"http://127.0.0.1:{self.port}/respond/{self._event_count}",
         )
-        ids = await self._send("interactive", payload, to_all=False)
+        ids = await self._send("interactive", payload, to_all=to_all)
         return Delivery(
             event_id="",
             envelope_ids=ids,

@@ -66,6 +66,7 @@ class SlackSim(People):
         self.responses: list[dict[str, Any]] = []
         self.http_target: tuple[str, str] | None = None
         self._failures: dict[str, deque[tuple[str, int, float | None]]] = defaultdict(deque)
+        self._cuts: Counter[str] = Counter()
         self._tickets: set[str] = set()
         self._sockets: dict[int, web.WebSocketResponse] = {}
         self._transports: dict[int, asyncio.BaseTransport] = {}
@@ -177,6 +178,11 @@ class SlackSim(People):
         for _ in range(times):
             self._failures[method].append((error, code, retry_after))
 
+    def cut_next(self, method: str, *, times: int = 1) -> None:
+        """Drop the connection of the next ``times`` calls of ``method`` without an answer, as
+        a network failure would (the client gets no HTTP response at all)."""
+        self._cuts[method] += times
+
     async def disconnect(self, reason: str = "refresh_requested", grace: float = 5.0) -> int:
         """Slack retires every live connection: a ``disconnect`` message, a moment for the app
         to open a new one and leave, then the close. Returns how many the sim had to close."""
@@ -218,6 +224,24 @@ class SlackSim(People):
     # -- the Web API ---------------------------------------------------------------------------
     async def _web_api(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
+        if self._cuts[method] > 0:
+            self._cuts[method] -= 1
+            at = asyncio.get_running_loop().time()
+            self.calls.append(
+                Call(
+                    method=method,
+                    args={},
+                    at=at,
+                    ok=False,
+                    error="cut",
+                    status=0,
+                    token_kind=None,
+                    response={},
+                )
+            )
+            assert request.transport is not None
+            request.transport.abort()
+            raise web.HTTPServiceUnavailable
         args: dict[str, Any] = dict(request.query)
         if request.can_read_body:
             if request.content_type == "application/json":
