@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 from redis.exceptions import RedisError
 
 from bot.answer import AnswerSink, Question, WatchedSink
-from bot.state.base import until_set
+from bot.state.base import raise_if_cancelling, until_set
 from bot.state.coordination import Coordination, open_coordination
 from bot.state.records import Lapsed, Records
 
@@ -157,6 +157,7 @@ class InFlight:
                 secret_ttl=where.secret_ttl,
             )
         except (RedisError, OSError) as error:  # the answer goes on, unrecorded
+            raise_if_cancelling()
             log.warning("could not record an answer in flight: %s", type(error).__name__)
         self._live[record_id] = live
 
@@ -196,6 +197,7 @@ class InFlight:
         loop = asyncio.get_running_loop()
         next_beat = loop.time() + self._times.beat
         while True:
+            raise_if_cancelling()  # a cancel the Redis client swallowed (see there)
             await until_set(self._wake, max(0.0, next_beat - loop.time()))
             self._wake.clear()
             beat = loop.time() >= next_beat
@@ -206,6 +208,7 @@ class InFlight:
                     for platform in list(self._closers):
                         await self._sweep(platform)
             except (RedisError, OSError) as error:  # a live worker's records outlast a blip
+                raise_if_cancelling()
                 log.warning("in-flight records unreachable: %s", type(error).__name__)
 
     async def _store(self, *, beat: bool) -> None:

@@ -18,7 +18,7 @@ from typing import Self
 
 from bot.state.ports import LEASE_TTL, OnWait, RateDecision
 
-__all__ = ["StateBase", "sliding_window", "until_set"]
+__all__ = ["StateBase", "raise_if_cancelling", "sliding_window", "until_set"]
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,16 @@ async def until_set(event: asyncio.Event, seconds: float) -> None:
         await asyncio.wait({waiter}, timeout=seconds)
     finally:
         waiter.cancel()
+
+
+def raise_if_cancelling() -> None:
+    """In a loop that never ends by itself: stop if this task was told to. redis-py can turn a
+    cancel into a TimeoutError (under ``asyncio.timeout``, on Python 3.11) and even retry it into
+    a normal return, so a loop that carries on after errors, or after a call that returned,
+    would never end; the task still counts the cancel, and this raises it again."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
 
 
 def sliding_window(
@@ -102,10 +112,12 @@ class StateBase(ABC):
 
     async def _renew(self, thread_key: str, token: str, ttl: float) -> None:
         while True:
+            raise_if_cancelling()  # a cancel the store's client swallowed (see there)
             await asyncio.sleep(ttl / 3)
             try:
                 ahead = await self._claim(thread_key, token, ttl)
             except Exception as error:  # the answer goes on; only a dead worker loses its lease
+                raise_if_cancelling()
                 log.warning("could not renew a thread lease: %s", type(error).__name__)
                 continue
             if ahead:

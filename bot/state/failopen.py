@@ -22,6 +22,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Self, TypeVar
 
+from bot.state.base import raise_if_cancelling
 from bot.state.memory import MemoryState
 from bot.state.ports import (
     DEDUP_TTL,
@@ -86,6 +87,7 @@ class FailOpenState:
         return result
 
     def _failed(self, operation: str, error: BaseException) -> None:
+        raise_if_cancelling()  # a cancel the store's client turned into an error is a cancel
         self._on_failure(operation)
         self._down_until = self._clock() + self._pause
         if not self._down:

@@ -32,6 +32,7 @@ from discord.gateway import DiscordWebSocket
 from redis.exceptions import RedisError
 
 from bot.pacing import RateBudget
+from bot.state.base import raise_if_cancelling
 from bot.state.coordination import Coordination
 
 __all__ = ["TIMES", "ShardHost", "ShardedClient", "Shards", "Times"]
@@ -178,6 +179,7 @@ class Shards:
 
     async def _run(self, host: ShardHost) -> None:
         while True:
+            raise_if_cancelling()  # a cancel the Redis client swallowed (see there)
             await asyncio.sleep(self._times.tick)
             if not self._accepting():  # shutting down: the others answer from now on
                 await self.stop(host)
@@ -185,6 +187,7 @@ class Shards:
             try:
                 await self._balance(host)
             except (RedisError, OSError) as error:  # keep the shards; leases outlast a blip
+                raise_if_cancelling()
                 log.warning("Discord shard leases unreachable: %s", type(error).__name__)
 
     async def _balance(self, host: ShardHost) -> None:

@@ -34,6 +34,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.pacing import RateBudget
+from bot.state.base import raise_if_cancelling
 from bot.state.coordination import Coordination
 
 __all__ = [
@@ -167,6 +168,7 @@ class SlackBudget:
             self._name(method, ""): method for method in _LOOKED_AT if method in self._budgets
         }
         while True:
+            raise_if_cancelling()  # a cancel the Redis client swallowed (see there)
             try:
                 self._others = await self._shared.tally(
                     f"slack:{self._scope}:claims",
@@ -178,6 +180,7 @@ class SlackBudget:
                     {name: self._budgets[method].window for name, method in looked_at.items()}
                 )
             except (RedisError, OSError) as error:
+                raise_if_cancelling()
                 log.warning("shared Slack budget unreachable: %s", type(error).__name__)
                 self._others = Counter()
             else:
