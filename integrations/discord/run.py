@@ -55,12 +55,6 @@ def _token(settings: Settings) -> str:
     return settings.discord_token.get_secret_value()
 
 
-def _discord_presenter() -> Presenter:
-    from integrations.discord.presenter import DiscordPresenter
-
-    return DiscordPresenter()
-
-
 async def run_discord(
     settings: Settings,
     service: AnswerService | None = None,
@@ -88,7 +82,7 @@ async def run_discord(
             coordination = open_coordination(settings.state_url)
             if coordination is not None:
                 stack.push_async_callback(coordination.aclose)
-            presenter = presenter or _discord_presenter()
+            presenter = presenter or DiscordPresenter()
             bot = CitebotDiscord(
                 settings=settings,
                 service=service,

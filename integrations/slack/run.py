@@ -28,12 +28,6 @@ SLACK_PACER = Pacer(min_interval=1.0)
 workspace, kept by the web client's :class:`SlackBudget`, not per channel."""
 
 
-def _slack_presenter() -> Presenter:
-    from integrations.slack.presenter import SlackPresenter
-
-    return SlackPresenter()
-
-
 async def run_slack(
     settings: Settings,
     service: AnswerService | None = None,
@@ -82,7 +76,7 @@ async def run_slack(
             on_429=service.metrics.platform_429s.labels("slack").inc,
             budget=budget,
         )
-        presenter = presenter or _slack_presenter()
+        presenter = presenter or SlackPresenter()
         bot = SlackBot(
             web=web_client,
             service=service,
