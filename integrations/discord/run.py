@@ -27,6 +27,7 @@ from config import Settings
 from integrations.discord.bot import CitebotDiscord
 from integrations.discord.commands import add_ask_command
 from integrations.discord.orphans import DiscordOrphans
+from integrations.discord.presenter import DiscordPresenter
 from integrations.discord.shards import Shards
 
 log = logging.getLogger(__name__)

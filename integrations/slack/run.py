@@ -17,6 +17,7 @@ from bot.upstream.client import AnswerClient
 from config.settings import Settings
 from integrations.slack.app import SlackBot
 from integrations.slack.orphans import SlackOrphans
+from integrations.slack.presenter import SlackPresenter
 from integrations.slack.web import SlackBudget, make_web_client
 
 __all__ = ["SLACK_PACER", "run_slack"]
