@@ -87,7 +87,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     from bot.answer import Question, answer_question
     from bot.i18n.wording import Wording
     from bot.pacing import Pacer
-    from bot.verify.cards import ASK_DEADLINE, show_quote_checks
+    from bot.quote_checks import ASK_DEADLINE, show_quote_checks
     from integrations.terminal.language import terminal_language
     from integrations.terminal.presenter import TerminalPresenter
     from integrations.terminal.sink import CollectingSink, TerminalSink

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from bot.i18n.instructions import language_instruction
 from bot.i18n.wording import Wording
 from bot.pacing import Pacer
+from bot.quote_checks import show_quote_checks
 from bot.render.formatter import AnswerFormatter, RenderedAnswer
 from bot.render.ports import Payload, Presenter
 from bot.upstream.client import AnswerClient
 from bot.upstream.errors import ContentFiltered, UpstreamError
 from bot.upstream.events import AnswerDone, TextDelta, Turn
-from bot.verify.cards import show_quote_checks
 
 if TYPE_CHECKING:
     from bot.verify.checker import QuoteChecker

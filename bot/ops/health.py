@@ -9,13 +9,35 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from typing import Protocol
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from bot.service import AnswerService
+from bot.ops.metrics import Metrics
 
-__all__ = ["health_server"]
+__all__ = ["Reported", "health_server"]
+
+
+class _Pings(Protocol):
+    async def ping(self) -> bool: ...
+
+
+class Reported(Protocol):
+    """What the probes read of the worker's answer service (``bot.service.AnswerService``),
+    named here so that ops, which the service uses, never imports it back."""
+
+    @property
+    def accepting(self) -> bool: ...
+
+    @property
+    def in_flight(self) -> int: ...
+
+    @property
+    def state(self) -> _Pings: ...
+
+    @property
+    def metrics(self) -> Metrics: ...
 
 
 @asynccontextmanager
@@ -23,7 +45,7 @@ async def health_server(
     *,
     host: str,
     port: int,
-    service: AnswerService,
+    service: Reported,
     ready: Mapping[str, asyncio.Event],
     on_bound: Callable[[int], None] | None = None,
 ) -> AsyncIterator[None]:
@@ -63,8 +85,9 @@ async def health_server(
         await runner.cleanup()
 
 
-async def _ping(service: AnswerService) -> bool:
+async def _ping(service: Reported) -> bool:
     try:
-        return await asyncio.wait_for(service.state.ping(), 2)
+        async with asyncio.timeout(2):
+            return await service.state.ping()
     except Exception:
         return False

@@ -4,7 +4,7 @@
 happens, it returns a :class:`Verdict`. Verdicts are cached in the shared state per (URL,
 quote), so a popular source is fetched once across workers until the verdict lapses; checks of
 one page that overlap share one fetch. The answer flow starts the checks once the cards are
-posted (:mod:`bot.verify.cards`, on ``checks()``, which yields each verdict as it lands) in the
+posted (:mod:`bot.quote_checks`, on ``checks()``, which yields each verdict as it lands) in the
 checker's :meth:`~QuoteChecker.background`, which closing the checker ends; ``citebot ask``
 waits for them with a deadline.
 """

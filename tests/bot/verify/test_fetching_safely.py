@@ -19,7 +19,7 @@ from bot.verify import Verdict
 from bot.verify.addresses import refusal
 from bot.verify.checker import QuoteChecker
 from bot.verify.fetch import FetchLimits
-from tests.bot.verify.conftest import ARTICLE, FAST, Site
+from tests.bot.conftest import ARTICLE, FAST, Site
 
 QUOTE = "humility is the foundation of prayer"
 

@@ -12,7 +12,7 @@ from aiohttp import web
 from bot.state import open_state
 from bot.verify import Verdict
 from bot.verify.checker import QuoteChecker
-from tests.bot.verify.conftest import ARTICLE, FAST, Site
+from tests.bot.conftest import ARTICLE, FAST, Site
 from tests.bot.verify.pdf import pdf_of
 
 DEFINITION = (

@@ -1,4 +1,5 @@
-"""A real HTTP site on loopback whose routes each test sets, and checkers that may read it."""
+"""Fixtures of the core's tests: a real HTTP site on loopback whose routes each test sets, and
+quote checkers that may read it (the checks in bot/verify, and the cards they edit)."""
 
 from __future__ import annotations
 

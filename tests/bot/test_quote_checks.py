@@ -9,15 +9,15 @@ from collections.abc import Sequence
 import pytest
 
 from bot.i18n.wording import ENGLISH_LABELS
+from bot.quote_checks import show_quote_checks
 from bot.render.formatter import RenderedAnswer
 from bot.render.numbering import CitationCard
 from bot.render.ports import Payload
 from bot.upstream.citations import Citation
 from bot.verify import Verdict
-from bot.verify.cards import show_quote_checks
 from bot.verify.checker import QuoteChecker
+from tests.bot.conftest import ARTICLE, Site
 from tests.bot.presenter import PlainPresenter
-from tests.bot.verify.conftest import ARTICLE, Site
 from tests.sim.pages import FOUND, NOT_FOUND, article
 
 PRESENTER = PlainPresenter()
