@@ -72,6 +72,12 @@ def answer_lines(log: str) -> list[dict[str, Any]]:
     return [line for line in lines if line.get("message") == "answer"]
 
 
+def past_placeholder(sim: SlackSim, channel: str, ts: str) -> bool:
+    """The bot's "thinking" placeholder in the thread has been replaced (by the answer's first
+    text or by a refusal): the question has got as far as the upstream, or been turned away."""
+    return any(m.edits for m in sim.bot_replies(channel, ts))
+
+
 @asynccontextmanager
 async def workers(
     count: int, sim: SlackSim, upstream: UpstreamSim, state_url: str, **extra: str
@@ -172,7 +178,7 @@ async def test_the_per_user_limit_is_shared_across_workers(
         asked = []
         for n in range(3):  # the simulator hands events to the workers in turn
             asked.append(await sim.mention(f"C{n}", f"Question {n}?", user="U_SAME"))
-            await sim.wait_for(functools.partial(sim.bot_replies, f"C{n}", asked[n].ts), within=20)
+            await sim.wait_for(functools.partial(past_placeholder, sim, f"C{n}", asked[n].ts), 20)
         refused = sim.bot_replies("C2", asked[2].ts)
         for worker in both:
             await worker.stop()
