@@ -122,7 +122,7 @@ async def _socket_mode(
     )
     # Closed first on the way out, so Slack sends new events to the workers that stay.
     stack.push_async_callback(handler.close_async)
-    await handler.connect_async()  # type: ignore[no-untyped-call]
+    await handler.connect_async()
 
 
 async def _http_mode(bot: SlackBot, settings: Settings, stack: contextlib.AsyncExitStack) -> None:

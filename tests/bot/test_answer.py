@@ -45,6 +45,9 @@ class RecordingSink:
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         self.thread.extend(payloads)
 
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        self.thread[index] = payload
+
     @property
     def final(self) -> str:
         return "\n".join(m["content"] for m in self.shows[-1][1])

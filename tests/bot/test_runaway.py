@@ -35,15 +35,25 @@ class Sink:
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         self.thread.extend(payloads)
 
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        self.thread[index] = payload
 
-async def ask(client: AnswerClient, sink: Sink, **caps: int) -> Outcome:
+
+async def ask(
+    client: AnswerClient,
+    sink: Sink,
+    *,
+    max_messages: int | None = None,
+    max_cards: int | None = None,
+) -> Outcome:
     return await answer_question(
         QUESTION,
         client=client,
         presenter=PlainPresenter(),
         sink=sink,
         pacer=Pacer(min_interval=0.05),
-        **caps,  # type: ignore[arg-type]
+        max_messages=max_messages,
+        max_cards=max_cards,
     )
 
 

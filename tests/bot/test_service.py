@@ -37,6 +37,9 @@ class Sink:
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         pass
 
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        pass
+
     async def wait_for(self, words: str) -> None:
         async with asyncio.timeout(10):
             while not any(words in text for text in self.shown):

@@ -10,8 +10,8 @@ from contextlib import asynccontextmanager
 from bot.pacing import Pacer
 from bot.upstream.client import AnswerClient
 from config import Settings
-from integrations.discord import run_discord
 from integrations.discord.presenter import DiscordPresenter
+from integrations.discord.run import run_discord
 
 __all__ = ["discord_bot"]
 

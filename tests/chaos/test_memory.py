@@ -27,7 +27,7 @@ from bot.pacing import Pacer
 from bot.service import Limits
 from bot.state import open_state
 from bot.state.failopen import FailOpenState
-from tests.integrations.discord.harness import RecordingService, running_harness
+from tests.integrations.discord.harness import Harness, running_harness
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
@@ -56,20 +56,18 @@ def held_by_us() -> tuple[int, list[str]]:
 
 async def answer_all(
     ask: Callable[[int], Awaitable[None]],
-    service: RecordingService,
+    harness: Harness,
     count: int,
     forget: Callable[[], None],
 ) -> None:
     """``count`` questions, a batch at a time, each batch answered before the next."""
     for start in range(0, count, BATCH):
         batch = range(start, min(start + BATCH, count))
-        size = len(batch)
         for n in batch:
             await ask(n)
-        async with asyncio.timeout(60), service.finished:
-            await service.finished.wait_for(lambda size=size: len(service.outcomes) >= size)
-        assert all(outcome and outcome.status == "answered" for outcome in service.outcomes)
-        service.outcomes.clear()
+        outcomes = await harness.answers(len(batch), within=60)
+        assert all(outcome and outcome.status == "answered" for outcome in outcomes)
+        harness.service.outcomes.clear()
         forget()
 
 
@@ -92,7 +90,6 @@ async def test_discord_memory_is_flat_over_5000_answers(redis_url: str) -> None:
             pacer=Pacer(min_interval=0.0),
             sync=False,
         ) as harness:
-            service = harness.service
             channel = sim.no_threads  # cards follow as messages on the interaction's webhook
 
             async def ask(n: int) -> None:
@@ -107,12 +104,12 @@ async def test_discord_memory_is_flat_over_5000_answers(redis_url: str) -> None:
                 channel.messages.clear()
                 upstream.requests.clear()
 
-            await answer_all(ask, service, ANSWERS - TRACED, forget)
+            await answer_all(ask, harness, ANSWERS - TRACED, forget)
             tracemalloc.start()
             try:
-                await answer_all(ask, service, TRACED, forget)
+                await answer_all(ask, harness, TRACED, forget)
                 await asyncio.sleep(WINDOW + 0.5)  # every budget window they used has passed
-                await answer_all(ask, service, 1, forget)  # one more write: budgets sweep
+                await answer_all(ask, harness, 1, forget)  # one more write: budgets sweep
                 held, where = held_by_us()
             finally:
                 tracemalloc.stop()

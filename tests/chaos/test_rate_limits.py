@@ -10,7 +10,7 @@ from bot.pacing import Pacer
 from tests.integrations.discord.harness import running_harness
 from tests.integrations.slack.conftest import slack_world
 from tests.sim.discord import DiscordSim
-from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
+from tests.sim.upstream import Stream, UpstreamSim, answer, magisterium_citation
 
 ANSWERS = 6
 STORM = [
@@ -20,7 +20,7 @@ STORM = [
 ]
 
 
-def cited(n: int) -> object:
+def cited(n: int) -> Stream:
     return answer(
         [f"Answer {n} ", "is written ", "in several ", "pieces[^1]."],
         [magisterium_citation(0, f"Source of answer {n}.", title=f"Document {n}")],
@@ -29,7 +29,7 @@ def cited(n: int) -> object:
 
 async def test_discord_answers_through_a_429_storm(sim: DiscordSim, upstream: UpstreamSim) -> None:
     channels = [sim.add_text_channel(f"storm-{n}") for n in range(ANSWERS)]
-    upstream.queue(*(cited(n) for n in range(ANSWERS)))  # type: ignore[arg-type]
+    upstream.queue(*(cited(n) for n in range(ANSWERS)))
     sim.rate_limit_next(
         "PATCH /webhooks/{application_id}/{token}/messages/{message_id}", 0.2, count=8
     )
@@ -59,7 +59,7 @@ async def test_discord_answers_through_a_429_storm(sim: DiscordSim, upstream: Up
 async def test_slack_answers_through_a_429_storm() -> None:
     async with slack_world(ping_interval=0.5) as world:
         sim = world.sim
-        world.upstream.queue(*(cited(n) for n in range(3)))  # type: ignore[arg-type]
+        world.upstream.queue(*(cited(n) for n in range(3)))
         sim.fail_next("chat.startStream", retry_after=1, times=1)  # then streams pause a while
         sim.fail_next("chat.update", retry_after=1, times=2)
         sim.fail_next("chat.postMessage", retry_after=1, times=2)

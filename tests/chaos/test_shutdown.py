@@ -21,7 +21,7 @@ import pytest
 from tests.sim.discord import DiscordSim
 from tests.sim.slack import SlackSim
 from tests.sim.slack.model import Delivery, Message
-from tests.sim.upstream import Pause, Stream, UpstreamSim, chunk
+from tests.sim.upstream import Pause, Step, Stream, UpstreamSim, chunk
 
 GRACE = 2.0
 INTERRUPTED = (
@@ -32,10 +32,10 @@ INTERRUPTED = (
 
 def long_answer(words_per_second: float) -> Stream:
     """An answer that outlasts any grace: a word at a time, never finishing in time."""
-    steps: list[object] = [chunk("A long answer begins. ")]
+    steps: list[Step] = [chunk("A long answer begins. ")]
     for n in range(5000):
         steps += [Pause(1 / words_per_second), chunk(f"word{n} ")]
-    return Stream(tuple(steps))  # type: ignore[arg-type]
+    return Stream(tuple(steps))
 
 
 @asynccontextmanager

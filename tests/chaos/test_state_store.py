@@ -60,8 +60,9 @@ async def test_discord_answers_through_a_redis_outage_and_remembers_again_after_
         redis_process.kill()
         upstream.release()
         assert first.original is not None
-        await sim.until(lambda: len(sim.thread_messages(first.original.id)) > 0)
-        thread = sim.thread_of(first.original.id)
+        first_id = first.original.id
+        await sim.until(lambda: len(sim.thread_messages(first_id)) > 0)
+        thread = sim.thread_of(first_id)
         assert thread is not None
 
         during = await sim.slash_command("ask", {"question": "And now?"}, channel_id=thread.id)
@@ -74,8 +75,9 @@ async def test_discord_answers_through_a_redis_outage_and_remembers_again_after_
         after = await sim.slash_command("ask", {"question": "Back?"})
         await sim.until(lambda: "After it" in getattr(after.original, "content", ""))
         assert after.original is not None
-        await sim.until(lambda: len(sim.thread_messages(after.original.id)) > 0)
-        follow_thread = sim.thread_of(after.original.id)
+        after_id = after.original.id
+        await sim.until(lambda: len(sim.thread_messages(after_id)) > 0)
+        follow_thread = sim.thread_of(after_id)
         assert follow_thread is not None
         follow = await sim.slash_command(
             "ask", {"question": "Remember?"}, channel_id=follow_thread.id

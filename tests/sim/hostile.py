@@ -36,22 +36,27 @@ class Hostile:
     """Bytes written to each connection before the client hung up."""
 
 
+class _Counted(web.StreamResponse):
+    """A response that adds what it writes to the last count in ``sent``."""
+
+    def __init__(self, sent: list[int], *, headers: dict[str, str]) -> None:
+        super().__init__(headers=headers)
+        self._sent = sent
+
+    async def write(self, data: bytes | bytearray | memoryview) -> None:
+        self._sent[-1] += len(data)
+        await super().write(data)
+
+
 @asynccontextmanager
 async def hostile(play: Play, content_type: str = "text/event-stream") -> AsyncIterator[Hostile]:
     sent: list[int] = []
 
     async def handle(request: web.Request) -> web.StreamResponse:
         await request.read()
-        response = web.StreamResponse(headers={"Content-Type": content_type})
+        response = _Counted(sent, headers={"Content-Type": content_type})
         await response.prepare(request)
         sent.append(0)
-        original = response.write
-
-        async def counted(data: bytes) -> None:
-            sent[-1] += len(data)
-            await original(data)
-
-        response.write = counted  # type: ignore[method-assign]
         with contextlib.suppress(ConnectionResetError, RuntimeError):  # the client hung up
             await play(response)
         return response

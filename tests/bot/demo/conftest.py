@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,7 +90,9 @@ def statements(text: str) -> list[tuple[str, int]]:
     return [(parts[i].strip(), int(parts[i + 1])) for i in range(0, len(parts) - 1, 2)]
 
 
-def assert_backed(text: str, citations: list[dict[str, Any]], sources: Iterable[str]) -> None:
+def assert_backed(
+    text: str, citations: Sequence[Mapping[str, Any]], sources: Iterable[str]
+) -> None:
     """Seed 004's rule on the wire: valid footnotes, verbatim quotes, every statement backed."""
     by_index = {c["document_index"]: c for c in citations}
     used = {int(n) for n in MARKER.findall(text)}

@@ -21,7 +21,7 @@ def test_no_question_breaks_the_search(question: str) -> None:
     answer = compose_answer(BUNDLED, question)
 
     if answer.citations:
-        assert_backed(answer.text, list(answer.citations), corpus_texts())
+        assert_backed(answer.text, answer.citations, corpus_texts())
     else:
         assert answer.text == NOTHING_FOUND
 
@@ -115,5 +115,5 @@ def test_any_markdown_is_cut_into_verbatim_passages_that_back_every_statement(
     if corpus is not None:
         answer = compose_answer(corpus, question)
         if answer.citations:
-            assert_backed(answer.text, list(answer.citations), [text])
+            assert_backed(answer.text, answer.citations, [text])
         corpus.close()

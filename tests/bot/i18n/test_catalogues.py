@@ -19,6 +19,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 from bot.i18n.wording import DOMAIN, LANGUAGES, LOCALE_DIR, PLATFORMS
+from tests.bot.i18n.po import forms
 
 ROOT = Path(__file__).parents[3]
 SOURCES = ROOT / "bot" / "i18n" / "locale"
@@ -41,10 +42,6 @@ def _entries(catalog: Catalog) -> list[Message]:
 
 def _ids(catalog: Catalog) -> set[tuple[object, str | None]]:
     return {(message.id, message.context) for message in _entries(catalog)}
-
-
-def _strings(message: Message) -> tuple[str, ...]:
-    return message.string if isinstance(message.string, tuple) else (message.string,)
 
 
 def _pairs(catalog: Catalog) -> dict[object, object]:
@@ -97,16 +94,16 @@ def test_every_sentence_is_translated_without_fuzzy_or_empty_entries(language: s
     assert not [m.id for m in catalog.obsolete.values()]
     for message in _entries(catalog):
         if message.context is None:
-            assert all(string.strip() for string in _strings(message)), message.id
+            assert all(string.strip() for string in forms(message.string)), message.id
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_placeholders_are_the_msgid_s_own(language: str) -> None:
     for message in _entries(_po(language)):
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        ids = forms(message.id)
         wanted = sorted(PLACEHOLDER.findall(ids[-1]))
         assert sorted(PLACEHOLDER.findall(ids[0])) == wanted
-        for string in filter(None, _strings(message)):  # an empty platform entry says nothing
+        for string in filter(None, forms(message.string)):  # an empty platform entry says nothing
             assert sorted(PLACEHOLDER.findall(string)) == wanted, (language, string)
 
 
@@ -119,7 +116,7 @@ def test_plural_forms_are_the_language_s(language: str) -> None:
     plurals = [message for message in _entries(catalog) if message.pluralizable]
     assert plurals
     for message in plurals:
-        assert len(message.string) == rule.num_plurals, message.id
+        assert len(forms(message.string)) == rule.num_plurals, message.id
 
 
 def test_polish_has_three_forms_and_chinese_one() -> None:

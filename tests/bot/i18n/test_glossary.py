@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from babel.messages.catalog import Catalog, Message
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 from bot.i18n.wording import DOMAIN, LANGUAGES, PLATFORMS
+from tests.bot.i18n.po import forms
 
 ROOT = Path(__file__).parents[3]
 GUIDE = ROOT / "docs" / "translations.md"
@@ -66,10 +67,6 @@ def _catalog(language: str) -> Catalog:
         return read_po(file, locale=language)
 
 
-def _strings(message: Message) -> tuple[str, ...]:
-    return message.string if isinstance(message.string, tuple) else (message.string,)
-
-
 def _shown(catalog: Catalog, platform: str | None) -> dict[str, tuple[str, ...]]:
     """English sentence -> what a reader on ``platform`` is shown: the platform's own entry where
     the catalogue has one, else the general one (as gettext falls back)."""
@@ -77,9 +74,10 @@ def _shown(catalog: Catalog, platform: str | None) -> dict[str, tuple[str, ...]]
     for message in catalog:
         if not message.id or message.context is not None:
             continue
-        english = message.id if isinstance(message.id, tuple) else (message.id,)
+        english = forms(message.id)
         own = catalog.get(message.id, context=platform) if platform else None
-        strings = _strings(own) if own is not None and any(_strings(own)) else _strings(message)
+        mine = forms(own.string) if own is not None else ()
+        strings = mine if any(mine) else forms(message.string)
         shown[" / ".join(english)] = strings
     return shown
 
@@ -128,4 +126,6 @@ def _met(string: str, entry: Entry) -> list[str]:
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_answer_s_words_are_quoted_with_the_glossary_s_marks(language: str) -> None:
     (marks,) = (entry.words[0] for entry in GLOSSARIES[language] if entry.term == "quote")
-    assert _catalog(language).get("“{quote}”").string == marks.replace("…", "{quote}")
+    quoted = _catalog(language).get("“{quote}”")
+    assert quoted is not None
+    assert quoted.string == marks.replace("…", "{quote}")

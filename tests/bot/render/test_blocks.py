@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.render.blocks import BlockReader
-from bot.render.document import Footnote, Link, Paragraph, parse_blocks
+from bot.render.document import (
+    Block,
+    Footnote,
+    Heading,
+    Inline,
+    Link,
+    ListBlock,
+    Paragraph,
+    Quote,
+    Span,
+    parse_blocks,
+)
 
 
 def read(pieces: list[str], *, cut: int = 1200) -> list[str]:
@@ -21,17 +34,17 @@ def read(pieces: list[str], *, cut: int = 1200) -> list[str]:
 def markers(source: str) -> list[int]:
     found: list[int] = []
 
-    def walk(nodes: object) -> None:
-        for node in nodes:  # type: ignore[attr-defined]
+    def walk(nodes: Iterable[Block | Inline]) -> None:
+        for node in nodes:
             if isinstance(node, Footnote):
                 found.append(node.number)
-            elif hasattr(node, "children"):
+            elif isinstance(node, Span | Link):
                 walk(node.children)
-            elif hasattr(node, "inlines"):
+            elif isinstance(node, Paragraph | Heading):
                 walk(node.inlines)
-            elif hasattr(node, "blocks"):
+            elif isinstance(node, Quote):
                 walk(node.blocks)
-            elif hasattr(node, "items"):
+            elif isinstance(node, ListBlock):
                 for item in node.items:
                     walk(item)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
@@ -41,11 +42,11 @@ CITATION = magisterium_citation(
 
 
 async def collect(
-    client: AnswerClient, question: str = "Why?", **kwargs: object
+    client: AnswerClient, question: str = "Why?", *, history: Sequence[Turn] = ()
 ) -> tuple[list[str], AnswerDone]:
     deltas: list[str] = []
     done = None
-    async for event in client.stream(question, **kwargs):  # type: ignore[arg-type]
+    async for event in client.stream(question, history=history):
         if isinstance(event, TextDelta):
             deltas.append(event.text)
         elif isinstance(event, AnswerDone):

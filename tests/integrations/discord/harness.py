@@ -20,8 +20,8 @@ from bot.state.memory import MemoryState
 from bot.state.ports import FEEDBACK_TTL
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config import Settings, load_settings
-from integrations.discord import run_discord
 from integrations.discord.presenter import DiscordPresenter
+from integrations.discord.run import run_discord
 from tests.sim.discord import DiscordSim, RecordedRequest, SimMessage
 from tests.sim.upstream import UpstreamSim
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Unpack
+
 import discord
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,15 +17,15 @@ from integrations.discord import cards
 from integrations.discord.cards import embed_size
 from integrations.discord.presenter import DiscordPresenter
 from tests.integrations.discord.payloads import validate_discord_payload
-from tests.integrations.formatter.cases import CASES
+from tests.integrations.formatter.cases import CASES, CitationFields
 from tests.sim.discord.schema import body_errors
 from tests.sim.discord.validation import form_errors
 
 PRESENTER = DiscordPresenter()
 
 
-def card(number: int, **fields: object) -> CitationCard:
-    citation = Citation(number=number, **fields)  # type: ignore[arg-type]
+def card(number: int, **fields: Unpack[CitationFields]) -> CitationCard:
+    citation = Citation(number=number, **fields)
     return CitationCard(number=number, citation=citation, supports=("It says so.",))
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from integrations.discord import sync_commands
-from integrations.discord.run import DISCORD_PACER
+from integrations.discord.run import DISCORD_PACER, sync_commands
 from tests.integrations.discord.harness import Harness, running_harness
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import Gate, Pause, UpstreamSim, answer

@@ -92,7 +92,7 @@ async def test_cancelling_the_runner_closes_the_client(
 ) -> None:
     """The worker cancels the runner on SIGTERM; the gateway is closed and nothing leaks."""
     from config import load_settings
-    from integrations.discord import run_discord
+    from integrations.discord.run import run_discord
 
     settings = load_settings(
         {

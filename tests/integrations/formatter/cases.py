@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from bot.upstream.citations import Citation, normalise_citations
 from bot.upstream.events import AnswerDone
@@ -25,6 +25,18 @@ class Case:
 
     def normalised(self) -> tuple[Citation, ...]:
         return normalise_citations({"citations": self.citations}) if self.citations else ()
+
+
+class CitationFields(TypedDict, total=False):
+    """The fields of a :class:`Citation` a card test sets (the platform presenters show them)."""
+
+    cited_text: str
+    heading: str | None
+    title: str | None
+    author: str | None
+    year: str | None
+    reference: str | None
+    source_url: str | None
 
 
 def source(index: int, **fields: Any) -> dict[str, Any]:

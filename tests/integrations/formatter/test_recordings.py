@@ -44,6 +44,9 @@ class Shown:
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         self.thread.extend(payloads)
 
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        self.thread[index] = payload
+
 
 def presenter(platform: str) -> Presenter:
     if platform == "discord":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 
 from tests.integrations.slack.conftest import World
+from tests.sim.slack.model import Message
 from tests.sim.upstream import Cut, Gate, Json, Pause, Stream, answer, chunk, magisterium_citation
 
 CHANNEL = "C0GENERAL"
@@ -27,7 +28,7 @@ CITED = answer(
 )
 
 
-def _text(messages: list) -> str:  # type: ignore[type-arg]
+def _text(messages: list[Message]) -> str:
     return "\n".join(m.shown for m in messages)
 
 

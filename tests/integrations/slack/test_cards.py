@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Unpack
 from urllib.parse import unquote
 
 import pytest
@@ -17,7 +17,7 @@ from bot.render.numbering import CitationCard
 from bot.upstream.citations import Citation, safe_url
 from integrations.slack.builder import block_kit_builder_url
 from integrations.slack.presenter import SlackPresenter
-from tests.integrations.formatter.cases import CASES
+from tests.integrations.formatter.cases import CASES, CitationFields
 from tests.integrations.slack.payloads import validate_slack_payload
 from tests.sim.slack.limits import check_message
 from tests.sim.slack.model import Message
@@ -25,8 +25,8 @@ from tests.sim.slack.model import Message
 PRESENTER = SlackPresenter()
 
 
-def card(number: int, **fields: object) -> CitationCard:
-    citation = Citation(number=number, **fields)  # type: ignore[arg-type]
+def card(number: int, **fields: Unpack[CitationFields]) -> CitationCard:
+    citation = Citation(number=number, **fields)
     return CitationCard(number=number, citation=citation, supports=("It <says> so.",))
 
 

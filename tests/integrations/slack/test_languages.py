@@ -8,6 +8,7 @@ stay in the upstream's and the sources' own words.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -95,6 +96,7 @@ async def test_a_brazilian_user_reads_portuguese_and_the_quotes_stay_the_sources
     shown = cards.block_text()
     assert "_Fundamenta:_ “A vida é sagrada desde a concepção.”" in shown
     assert "*Perguntas relacionadas*" in shown
+    assert cards.text is not None
     assert cards.text.startswith("Fontes: ")
     [feedback] = [e for e in cards.elements() if e["action_id"] == "citebot_feedback"]
     assert feedback["positive_button"]["accessibility_label"] == "Resposta útil"
@@ -155,6 +157,7 @@ async def test_a_chinese_user_reads_their_own_script_in_the_same_channel(
     [answered] = world.answer_of(CHANNEL, asked.ts)
     assert world.first_shown(answered) == "*citebot 正在思考…*"
     [cards] = world.cards_of(CHANNEL, asked.ts)
+    assert cards.text is not None
     assert cards.text.startswith(sources)
     assert f"*{related}*" in cards.block_text()
     assert f"_{supports}A vida é sagrada desde a concepção." in cards.block_text()
@@ -188,7 +191,7 @@ async def test_outside_the_allowed_channels_each_user_reads_slack_s_word_for_cha
             (MEI, "citebot 未在此處啟用。請在允許使用它的頻道中提問。"),
         ):
             asked = await world.sim.mention(CHANNEL, "?", user=user)
-            await world.sim.wait_for(lambda asked=asked: world.sim.bot_replies(CHANNEL, asked.ts))
+            await world.sim.wait_for(functools.partial(world.sim.bot_replies, CHANNEL, asked.ts))
             [refused] = world.sim.bot_replies(CHANNEL, asked.ts)
             assert refused.shown == refusal
         assert world.upstream.requests == []
@@ -238,6 +241,7 @@ async def test_without_users_read_everyone_reads_citebot_language_and_is_answere
             assert world.first_shown(answered) == "*citebot denkt nach…*"
             assert answered.shown.startswith("A vida é sagrada[")
             [cards] = world.cards_of(CHANNEL, asked.ts)
+            assert cards.text is not None
             assert cards.text.startswith("Quellen: ")
         [call] = world.sim.calls_to("users.info")  # the missing scope stops the asking
         assert call.response == {

@@ -6,6 +6,8 @@ a minute of Slack passes in a few seconds; the full-size run is ``bench/bench_ra
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from pydantic import SecretStr
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
@@ -15,15 +17,15 @@ from integrations.slack.web import SlackBudget
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.slack import SlackSim
 from tests.sim.slack.tiers import Tier
-from tests.sim.upstream import Pause, UpstreamSim, answer, magisterium_citation
+from tests.sim.upstream import Pause, Stream, UpstreamSim, answer, magisterium_citation
 
 CHANNEL = "C0ASK"
 SCALE = 0.05  # a 60-second window lasts 3 s
 
 
-async def _refused(call: object) -> SlackApiError:
+async def _refused(call: Awaitable[object]) -> SlackApiError:
     try:
-        await call  # type: ignore[misc]
+        await call
     except SlackApiError as error:
         return error
     raise AssertionError("Slack accepted a call over its tier")
@@ -59,7 +61,7 @@ async def test_post_message_is_counted_per_channel_and_enforcement_can_be_off() 
         assert unlimited.ratelimited == {}
 
 
-def _long_answer(n: int) -> object:
+def _long_answer(n: int) -> Stream:
     pieces = [f"Answer {n:02d} sentence {i} says something careful. " for i in range(12)]
     pieces[-1] += "[^1]"
     cite = magisterium_citation(0, f"Passage cited by answer {n}.", title=f"Source {n}")
@@ -70,7 +72,7 @@ async def test_thirty_answers_at_once_in_one_channel_meet_no_429_and_lose_nothin
     answers = 30  # more than chat.startStream's 20 a minute: some answers post and edit
     async with SlackSim(time_scale=SCALE) as sim, UpstreamSim().running() as upstream:
         for n in range(answers):
-            upstream.queue(_long_answer(n))  # type: ignore[arg-type]
+            upstream.queue(_long_answer(n))
         settings = slack_settings(sim, upstream, MAX_IN_FLIGHT="40")
         async with (
             AnswerClient(

@@ -19,7 +19,7 @@ from bot.upstream.client import AnswerClient, RetryPolicy
 from integrations.slack.web import SlackBudget
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.slack import SlackSim
-from tests.sim.upstream import Pause, UpstreamSim, answer
+from tests.sim.upstream import Pause, Stream, UpstreamSim, answer
 
 CHANNEL = "C0ASK"
 SCALE = 0.05
@@ -27,7 +27,7 @@ WORKERS = 3
 ANSWERS = 30
 
 
-def _answer(n: int) -> object:
+def _answer(n: int) -> Stream:
     return answer(
         [f"Answer {n:02d} sentence {i} says something careful. " for i in range(8)],
         between=[Pause(0.1)],
@@ -39,7 +39,7 @@ async def test_three_workers_keep_every_tier_together(redis_url: str, shared: bo
     namespace = f"test-{uuid4().hex}"
     async with SlackSim(time_scale=SCALE) as sim, UpstreamSim().running() as upstream:
         for n in range(ANSWERS):
-            upstream.queue(_answer(n))  # type: ignore[arg-type]
+            upstream.queue(_answer(n))
         settings = slack_settings(sim, upstream, MAX_IN_FLIGHT="40")
         async with AsyncExitStack() as stack:
             client = await stack.enter_async_context(

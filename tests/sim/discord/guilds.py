@@ -26,8 +26,8 @@ def guild_payload(sim: DiscordSim, guild_id: int) -> dict[str, Any]:
     """GUILD_CREATE for one guild: its channels and threads, the bot as a member, @everyone's
     permissions (a channel without thread permission denies them in an overwrite)."""
     deny = [{"id": str(guild_id), "type": 0, "allow": "0", "deny": str(CREATE_PUBLIC_THREADS)}]
-    channels = []
-    threads = []
+    channels: list[dict[str, Any]] = []
+    threads: list[dict[str, Any]] = []
     for channel in sim.channels.values():
         if channel.guild_id != guild_id:
             continue

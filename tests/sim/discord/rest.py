@@ -44,7 +44,9 @@ _OPEN = ("/interactions/", "/webhooks/")  # routes authorised by their token, no
 
 
 def _template(request: web.Request) -> str:
-    return request.match_info.route.resource.canonical.removeprefix(PREFIX)  # type: ignore[union-attr]
+    """The matched route's template, or the path of a request no route matched."""
+    resource = request.match_info.route.resource
+    return resource.canonical.removeprefix(PREFIX) if resource is not None else request.path
 
 
 def _bucket(sim: DiscordSim, request: web.Request, template: str) -> Bucket | None:
@@ -90,7 +92,7 @@ async def _record(request: web.Request, handler: Handler) -> web.StreamResponse:
         return await handler(request)
     sim = sim_of(request)
     body = await request.read()
-    template = _template(request) if request.match_info.route.resource else request.path
+    template = _template(request)
     payload = json.loads(body) if body else None
     at = time.monotonic()
     response = await _answer(sim, request, template, payload, handler)
@@ -186,7 +188,8 @@ async def put_commands(request: web.Request) -> web.Response:
     sim = sim_of(request)
     sim.command_puts += 1
     sim.commands = {}
-    for command in await read_json(request):  # type: ignore[attr-defined]
+    commands: list[dict[str, Any]] = json.loads(await request.read())  # a list, not an object
+    for command in commands:
         previous = sim.commands.get(command["name"], {})
         sim.commands[command["name"]] = {
             **command,

@@ -21,6 +21,7 @@ from typing import Any
 
 from jsonschema import FormatChecker
 from jsonschema._format import draft202012_format_checker
+from jsonschema._utils import Unset
 from jsonschema.exceptions import ValidationError
 from openapi_schema_validator import OAS31Validator, oas31_format_checker
 from rfc3986_validator import validate_rfc3986
@@ -120,13 +121,7 @@ def _every_branch_missed(branches: list[list[ValidationError]]) -> ValidationErr
     misses = [e for e in found if e is not None]
     if len({tuple(e.absolute_path) for e in misses}) != 1:
         return None
-    values = sorted(
-        {
-            v
-            for e in misses
-            for v in (e.validator_value if e.validator == "enum" else [e.validator_value])
-        }
-    )
+    values = sorted({value for e in misses for value in _allowed(e)})
     return ValidationError(
         "no branch matched",
         validator="enum",
@@ -134,6 +129,13 @@ def _every_branch_missed(branches: list[list[ValidationError]]) -> ValidationErr
         path=misses[0].absolute_path,
         schema={"enum": values},
     )
+
+
+def _allowed(error: ValidationError) -> list[Any]:
+    """The JSON values an ``enum`` or ``const`` error allows."""
+    value = error.validator_value
+    assert not isinstance(value, Unset)  # iter_errors sets it on every error it yields
+    return list(value) if error.validator == "enum" else [value]
 
 
 def _depth(errors: list[ValidationError]) -> tuple[int, int]:

@@ -69,7 +69,7 @@ class SlackSim(People):
         self._cuts: Counter[str] = Counter()
         self._tickets: set[str] = set()
         self._sockets: dict[int, web.WebSocketResponse] = {}
-        self._transports: dict[int, asyncio.BaseTransport] = {}
+        self._transports: dict[int, asyncio.Transport] = {}
         self._socket_count = 0
         self.sent_to: dict[str, int] = {}
         """Which Socket Mode connection each envelope went to (connections are numbered from 0
