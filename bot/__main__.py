@@ -224,7 +224,7 @@ def _platforms(settings: Settings) -> dict[str, Any]:
 
         runners["discord"] = run_discord
     if settings.slack_mode:
-        from integrations.slack import run_slack
+        from integrations.slack.run import run_slack
 
         runners["slack"] = run_slack
     return runners

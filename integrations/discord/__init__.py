@@ -12,14 +12,3 @@ import warnings
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     import discord  # noqa: F401
-
-__all__ = ["run_discord", "sync_commands"]
-
-
-def __getattr__(name: str) -> object:
-    """``run_discord`` and ``sync_commands``, loaded on first use (they bring in the core)."""
-    if name in __all__:
-        from integrations.discord import run
-
-        return getattr(run, name)
-    raise AttributeError(name)
