@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TypedDict
 from urllib.parse import quote
 
-from bot.demo.index import Corpus, Hit, Passage, query_terms
+from bot.demo.documents import Passage
+from bot.demo.index import Corpus, Hit, query_terms
 from bot.render.text import sentence_ends
 
 __all__ = ["NOTHING_FOUND", "Answer", "WireCitation", "compose_answer"]

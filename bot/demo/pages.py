@@ -12,7 +12,8 @@ from aiohttp import web
 from markdown_it import MarkdownIt
 from yarl import URL
 
-from bot.demo.index import Corpus, Document, without_header
+from bot.demo.documents import Document, without_header
+from bot.demo.index import Corpus
 from config.settings import HostPort
 
 __all__ = ["CorpusPages", "quote_check_host"]

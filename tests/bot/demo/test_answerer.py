@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.demo import NOTHING_FOUND, Corpus, compose_answer
-from bot.demo.index import parse, query_terms
+from bot.demo.documents import parse
+from bot.demo.index import query_terms
 from bot.demo.wire import token_pieces
 from tests.bot.demo.conftest import assert_backed, corpus_texts
 
