@@ -19,9 +19,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from jsonschema import FormatChecker
-from jsonschema._format import draft202012_format_checker
-from jsonschema._utils import Unset
+from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 from openapi_schema_validator import OAS31Validator, oas31_format_checker
 from rfc3986_validator import validate_rfc3986
@@ -43,7 +41,7 @@ def _format_checker() -> FormatChecker:
     (jsonschema checks ``uri`` only when the optional rfc3987 package happens to be there)."""
     checker = FormatChecker(formats=())
     checker.checkers.update(oas31_format_checker.checkers)
-    checker.checkers["date-time"] = draft202012_format_checker.checkers["date-time"]
+    checker.checkers["date-time"] = Draft202012Validator.FORMAT_CHECKER.checkers["date-time"]
     checker.checks("uri")(_uri)
     return checker
 
@@ -133,8 +131,7 @@ def _every_branch_missed(branches: list[list[ValidationError]]) -> ValidationErr
 
 def _allowed(error: ValidationError) -> list[Any]:
     """The JSON values an ``enum`` or ``const`` error allows."""
-    value = error.validator_value
-    assert not isinstance(value, Unset)  # iter_errors sets it on every error it yields
+    value: Any = error.validator_value  # Unset only on errors built by hand, never these
     return list(value) if error.validator == "enum" else [value]
 
 
