@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any
 
 import httpx
 import pytest
@@ -18,13 +16,13 @@ from bot.upstream.errors import (
     TokenLimit,
     UpstreamDown,
 )
-from bot.upstream.events import AnswerDone, Reasoning, TextDelta, Turn
+from bot.upstream.events import TextDelta, Turn
+from tests.bot.upstream.streams import collect, delta, impatient
 from tests.sim.upstream import (
     Comment,
     Cut,
     Json,
     Pause,
-    Step,
     Stream,
     UpstreamSim,
     answer,
@@ -41,32 +39,10 @@ CITATION = magisterium_citation(
 )
 
 
-async def collect(
-    client: AnswerClient, question: str = "Why?", *, history: Sequence[Turn] = ()
-) -> tuple[list[str], AnswerDone]:
-    deltas: list[str] = []
-    done = None
-    async for event in client.stream(question, history=history):
-        if isinstance(event, TextDelta):
-            deltas.append(event.text)
-        elif isinstance(event, AnswerDone):
-            done = event
-    assert done is not None
-    return deltas, done
-
-
 def url_citation(url: str, start: int, end: int) -> dict[str, object]:
     return {
         "type": "url_citation",
         "url_citation": {"url": url, "title": url, "start_index": start, "end_index": end},
-    }
-
-
-def delta(finish_reason: str | None = None, **fields: object) -> dict[str, Any]:
-    """A chunk whose delta carries exactly ``fields`` (annotations, reasoning...)."""
-    return {
-        **chunk(),
-        "choices": [{"index": 0, "delta": fields, "finish_reason": finish_reason}],
     }
 
 
@@ -249,17 +225,6 @@ async def test_content_filter_is_its_own_error(
         await collect(answer_client)
 
 
-def impatient(upstream: UpstreamSim) -> AnswerClient:
-    """A client that calls 0.3 s of silence a dead stream, and never retries."""
-    return AnswerClient(
-        base_url=upstream.base_url,
-        api_key=None,
-        model="m",
-        timeouts=Timeouts(connect=2, idle=0.3, total=10),
-        retry=RetryPolicy(max_retries=0),
-    )
-
-
 async def test_silence_between_events_times_out_as_a_cut_stream(upstream: UpstreamSim) -> None:
     upstream.queue(Stream((chunk("Thinking"), Pause(1.5), chunk(" done."))))
     async with impatient(upstream) as client:
@@ -407,58 +372,3 @@ async def test_a_whole_json_completion_to_a_stream_request_is_read_as_the_answer
     assert [c.source_url for c in done.citations] == ["https://x.is/n"]
     assert done.usage is not None
     assert done.usage.total_tokens == 8
-
-
-async def test_a_think_block_split_anywhere_never_reaches_the_text(
-    upstream: UpstreamSim, answer_client: AnswerClient
-) -> None:
-    upstream.queue(
-        answer(["<th", "ink>\nThe user asks", " about hope.</thi", "nk>\n\nHope[^1", "] lasts."])
-    )
-    events = [event async for event in answer_client.stream("Why?")]
-    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
-    done = events[-1]
-    assert isinstance(done, AnswerDone)
-    assert shown == done.text == "Hope[^1] lasts."
-    assert any(isinstance(e, Reasoning) for e in events)
-
-
-async def test_reasoning_fields_keep_the_answer_alive_but_are_never_text(
-    upstream: UpstreamSim,
-) -> None:
-    """Three reasoning pieces 0.2 s apart outlast a 0.3 s idle timeout: reasoning is life."""
-    reasoning: list[Step] = [
-        delta(reasoning_content="We need"),
-        Pause(0.2),
-        delta(reasoning=" to count"),
-        Pause(0.2),
-        delta(reasoning_content=" letters."),
-        Pause(0.2),
-    ]
-    upstream.queue(Stream((*reasoning, chunk("Three."), chunk(finish_reason="stop"))))
-    async with impatient(upstream) as client:
-        events = [event async for event in client.stream("Why?")]
-    assert [type(e) for e in events] == [Reasoning, Reasoning, Reasoning, TextDelta, AnswerDone]
-    assert isinstance(events[-1], AnswerDone)
-    assert events[-1].text == "Three."
-
-
-async def test_a_stream_cut_while_the_model_reasons_shows_nothing_and_is_retried(
-    upstream: UpstreamSim, answer_client: AnswerClient
-) -> None:
-    upstream.queue(Stream((chunk("<think>\nLet me think"), Cut())), answer(["Fine."]))
-    deltas, done = await collect(answer_client)
-    assert deltas == ["Fine."]
-    assert done.text == "Fine."
-    assert len(upstream.requests) == 2  # nothing had been shown, so a retry is invisible
-
-
-async def test_a_stream_cut_while_the_model_reasons_says_so_when_retries_run_out(
-    upstream: UpstreamSim,
-) -> None:
-    upstream.default = Stream((chunk("<think>\nLet me think"), Cut()))
-    async with AnswerClient(
-        base_url=upstream.base_url, api_key=None, model="m", retry=RetryPolicy(max_retries=0)
-    ) as client:
-        with pytest.raises(UpstreamDown, match="while the model reasoned"):
-            await collect(client)

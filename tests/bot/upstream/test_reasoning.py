@@ -1,4 +1,5 @@
-"""The <think> filter, fed every way a stream can split the text."""
+"""Reasoning is never the answer: the <think> filter fed every way a stream can split the text,
+and the client on streams that reason in tags, in fields, or are cut while reasoning."""
 
 from __future__ import annotations
 
@@ -6,7 +7,12 @@ import itertools
 
 import pytest
 
+from bot.upstream.client import AnswerClient, RetryPolicy
+from bot.upstream.errors import UpstreamDown
+from bot.upstream.events import AnswerDone, Reasoning, TextDelta
 from bot.upstream.reasoning import ThinkFilter, reasoning_of
+from tests.bot.upstream.streams import collect, delta, impatient
+from tests.sim.upstream import Cut, Pause, Step, Stream, UpstreamSim, answer, chunk
 
 
 def run(pieces: list[str]) -> tuple[str, bool]:
@@ -57,3 +63,58 @@ def test_reasoning_fields_are_recognised_and_empty_ones_are_not() -> None:
     assert reasoning_of({"content": "", "reasoning": "First"})
     assert not reasoning_of({"content": "", "reasoning": None, "reasoning_details": []})
     assert not reasoning_of({"content": "Oi"})
+
+
+async def test_a_think_block_split_anywhere_never_reaches_the_text(
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    upstream.queue(
+        answer(["<th", "ink>\nThe user asks", " about hope.</thi", "nk>\n\nHope[^1", "] lasts."])
+    )
+    events = [event async for event in answer_client.stream("Why?")]
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    done = events[-1]
+    assert isinstance(done, AnswerDone)
+    assert shown == done.text == "Hope[^1] lasts."
+    assert any(isinstance(e, Reasoning) for e in events)
+
+
+async def test_reasoning_fields_keep_the_answer_alive_but_are_never_text(
+    upstream: UpstreamSim,
+) -> None:
+    """Three reasoning pieces 0.2 s apart outlast a 0.3 s idle timeout: reasoning is life."""
+    reasoning: list[Step] = [
+        delta(reasoning_content="We need"),
+        Pause(0.2),
+        delta(reasoning=" to count"),
+        Pause(0.2),
+        delta(reasoning_content=" letters."),
+        Pause(0.2),
+    ]
+    upstream.queue(Stream((*reasoning, chunk("Three."), chunk(finish_reason="stop"))))
+    async with impatient(upstream) as client:
+        events = [event async for event in client.stream("Why?")]
+    assert [type(e) for e in events] == [Reasoning, Reasoning, Reasoning, TextDelta, AnswerDone]
+    assert isinstance(events[-1], AnswerDone)
+    assert events[-1].text == "Three."
+
+
+async def test_a_stream_cut_while_the_model_reasons_shows_nothing_and_is_retried(
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    upstream.queue(Stream((chunk("<think>\nLet me think"), Cut())), answer(["Fine."]))
+    deltas, done = await collect(answer_client)
+    assert deltas == ["Fine."]
+    assert done.text == "Fine."
+    assert len(upstream.requests) == 2  # nothing had been shown, so a retry is invisible
+
+
+async def test_a_stream_cut_while_the_model_reasons_says_so_when_retries_run_out(
+    upstream: UpstreamSim,
+) -> None:
+    upstream.default = Stream((chunk("<think>\nLet me think"), Cut()))
+    async with AnswerClient(
+        base_url=upstream.base_url, api_key=None, model="m", retry=RetryPolicy(max_retries=0)
+    ) as client:
+        with pytest.raises(UpstreamDown, match="while the model reasoned"):
+            await collect(client)

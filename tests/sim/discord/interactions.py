@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.sim.discord.events import announce
 from tests.sim.discord.messages import edit, invalid, read_json, sim_of, unknown_message
 from tests.sim.discord.model import EPHEMERAL, LOADING, SimInteraction, SimMessage
 from tests.sim.discord.validation import form_errors
@@ -65,7 +66,7 @@ async def callback(request: web.Request) -> web.StreamResponse:
     elif kind == 7 and interaction.message is not None:
         message = interaction.message
         message.apply(data, create=False)
-        await sim.announce(message, "MESSAGE_UPDATE")
+        await announce(sim, message, "MESSAGE_UPDATE")
     elif kind == 6:
         message = interaction.message
     elif kind not in (6, 7):
@@ -75,7 +76,7 @@ async def callback(request: web.Request) -> web.StreamResponse:
     interaction.original = message
     interaction.ephemeral = bool(flags)
     if message is not None and kind in (4, 5):
-        await sim.announce(message)
+        await announce(sim, message)
     if request.query.get("with_response", "").lower() not in ("1", "true"):
         return web.Response(status=204)
     result: dict[str, Any] = {
@@ -163,10 +164,10 @@ async def followup(request: web.Request) -> web.Response:
         # Discord resolves a deferred "thinking" response with the first followup.
         original.apply(body, create=False)
         message = original
-        await sim.announce(message, "MESSAGE_UPDATE")
+        await announce(sim, message, "MESSAGE_UPDATE")
     else:
         message = _create_in(sim, live, body, int(body.get("flags") or 0) & EPHEMERAL)
-        await sim.announce(message)
+        await announce(sim, message)
     if request.query.get("wait", "").lower() not in ("1", "true"):
         return web.Response(status=204)
     return json_response(message.payload())

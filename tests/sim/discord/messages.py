@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.sim.discord.events import announce
 from tests.sim.discord.model import SUPPRESS_EMBEDS, SimMessage
 from tests.sim.discord.validation import form_errors, invalid_form_body
 from tests.sim.discord.wire import SIM, discord_error, json_response
@@ -65,5 +66,5 @@ async def edit(request: web.Request, message: SimMessage) -> web.Response:
     if errors := _edit_flag_errors(body) or form_errors(body):
         return invalid(errors)
     message.apply(body, create=False)
-    await sim_of(request).announce(message, "MESSAGE_UPDATE")
+    await announce(sim_of(request), message, "MESSAGE_UPDATE")
     return json_response(message.payload())

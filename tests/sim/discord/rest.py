@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.sim.discord.events import announce
 from tests.sim.discord.interactions import add_interaction_routes
 from tests.sim.discord.messages import edit, invalid, read_json, sim_of, unknown_message
 from tests.sim.discord.model import EPHEMERAL, ChannelType, SimMessage
@@ -246,7 +247,7 @@ async def create_message(request: web.Request) -> web.Response:
     message = sim.add_message(
         channel, sim.bot, {**body, "flags": int(body.get("flags") or 0) & ~EPHEMERAL}
     )
-    await sim.announce(message)
+    await announce(sim, message)
     return json_response(message.payload())
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.sim.discord.events import announce, interaction_create
 from tests.sim.discord.gateway import SESSION_ENDING, GatewaySession, gateway_handler
 from tests.sim.discord.guilds import CREATE_PUBLIC_THREADS, EVERYONE_PERMISSIONS, guild_payload
 from tests.sim.discord.model import (
@@ -32,10 +33,6 @@ from tests.sim.discord.rest import add_rest_routes
 from tests.sim.discord.wire import SIM, Bucket, RecordedRequest, Refusal
 
 __all__ = ["DiscordSim"]
-
-GUILD_MESSAGES = 1 << 9
-DM_MESSAGES = 1 << 12
-MESSAGE_CONTENT = 1 << 15
 
 
 class DiscordSim:
@@ -274,36 +271,7 @@ class DiscordSim:
             message=message,
         )
         self.interactions[interaction.token] = interaction
-        payload: dict[str, Any] = {
-            "id": str(interaction.id),
-            "application_id": str(self.application_id),
-            "type": type_,
-            "token": interaction.token,
-            "version": 1,
-            "data": data,
-            "channel_id": str(channel.id),
-            "channel": channel.payload(),
-            "app_permissions": str(self.app_permissions(channel)),
-            "locale": locale,
-            "entitlements": [],
-            "attachment_size_limit": 10485760,
-            "context": 1 if channel.type == ChannelType.DM else 0,
-        }
-        if channel.guild_id is not None:
-            payload.update(
-                guild_id=str(channel.guild_id),
-                member=user.member(),
-                guild={"id": str(channel.guild_id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
-                authorizing_integration_owners={"0": str(channel.guild_id)},
-            )
-        else:
-            payload.update(
-                user=user.payload(), authorizing_integration_owners={"0": str(self.guild_id)}
-            )
-        if message is not None:
-            payload["message"] = message.payload()
-        return payload
+        return interaction_create(self, interaction, data, locale)
 
     async def slash_command(
         self,
@@ -366,7 +334,7 @@ class DiscordSim:
         mentioned = [self.users[i] for i in mentions or []]
         message = self.add_message(channel, self._who(user_id), {"content": content})
         message.mentions = mentioned
-        await self.announce(message)
+        await announce(self, message)
         return message
 
     def add_message(
@@ -392,29 +360,6 @@ class DiscordSim:
         channel.messages.append(message)
         self.messages[message.id] = message
         return message
-
-    async def announce(self, message: SimMessage, event: str = "MESSAGE_CREATE") -> None:
-        """Tell the gateway, redacting content the way Discord does without MESSAGE_CONTENT."""
-        if message.ephemeral:
-            return
-        channel = self.channels[message.channel_id]
-        intent = DM_MESSAGES if channel.guild_id is None else GUILD_MESSAGES
-        data = message.payload()
-        if channel.guild_id is not None:
-            data["member"] = message.author.member()
-        for session in [*self.sessions, *self.resumable.values()]:
-            if not session.identified or not session.wants(channel.guild_id):
-                continue
-            if not session.intents & intent:
-                continue
-            visible = (
-                session.intents & MESSAGE_CONTENT
-                or channel.guild_id is None
-                or message.author.id == self.bot.id
-                or any(u.id == self.bot.id for u in message.mentions)
-            )
-            body = data if visible else {**data, "content": "", "embeds": [], "components": []}
-            await session.dispatch(event, body)
 
     # -- injected failures -------------------------------------------------------------------
 
