@@ -13,19 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import json
-import time
 import uuid
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import urlencode
 
 import aiohttp
 from aiohttp import web
 
+from tests.sim.slack.http_events import signed_delivery
 from tests.sim.slack.model import Ack, Call, Delivery, Message, Workspace
 from tests.sim.slack.people import People
 from tests.sim.slack.tiers import SLACK_TIERS, Tier, TierLimits, retry_after_header
@@ -385,20 +382,7 @@ class SlackSim(People):
         assert self.http_target
         assert self._session
         url, secret = self.http_target
-        if kind == "interactive":
-            body = urlencode({"payload": json.dumps(payload)})
-            ctype = "application/x-www-form-urlencoded"
-        else:
-            body, ctype = json.dumps(payload), "application/json"
-        stamp = str(int(time.time()))
-        digest = hmac.new(secret.encode(), f"v0:{stamp}:{body}".encode(), hashlib.sha256)
-        headers = {
-            "Content-Type": ctype,
-            "X-Slack-Request-Timestamp": stamp,
-            "X-Slack-Signature": f"v0={digest.hexdigest()}",
-        }
-        if retry_attempt:
-            headers |= {"X-Slack-Retry-Num": str(retry_attempt), "X-Slack-Retry-Reason": "timeout"}
+        body, headers = signed_delivery(kind, payload, secret, retry_attempt)
         delivery_id = str(uuid.uuid4())
         async with self._session.post(url, data=body, headers=headers) as response:
             await response.read()
