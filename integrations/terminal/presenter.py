@@ -1,12 +1,13 @@
 """How the terminal shows an answer (``citebot ask``): one message of any length, footnotes as
-superscripts (linked with OSC 8 hyperlinks when the output is a terminal), each card a short
-paragraph with its URL printed as text."""
+superscripts (linked with OSC 8 hyperlinks when the output is a terminal), each source
+document a short paragraph with its URL printed as text."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from bot.i18n.wording import ENGLISH_LABELS, Labels
+from bot.render.links import by_link
 from bot.render.numbering import CitationCard
 from bot.render.ports import Payload
 from bot.upstream.citations import Citation
@@ -42,7 +43,10 @@ class TerminalPresenter:
         *,
         labels: Labels = ENGLISH_LABELS,
     ) -> tuple[Payload, ...]:
-        payloads = [{"markup": cards.card(card, labels)} for card in citation_cards]
+        payloads = [
+            {"markup": cards.document(passages, labels)}
+            for passages in by_link(citation_cards, lambda card: card.citation.source_url)
+        ]
         if also_consulted:
             payloads.append({"markup": cards.also_consulted(also_consulted, labels)})
         if related:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 from rich.console import Console
 from rich.style import Style
@@ -98,3 +99,44 @@ def test_a_terminal_links_the_answer_and_still_prints_the_sources_urls() -> None
     assert "https://populationstat.com/united-states/san-francisco" in printed(
         rendered.thread[-1]["markup"]
     )
+
+
+def test_passages_of_one_document_print_under_its_title_once() -> None:
+    """Magisterium cites several paragraphs of one encyclical: the reader sees the document
+    once, each passage under its own number, as on Discord and Slack."""
+    page = "https://www.vatican.va/content/francesco/en/encyclicals/laudato-si.html"
+    first = Citation(
+        number=1,
+        cited_text="The urgent challenge to protect our common home…",
+        title="Laudato si'",
+        author="Pope Francis",
+        year="2015",
+        reference="13",
+        source_url=page,
+    )
+    second = replace(
+        first, number=2, cited_text="A very solid scientific consensus…", reference="23"
+    )
+    other = Citation(
+        number=3,
+        cited_text="Peace is the work of justice.",
+        title="Gaudium et spes",
+        reference="78",
+        source_url="https://www.vatican.va/gs.html",
+    )
+    text = "Care for creation is urgent.[1] The climate is a common good.[2] Peace too.[3]"
+    lines = answered(TerminalPresenter(hyperlinks=False), text, (first, second, other))
+    assert lines[1:] == [
+        "¹ ² Laudato si' — Pope Francis · 2015",
+        page,
+        "│ ¹ · 13",
+        "│ The urgent challenge to protect our common home…",
+        "¹ Supports: “Care for creation is urgent.”",
+        "│ ² · 23",
+        "│ A very solid scientific consensus…",
+        "² Supports: “The climate is a common good.”",
+        "³ Gaudium et spes — 78",
+        "https://www.vatican.va/gs.html",
+        "│ Peace is the work of justice.",
+        "Supports: “Peace too.”",
+    ]
