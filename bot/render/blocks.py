@@ -16,6 +16,7 @@ from bot.render.text import SENTINEL, ends_sentence, safe_cut
 
 __all__ = ["BlockReader", "SourceBlock", "cut_floor"]
 
+_PIECES = 64
 _UNFINISHED_MARKER = re.compile(r"\[(?:\^[0-9]{0,9}|[0-9]{0,3})\Z")
 _DEFINITION = re.compile(r" {0,3}\[(?:\^[0-9]{1,9}|[0-9]{1,3})\]:")
 _DEFINITION_PREFIX = re.compile(r" {0,3}(?:\[(?:\^(?:[0-9]{1,9}\]?)?|[0-9]{1,3}\]?)?)?")
@@ -207,17 +208,23 @@ class BlockReader:
     def _append(self, piece: str) -> None:
         if not piece:
             return
-        self._open.append(piece)
-        self._open_len += len(piece)
+        self._keep(piece)
         if self._fence is not None:
             self._fence_line.append(piece)
         else:
             self._cut_long()
 
+    def _keep(self, piece: str) -> None:
+        """Every few dozen pieces become one string: a str per token costs ~60 bytes more than
+        its text, for as long as the block stays open (the client keeps its copy the same way)."""
+        self._open.append(piece)
+        self._open_len += len(piece)
+        if len(self._open) >= _PIECES:
+            self._open[:] = ["".join(self._open)]
+
     def _end_line(self) -> None:
         if self._mode == "line":
-            self._open.append("\n")
-            self._open_len += 1
+            self._keep("\n")
             if self._fence is not None:
                 self._end_code_line("".join(self._fence_line))
             else:
