@@ -22,19 +22,12 @@ from tests.sim.pages import (
     changes,
     cited,
     quote_checks_finished,
-    sources,
 )
 from tests.sim.upstream import UpstreamSim, answer
 
 EDITS = "PATCH /channels/{channel_id}/messages/{message_id}"
 CREATES = "/channels/{channel_id}/messages"
 WEBHOOK_EDITS = "PATCH /webhooks/{application_id}/{token}/messages/{message_id}"
-
-
-@pytest.fixture
-async def site() -> AsyncIterator[Site]:
-    async with sources() as running:
-        yield running
 
 
 @pytest.fixture

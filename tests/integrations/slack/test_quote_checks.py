@@ -24,18 +24,11 @@ from tests.sim.pages import (
     changes,
     cited,
     quote_checks_finished,
-    sources,
 )
 from tests.sim.slack import Message
 from tests.sim.upstream import answer
 
 CHANNEL = "C0GENERAL"
-
-
-@pytest.fixture
-async def site() -> AsyncIterator[Site]:
-    async with sources() as running:
-        yield running
 
 
 @pytest.fixture
