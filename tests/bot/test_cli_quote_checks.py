@@ -5,6 +5,7 @@ site; ``--json`` carries ``quote_check`` for every citation."""
 from __future__ import annotations
 
 import json
+import re
 
 from tests.bot.test_cli import ask_upstream, citebot
 from tests.sim.pages import FOUND, NOT_FOUND, article, running_site
@@ -17,10 +18,10 @@ MERCY = "Mercy is the loving kindness, compassion, or forbearance shown to one w
 def test_ask_on_the_demo_shows_every_quote_found_on_its_page() -> None:
     result = citebot("ask", "How do I deploy citebot?")
     assert result.returncode == 0, result.stderr
-    cards = result.stdout.split("Sources", 1)[1]
-    numbers = [line for line in cards.splitlines() if line[:1] in "¹²³⁴⁵⁶⁷⁸⁹"]
-    assert numbers
-    assert cards.count(FOUND) == len(numbers)  # one ✓ under each card's quote
+    answer, cards = result.stdout.split("Sources", 1)
+    footnotes = set(re.findall("[¹²³⁴⁵⁶⁷⁸⁹]", answer))
+    assert footnotes
+    assert cards.count(FOUND) == len(footnotes)  # one ✓ under each cited passage's quote
     assert "⚠" not in cards
 
 
