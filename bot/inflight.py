@@ -25,7 +25,7 @@ from redis.exceptions import RedisError
 
 from bot.answer import AnswerSink, Question, WatchedSink
 from bot.state.base import raise_if_cancelling, until_set
-from bot.state.coordination import Coordination, open_coordination
+from bot.state.coordination import Coordination
 from bot.state.records import Lapsed, Records
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "Times",
     "Traceable",
     "Whereabouts",
-    "open_inflight",
 ]
 
 log = logging.getLogger(__name__)
@@ -250,18 +249,6 @@ class InFlight:
             log.exception("could not close an answer a stopped worker left (%s)", orphan.platform)
         else:
             log.info("closed an answer a stopped worker left (%s)", orphan.platform)
-
-
-@contextlib.asynccontextmanager
-async def open_inflight(state_url: str) -> AsyncIterator[InFlight]:
-    """The worker's answers in flight, on the workers' shared Redis when ``state_url`` is one."""
-    coordination = open_coordination(state_url)
-    try:
-        async with InFlight(coordination) as inflight:
-            yield inflight
-    finally:
-        if coordination is not None:
-            await coordination.aclose()
 
 
 def _orphan(lapsed: Lapsed) -> Orphan | None:

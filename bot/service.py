@@ -32,11 +32,12 @@ from bot.answer import (
 )
 from bot.connect import open_quote_checker
 from bot.i18n.wording import WORDING, Wording
-from bot.inflight import InFlight, open_inflight
+from bot.inflight import InFlight
 from bot.ops.metrics import Metrics
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.state import State, open_state
+from bot.state.coordination import Coordination, shared_coordination
 from bot.state.failopen import FailOpenState
 from bot.upstream.client import AnswerClient
 from bot.upstream.events import Turn
@@ -88,8 +89,11 @@ class AnswerService:
         wording: Wording = WORDING,
         inflight: InFlight | None = None,
         checker: QuoteChecker | None = None,
+        coordination: Coordination | None = None,
     ) -> None:
-        """``checker``: the process's quote checks of posted cards (None: QUOTE_CHECK=off)."""
+        """``checker``: the process's quote checks of posted cards (None: QUOTE_CHECK=off);
+        ``coordination``: the workers' shared Redis (None: this worker is alone), for the
+        platforms' shard leases and rate windows."""
         self.client = client
         self.checker = checker
         self.state = state
@@ -99,6 +103,7 @@ class AnswerService:
         self.wording = wording
         self.inflight = inflight or InFlight(None)
         """Every answer's record, so that another worker closes it if this one dies."""
+        self.coordination = coordination
         self._tasks: set[asyncio.Task[object]] = set()
         self._accepting = True
 
@@ -354,7 +359,8 @@ async def answer_service(
             timeout=settings.state_timeout_seconds,
             on_failure=lambda operation: failures.labels(operation).inc(),
         ) as state,
-        open_inflight(settings.state_url) as inflight,
+        shared_coordination(settings.state_url) as coordination,
+        InFlight(coordination) as inflight,
         open_quote_checker(settings, cache=state, pages=quote_check_hosts) as checker,
     ):
         service = AnswerService(
@@ -366,6 +372,7 @@ async def answer_service(
             wording=Wording(language=settings.language),
             inflight=inflight,
             checker=checker,
+            coordination=coordination,
         )
         try:
             yield service

@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from urllib.parse import urlsplit
 
 from redis.asyncio import Redis
@@ -19,7 +20,7 @@ from redis.asyncio import Redis
 from bot.state.redis import _NOW_MS as NOW_MS
 from config.settings import SettingsError
 
-__all__ = ["NOW_MS", "Coordination", "open_coordination", "scope_of"]
+__all__ = ["NOW_MS", "Coordination", "open_coordination", "scope_of", "shared_coordination"]
 
 
 # KEYS: members zset (member -> deadline ms). ARGV: member, ttl ms. Returns the live members.
@@ -248,3 +249,15 @@ def open_coordination(url: str, *, namespace: str = "citebot") -> Coordination |
     except ValueError:
         raise SettingsError("STATE_URL: not a usable Redis URL") from None
     return Coordination(client, namespace=namespace)
+
+
+@asynccontextmanager
+async def shared_coordination(url: str) -> AsyncIterator[Coordination | None]:
+    """:func:`open_coordination`, closed on the way out: the one a worker's service holds and
+    its in-flight records, Discord's shard leases and Slack's rate windows all use."""
+    coordination = open_coordination(url)
+    try:
+        yield coordination
+    finally:
+        if coordination is not None:
+            await coordination.aclose()

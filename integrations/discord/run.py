@@ -21,7 +21,7 @@ from discord.http import Route
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.service import AnswerService, answer_service
-from bot.state.coordination import Coordination, open_coordination, scope_of
+from bot.state.coordination import Coordination, scope_of
 from bot.upstream.client import AnswerClient
 from config import Settings
 from integrations.discord.bot import CitebotDiscord
@@ -80,9 +80,6 @@ async def run_discord(
                 if client is None:
                     raise ValueError("run_discord needs an AnswerService or an AnswerClient")
                 service = await stack.enter_async_context(answer_service(settings, client))
-            coordination = open_coordination(settings.state_url)
-            if coordination is not None:
-                stack.push_async_callback(coordination.aclose)
             presenter = presenter or DiscordPresenter()
             bot = CitebotDiscord(
                 settings=settings,
@@ -90,7 +87,7 @@ async def run_discord(
                 presenter=presenter,
                 pacer=pacer,
                 ready=ready,
-                shard_plan=_shard_plan(settings, service, token, coordination),
+                shard_plan=_shard_plan(settings, service, token, service.coordination),
                 **options,
             )
             try:

@@ -12,7 +12,7 @@ from aiohttp import web
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.service import AnswerService, answer_service
-from bot.state.coordination import open_coordination, scope_of
+from bot.state.coordination import scope_of
 from bot.upstream.client import AnswerClient
 from config.settings import Settings
 from integrations.slack.app import SlackBot
@@ -64,10 +64,7 @@ async def run_slack(
             service = await stack.enter_async_context(answer_service(settings, client))
         token = settings.slack_bot_token.get_secret_value()
         if budget is None:
-            coordination = open_coordination(settings.state_url)
-            if coordination is not None:
-                stack.push_async_callback(coordination.aclose)
-            budget = SlackBudget(coordination=coordination, scope=scope_of(token))
+            budget = SlackBudget(coordination=service.coordination, scope=scope_of(token))
         sharing = asyncio.create_task(budget.sync(), name="citebot-slack-budget")
         stack.callback(sharing.cancel)
         web_client = make_web_client(

@@ -13,9 +13,9 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 from bot.answer import Question
-from bot.inflight import InFlight, Orphan, Times, Whereabouts, open_inflight
+from bot.inflight import InFlight, Orphan, Times, Whereabouts
 from bot.render.ports import Payload
-from bot.state.coordination import Coordination, open_coordination
+from bot.state.coordination import Coordination, open_coordination, shared_coordination
 from tests.sim.redis_server import free_port
 
 FAST = Times(beat=0.1, ttl=0.4, close_grace=1.0)
@@ -128,7 +128,11 @@ async def test_an_orphan_waits_for_a_worker_that_runs_its_platform(
 
 
 async def test_one_worker_alone_records_nothing() -> None:
-    async with open_inflight("memory://") as alone, alone.track(question(), Sink(channel="C1")):
+    async with (
+        shared_coordination("memory://") as coordination,
+        InFlight(coordination) as alone,
+        alone.track(question(), Sink(channel="C1")),
+    ):
         assert alone.answers == 0
 
 
