@@ -103,21 +103,32 @@ async def running_slack(
 
 
 @contextlib.asynccontextmanager
+async def worker_on(
+    sim: SlackSim, upstream: UpstreamSim, settings: Settings, **options: Any
+) -> AsyncIterator[World]:
+    """A worker with ``settings`` between ``sim`` and ``upstream``, connected when it runs in
+    Socket Mode; ``options`` go to :func:`run_slack`."""
+    async with (
+        AnswerClient(
+            base_url=upstream.base_url,
+            api_key=SecretStr("sk-test"),
+            model="magisterium-1",
+            retry=RetryPolicy(max_retries=0),
+        ) as client,
+        running_slack(settings, client, **options),
+    ):
+        if settings.slack_mode == "socket":
+            await sim.wait_connections(1)
+        yield World(sim=sim, upstream=upstream, settings=settings, client=client)
+
+
+@contextlib.asynccontextmanager
 async def slack_world(env: dict[str, str] | None = None, **options: Any) -> AsyncIterator[World]:
     """A connected worker with these settings (``env``); ``options`` go to :func:`run_slack`."""
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
         settings = slack_settings(sim, upstream, **(env or {}))
-        async with (
-            AnswerClient(
-                base_url=upstream.base_url,
-                api_key=SecretStr("sk-test"),
-                model="magisterium-1",
-                retry=RetryPolicy(max_retries=0),
-            ) as client,
-            running_slack(settings, client, **options),
-        ):
-            await sim.wait_connections(1)
-            yield World(sim=sim, upstream=upstream, settings=settings, client=client)
+        async with worker_on(sim, upstream, settings, **options) as world:
+            yield world
 
 
 @pytest.fixture

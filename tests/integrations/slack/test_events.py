@@ -14,7 +14,13 @@ from bot.admission import Admission
 from bot.service import AnswerService
 from bot.state import open_state
 from bot.upstream.client import AnswerClient, RetryPolicy
-from tests.integrations.slack.conftest import World, running_slack, slack_settings
+from tests.integrations.slack.conftest import (
+    World,
+    running_slack,
+    slack_settings,
+    slack_world,
+    worker_on,
+)
 from tests.sim.slack import SlackSim
 from tests.sim.upstream import UpstreamSim, answer
 
@@ -139,16 +145,8 @@ async def http_mode() -> AsyncIterator[tuple[World, str]]:
         assert settings.slack_mode == "http"
         url = f"http://127.0.0.1:{port}/slack/events"
         sim.http_target = (url, "sim-secret")
-        async with (
-            AnswerClient(
-                base_url=upstream.base_url,
-                api_key=None,
-                model="m",
-                retry=RetryPolicy(max_retries=0),
-            ) as client,
-            running_slack(settings, client),
-        ):
-            yield World(sim=sim, upstream=upstream, settings=settings, client=client), url
+        async with worker_on(sim, upstream, settings) as world:
+            yield world, url
 
 
 async def test_http_mode_answers_signed_events_on_port() -> None:
@@ -195,22 +193,12 @@ async def test_http_mode_refuses_an_event_with_a_bad_signature() -> None:
 
 
 async def test_outside_the_allowlisted_channels_a_mention_is_politely_refused() -> None:
-    async with SlackSim() as sim, UpstreamSim().running() as upstream:
-        settings = slack_settings(sim, upstream, SLACK_CHANNEL_ALLOWLIST="C0ALLOWED")
-        async with (
-            AnswerClient(
-                base_url=upstream.base_url,
-                api_key=None,
-                model="m",
-                retry=RetryPolicy(max_retries=0),
-            ) as client,
-            running_slack(settings, client),
-        ):
-            await sim.wait_connections(1)
-            asked = await sim.mention(CHANNEL, "Anyone here?")
-            await sim.wait_for(lambda: sim.bot_replies(CHANNEL, asked.ts))
-            [refusal] = sim.bot_replies(CHANNEL, asked.ts)
-            assert refusal.shown == (
-                "citebot is not enabled here. Please ask in a channel where it is allowed."
-            )
-            assert upstream.requests == []
+    async with slack_world({"SLACK_CHANNEL_ALLOWLIST": "C0ALLOWED"}) as world:
+        sim = world.sim
+        asked = await sim.mention(CHANNEL, "Anyone here?")
+        await sim.wait_for(lambda: sim.bot_replies(CHANNEL, asked.ts))
+        [refusal] = sim.bot_replies(CHANNEL, asked.ts)
+        assert refusal.shown == (
+            "citebot is not enabled here. Please ask in a channel where it is allowed."
+        )
+        assert world.upstream.requests == []

@@ -14,11 +14,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.upstream.client import AnswerClient, RetryPolicy
-from tests.integrations.slack.conftest import World, running_slack, slack_settings
+from tests.integrations.slack.conftest import World, slack_settings, worker_on
 from tests.sim.slack import SlackSim
 from tests.sim.slack.webapi import BOT_SCOPES, Identity
 from tests.sim.upstream import Json, UpstreamSim, answer, magisterium_citation
@@ -53,18 +51,8 @@ async def slack_with(*, scopes: frozenset[str] = BOT_SCOPES, **env: str) -> Asyn
             (JONAS, "de-DE"),
         ):
             sim.workspace.add_user(user, locale=locale)
-        settings = slack_settings(sim, upstream, **env)
-        async with (
-            AnswerClient(
-                base_url=upstream.base_url,
-                api_key=SecretStr("sk-test"),
-                model="magisterium-1",
-                retry=RetryPolicy(max_retries=0),
-            ) as client,
-            running_slack(settings, client),
-        ):
-            await sim.wait_connections(1)
-            yield World(sim=sim, upstream=upstream, settings=settings, client=client)
+        async with worker_on(sim, upstream, slack_settings(sim, upstream, **env)) as world:
+            yield world
 
 
 @pytest.fixture

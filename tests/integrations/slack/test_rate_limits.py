@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 
-from pydantic import SecretStr
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.upstream.client import AnswerClient, RetryPolicy
 from integrations.slack.web import SlackBudget
-from tests.integrations.slack.conftest import World, running_slack, slack_settings
+from tests.integrations.slack.conftest import slack_settings, worker_on
 from tests.sim.slack import SlackSim
 from tests.sim.slack.tiers import Tier
 from tests.sim.upstream import Pause, Stream, UpstreamSim, answer, magisterium_citation
@@ -74,17 +72,9 @@ async def test_thirty_answers_at_once_in_one_channel_meet_no_429_and_lose_nothin
         for n in range(answers):
             upstream.queue(_long_answer(n))
         settings = slack_settings(sim, upstream, MAX_IN_FLIGHT="40")
-        async with (
-            AnswerClient(
-                base_url=upstream.base_url,
-                api_key=SecretStr("sk-test"),
-                model="magisterium-1",
-                retry=RetryPolicy(max_retries=0),
-            ) as client,
-            running_slack(settings, client, budget=SlackBudget(time_scale=SCALE)),
-        ):
-            await sim.wait_connections(1)
-            world = World(sim=sim, upstream=upstream, settings=settings, client=client)
+        async with worker_on(
+            sim, upstream, settings, budget=SlackBudget(time_scale=SCALE)
+        ) as world:
             asked = [
                 await sim.mention(CHANNEL, f"Question {n}?", user=f"U{n:04d}")
                 for n in range(answers)
