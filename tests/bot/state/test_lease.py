@@ -55,6 +55,19 @@ class Thread:
         await asyncio.gather(*self.tasks)
 
 
+IN_ARRIVAL_ORDER = [
+    "A answering",
+    "B queued #1",
+    "C queued #2",
+    "A done",
+    "B answering",
+    "B done",
+    "C answering",
+    "C done",
+]
+"""A, B and C asked in one thread, in that order: one answers, the others wait their turn."""
+
+
 async def test_three_questions_are_answered_in_arrival_order(state: State) -> None:
     with Thread() as thread:
         for name in ("A", "B", "C"):
@@ -62,16 +75,7 @@ async def test_three_questions_are_answered_in_arrival_order(state: State) -> No
         for name in ("A", "B", "C"):
             thread.finish(name)
         await thread.all_done()
-    assert thread.log == [
-        "A answering",
-        "B queued #1",
-        "C queued #2",
-        "A done",
-        "B answering",
-        "B done",
-        "C answering",
-        "C done",
-    ]
+    assert thread.log == IN_ARRIVAL_ORDER
 
 
 @shared_backends
@@ -87,16 +91,7 @@ async def test_questions_through_different_workers_share_one_queue(
         thread.finish("B")
         thread.finish("C")
         await thread.all_done()
-    assert thread.log == [
-        "A answering",
-        "B queued #1",
-        "C queued #2",
-        "A done",
-        "B answering",
-        "B done",
-        "C answering",
-        "C done",
-    ]
+    assert thread.log == IN_ARRIVAL_ORDER
 
 
 async def test_other_threads_do_not_wait(state: State) -> None:
