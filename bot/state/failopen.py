@@ -68,11 +68,6 @@ class FailOpenState:
         self._local = MemoryState()
         """Where leases are held while the store is down (this process only)."""
 
-    @property
-    def down(self) -> bool:
-        """Whether the last call to the store failed (and no call has succeeded since)."""
-        return self._down
-
     async def _call(self, operation: str, call: Callable[[], Awaitable[T]], fallback: T) -> T:
         if self._clock() < self._down_until:
             self._on_failure(operation)

@@ -238,10 +238,6 @@ def _fit(text: str, room: int) -> str:
         keep -= max(1, len(written) - room)
 
 
-def _rich_section(text: str) -> Block:
-    return {"type": "rich_text_section", "elements": [{"type": "text", "text": text}]}
-
-
 def _section(text: str) -> Block:
     return {"type": "section", "text": _mrkdwn(text)}
 

@@ -7,10 +7,7 @@ from __future__ import annotations
 __all__ = [
     "BLOCKS",
     "BUTTON_TEXT",
-    "BUTTON_URL",
     "BUTTON_VALUE",
-    "CONTEXT_ELEMENTS",
-    "HEADER",
     "LINK",
     "MARKDOWN",
     "PAYLOAD_BUDGET",
@@ -23,16 +20,11 @@ TEXT = 4000
 BLOCKS = 50
 """Blocks in one message."""
 SECTION_TEXT = 3000
-HEADER = 150
-CONTEXT_ELEMENTS = 10
 MARKDOWN = 12000
 """Characters of ``markdown_text``, and of every markdown block of a message together."""
 BUTTON_TEXT = 75
 BUTTON_VALUE = 2000
-BUTTON_URL = 3000
 LINK = 3000
 """Characters of a link's URL, in mrkdwn, Markdown or a button (as a button's ``url``)."""
-BUTTONS = 25
-"""Elements of an actions block."""
 PAYLOAD_BUDGET = 11000
 """Characters of block JSON a thread message carries: whole payloads fail around 13,000."""
