@@ -27,7 +27,6 @@ from tests.sim.discord.model import (
     SimMessage,
     SimUser,
     Snowflakes,
-    iso,
 )
 from tests.sim.discord.rest import add_rest_routes
 from tests.sim.discord.wire import SIM, Bucket, RecordedRequest, Refusal
@@ -410,6 +409,3 @@ class DiscordSim:
         return [
             r for r in self.requests if r.route == template and (not method or r.method == method)
         ]
-
-    def now_iso(self) -> str:
-        return iso(time.time())

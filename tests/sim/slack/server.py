@@ -3,7 +3,7 @@
 The real slack_sdk / slack-bolt clients talk to it over HTTP and a websocket exactly as they
 would to slack.com (``AsyncWebClient(base_url=sim.base_url)``). Every call is recorded, every
 message lands in a channel model a test can read as a person would (``sim.thread(...)``), and
-failures are injected per method (``sim.fail_next``) or per stream (``sim.expire_streams``).
+failures are injected per method (``sim.fail_next``) or to streams (``sim.expire_after_appends``).
 Slack's rate tiers are enforced (``tests.sim.slack.tiers``; ``enforce_tiers=False`` turns them
 off for capacity benchmarks, ``time_scale`` shrinks their windows for fast tests) and every 429
 sent is counted per method (``sim.ratelimited``).
@@ -202,12 +202,6 @@ class SlackSim(People):
         for transport in live.values():
             transport.abort()
         await self.wait_for(lambda: not live.keys() & self._sockets.keys())
-
-    def expire_streams(self) -> None:
-        """Slack drops every live stream: appends then get message_not_in_streaming_state."""
-        for messages in self.workspace.messages.values():
-            for message in messages:
-                message.streaming = False
 
     @property
     def expire_after_appends(self) -> int | None:
