@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from redis.asyncio import Redis
 
+from bot.state.ports import STATE_TIMEOUT
 from bot.state.redis import _NOW_MS as NOW_MS
 from config.settings import SettingsError
 
@@ -129,11 +130,6 @@ return out
 )
 
 
-TIMEOUT = 2.0
-"""Seconds a coordination step may take: a Redis that hangs is a Redis that failed (an answer
-goes on unrecorded, a worker keeps its shards and paces alone), never a stalled answer."""
-
-
 def _ms(seconds: float) -> int:
     return max(int(seconds * 1000), 1)
 
@@ -234,17 +230,22 @@ class Coordination:
         return Counter({str(flat[i]): int(flat[i + 1]) for i in range(0, len(flat), 2)})
 
 
-def open_coordination(url: str, *, namespace: str = "citebot") -> Coordination | None:
+def open_coordination(
+    url: str, *, namespace: str = "citebot", timeout: float = STATE_TIMEOUT
+) -> Coordination | None:
     """The coordination of the workers sharing ``STATE_URL``; None where one worker is alone
-    (``memory://``, SQLite). Errors never quote the URL: it may carry a password."""
+    (``memory://``, SQLite). ``timeout`` (``STATE_TIMEOUT_SECONDS``) bounds connecting and each
+    step: a Redis that hangs is a Redis that failed (an answer goes on unrecorded, a worker
+    keeps its leases and paces alone), never a stalled answer. Errors never quote the URL: it
+    may carry a password."""
     if urlsplit(url.strip()).scheme not in ("redis", "rediss"):
         return None
     try:
         client = Redis.from_url(
             url.strip(),
             decode_responses=True,
-            socket_timeout=TIMEOUT,
-            socket_connect_timeout=TIMEOUT,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
         )
     except ValueError:
         raise SettingsError("STATE_URL: not a usable Redis URL") from None
@@ -252,10 +253,12 @@ def open_coordination(url: str, *, namespace: str = "citebot") -> Coordination |
 
 
 @asynccontextmanager
-async def shared_coordination(url: str) -> AsyncIterator[Coordination | None]:
+async def shared_coordination(
+    url: str, *, timeout: float = STATE_TIMEOUT
+) -> AsyncIterator[Coordination | None]:
     """:func:`open_coordination`, closed on the way out: the one a worker's service holds and
     its in-flight records, Discord's shard leases and Slack's rate windows all use."""
-    coordination = open_coordination(url)
+    coordination = open_coordination(url, timeout=timeout)
     try:
         yield coordination
     finally:

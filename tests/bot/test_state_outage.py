@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from redis.exceptions import TimeoutError as RedisTimeout
 
 from bot.admission import Admission
 from bot.ops.metrics import Metrics
@@ -130,6 +131,25 @@ async def test_a_redis_that_never_answers_costs_each_call_its_timeout_not_the_an
     # own defaults would wait 5 s, ten times over), and after the first the store is skipped.
     assert took < 5
     assert failures(service.metrics, "rate_limit") == 1
+
+
+async def test_the_workers_coordination_on_a_hung_redis_waits_state_timeout_seconds(
+    answer_client: AnswerClient,
+) -> None:
+    """The shared leases, rate windows and in-flight records give up on a hung Redis after
+    STATE_TIMEOUT_SECONDS, like every other use of the store (they once waited 2 s whatever
+    it said)."""
+    server = await asyncio.start_server(_silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    settings = load_settings(
+        {"STATE_URL": f"redis://127.0.0.1:{port}/0", "STATE_TIMEOUT_SECONDS": "0.3"},
+        env_file=None,
+    )
+    async with server, answer_service(settings, answer_client) as service:
+        assert service.coordination is not None
+        with pytest.raises(RedisTimeout):
+            async with asyncio.timeout(1.5):  # the old 2 s would end here, as TimeoutError
+                await service.coordination.hold("reader", "this-worker", ttl=10)
 
 
 async def test_a_locked_sqlite_file_costs_no_answer(
