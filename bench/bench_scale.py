@@ -28,7 +28,8 @@ from typing import Any
 from bench.bench_platforms import typical_answer
 from bench.report import Result
 from bench.table import print_table, verdict
-from integrations.discord.shards import TIMES as SHARD_TIMES
+from bot.state.shares import TIMES as LEASE_TIMES
+from integrations.discord.shards import IDENTIFY
 from tests.integrations.many_workers import INTERRUPTED, Fleet, fleet, until
 from tests.sim.discord.model import SimUser
 from tests.sim.redis_server import start_redis_server
@@ -52,8 +53,8 @@ def shards_move_target(moved: int) -> float:
     """A dead worker's leases lapse, the others take its shards at their next tick, and Discord
     lets one shard per bucket identify every 5 s (``max_concurrency`` 1 here); a second for
     the connection and READY."""
-    identify = SHARD_TIMES.identify_window + SHARD_TIMES.margin
-    return SHARD_TIMES.lease_ttl + SHARD_TIMES.tick + identify * max(0, moved - 1) + 1.0
+    identify = IDENTIFY.window + IDENTIFY.margin
+    return LEASE_TIMES.lease_ttl + LEASE_TIMES.tick + identify * max(0, moved - 1) + 1.0
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """``citebot run`` as deployed, with the workers' clocks shortened, for tests that kill one.
 
-The shard leases, the in-flight records and the identify window run ``SCALE`` times their real
+The leases (Discord's shards), the in-flight records and the identify window run ``SCALE`` times their real
 length (a lease lapses in 2 s, not 10 s), so a test sees a dead worker's shards move and its
 answers closed within seconds; the settle stays long enough for workers started together to see
 each other. The Discord simulator's identify window is given the same scale. Everything else is
@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 
 import bot.inflight
+import bot.state.shares
 import integrations.discord.shards
 
 SCALE = 0.2
@@ -22,13 +23,12 @@ IDENTIFY_SECONDS = 5.0 * SCALE
 
 
 def main() -> int:
-    real = integrations.discord.shards.Times()
-    integrations.discord.shards.TIMES = integrations.discord.shards.Times(
-        lease_ttl=real.lease_ttl * SCALE,
-        tick=real.tick * SCALE,
-        settle=2.0,
-        identify_window=IDENTIFY_SECONDS,
-        margin=real.margin,
+    real = bot.state.shares.Times()
+    bot.state.shares.TIMES = bot.state.shares.Times(
+        lease_ttl=real.lease_ttl * SCALE, tick=real.tick * SCALE, settle=2.0
+    )
+    integrations.discord.shards.IDENTIFY = integrations.discord.shards.Identify(
+        window=IDENTIFY_SECONDS, margin=integrations.discord.shards.IDENTIFY.margin
     )
     inflight = bot.inflight.Times()
     bot.inflight.TIMES = bot.inflight.Times(

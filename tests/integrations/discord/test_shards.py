@@ -13,7 +13,8 @@ import pytest
 import yarl
 
 from bot.state.coordination import Coordination
-from integrations.discord.shards import Shards, Times
+from bot.state.shares import Times
+from integrations.discord.shards import Identify, Shards
 from tests.integrations.discord.harness import running_harness
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import UpstreamSim, answer
@@ -71,16 +72,17 @@ class Host:
     def __init__(self) -> None:
         self.running: set[int] = set()
 
-    async def start_shard(self, shard_id: int) -> None:
-        assert shard_id not in self.running
-        self.running.add(shard_id)
+    async def start_resource(self, number: int) -> None:
+        assert number not in self.running
+        self.running.add(number)
 
-    async def stop_shard(self, shard_id: int) -> None:
-        self.running.discard(shard_id)
+    async def stop_resource(self, number: int) -> None:
+        self.running.discard(number)
 
 
-QUICK = Times(lease_ttl=30.0, tick=0.05, settle=0.0, identify_window=0.01, margin=0.0)
+QUICK = Times(lease_ttl=30.0, tick=0.05, settle=0.0)
 """Leases far longer than the test: whatever moves, moved because a worker let it go."""
+AT_ONCE = Identify(window=0.01, margin=0.0)
 
 
 async def settled(predicate: Callable[[], Awaitable[bool]]) -> None:
@@ -103,8 +105,9 @@ async def test_a_newcomer_gets_its_share_and_a_stopping_worker_lets_go_at_once(
             scope="bot",
             accepting=lambda: accepting["first"],
             times=QUICK,
+            identify=AT_ONCE,
         ),
-        Shards(coordination=coordinations(), scope="bot", times=QUICK),
+        Shards(coordination=coordinations(), scope="bot", times=QUICK, identify=AT_ONCE),
     ]
     leases = coordinations()
     names = [f"discord:bot:shard:{s}" for s in range(3)]
