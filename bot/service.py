@@ -360,7 +360,7 @@ async def answer_service(
             on_failure=lambda operation: failures.labels(operation).inc(),
         ) as state,
         shared_coordination(
-            settings.state_url, timeout=settings.state_timeout_seconds
+            settings.state_url, timeout_seconds=settings.state_timeout_seconds
         ) as coordination,
         InFlight(coordination) as inflight,
         open_quote_checker(settings, cache=state, pages=quote_check_hosts) as checker,

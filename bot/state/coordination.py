@@ -254,11 +254,11 @@ def open_coordination(
 
 @asynccontextmanager
 async def shared_coordination(
-    url: str, *, timeout: float = STATE_TIMEOUT
+    url: str, *, timeout_seconds: float = STATE_TIMEOUT
 ) -> AsyncIterator[Coordination | None]:
     """:func:`open_coordination`, closed on the way out: the one a worker's service holds and
     its in-flight records, Discord's shard leases and Slack's rate windows all use."""
-    coordination = open_coordination(url, timeout=timeout)
+    coordination = open_coordination(url, timeout=timeout_seconds)
     try:
         yield coordination
     finally:
