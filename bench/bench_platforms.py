@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from bench.report import Result
 from bench.table import print_table, verdict
 from bot.pacing import Pacer
-from integrations.discord.run import DISCORD_PACER
-from integrations.slack.run import SLACK_PACER
+from integrations.discord.platform import DISCORD
+from integrations.slack.platform import SLACK
 from tests.integrations.discord.harness import running_harness
 from tests.integrations.slack.conftest import World, slack_world
 from tests.sim.discord import DiscordSim
@@ -105,7 +105,7 @@ async def discord_run(stream: Stream) -> Run:
     async with (
         DiscordSim() as sim,
         UpstreamSim(default=stream).running() as upstream,
-        running_harness(sim, upstream, pacer=fresh(DISCORD_PACER)) as harness,
+        running_harness(sim, upstream, pacer=fresh(DISCORD.pacer)) as harness,
     ):
         before = len(sim.requests)
         message = await harness.ask(QUESTION)
@@ -128,7 +128,7 @@ async def discord_run(stream: Stream) -> Run:
 @asynccontextmanager
 async def slack_bench(stream: Stream) -> AsyncIterator[World]:
     """A connected Slack worker with production pacing, its upstream serving ``stream``."""
-    async with slack_world(pacer=fresh(SLACK_PACER)) as world:
+    async with slack_world(pacer=fresh(SLACK.pacer)) as world:
         world.upstream.default = stream
         yield world
 

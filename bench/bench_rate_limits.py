@@ -26,8 +26,8 @@ from bench.table import print_table, verdict
 from bot.admission import Admission
 from bot.pacing import Pacer
 from bot.upstream.client import AnswerClient
-from integrations.discord.run import DISCORD_PACER
-from integrations.slack.run import SLACK_PACER
+from integrations.discord.platform import DISCORD
+from integrations.slack.platform import SLACK
 from tests.integrations.discord.harness import running_harness
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.discord import DiscordSim
@@ -65,7 +65,7 @@ class Run:
         )
 
 
-async def discord_run(pacer: Pacer = DISCORD_PACER) -> Run:
+async def discord_run(pacer: Pacer = DISCORD.pacer) -> Run:
     async with (
         DiscordSim() as sim,
         UpstreamSim(default=typical_answer()).running() as upstream,
@@ -107,7 +107,7 @@ async def slack_run() -> Run:
             AnswerClient(
                 base_url=upstream.base_url, api_key=SecretStr("sk-bench"), model="magisterium-1"
             ) as client,
-            running_slack(settings, client, pacer=SLACK_PACER),
+            running_slack(settings, client, pacer=SLACK.pacer),
         ):
             await sim.wait_connections(1)
             world = World(sim=sim, upstream=upstream, settings=settings, client=client)

@@ -1,7 +1,8 @@
 """The composition root: the ``citebot`` command.
 
-This is the one module of ``bot`` that may import ``integrations``; it does so lazily, inside
-the command that needs a platform, so ``citebot ask`` never loads discord.py or slack-bolt.
+It finds the platforms through the registry (:mod:`bot.platforms`, the ``citebot.platforms``
+entry points) and names none itself; each is imported only by the command that needs it, so
+``citebot ask`` never loads discord.py or slack-bolt.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from bot.connect import open_quote_checker, open_upstream, wants_demo
 from bot.i18n.wording import language_setting
-from bot.render.ports import Presenter
+from bot.platforms import load_platform, load_platforms, platform_names
 from bot.verify import Verdict
 from config import Settings, SettingsError, load_settings
 
@@ -30,7 +31,8 @@ EXIT_INTERRUPTED = 130
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="citebot", description="Answers with sources, in the terminal, Discord and Slack."
+        prog="citebot",
+        description="Answers with sources, in the terminal and the places people talk.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -38,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("question", nargs="+", help="the question (quotes optional)")
     ask.add_argument(
         "--platform",
-        choices=("terminal", "discord", "slack"),
+        choices=platform_names(),
         default="terminal",
         help="format the answer as this platform would show it",
     )
@@ -50,7 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument(
         "--builder-url",
         action="store_true",
-        help="with --platform slack: also print a Block Kit Builder link",
+        help="also print a link to the platform's own preview of the thread, where it has one "
+        "(Slack: the Block Kit Builder)",
     )
     ask.add_argument(
         "--locale",
@@ -65,32 +68,19 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--host", default="127.0.0.1")
     demo.add_argument("--port", type=int, default=8000)
 
-    commands.add_parser("sync-commands", help="register Discord's slash commands now")
+    commands.add_parser(
+        "sync-commands", help="register the configured platforms' commands with them now"
+    )
     return parser
-
-
-def _presenter(platform: str) -> Presenter:
-    if platform == "discord":
-        from integrations.discord.presenter import DiscordPresenter
-
-        return DiscordPresenter()
-    if platform == "slack":
-        from integrations.slack.presenter import SlackPresenter
-
-        return SlackPresenter()
-    from integrations.terminal.presenter import TerminalPresenter
-
-    return TerminalPresenter()
 
 
 async def _ask(settings: Settings, args: argparse.Namespace) -> int:
     from bot.answer import Question, answer_question
+    from bot.i18n.command_line import command_line_language
     from bot.i18n.wording import Wording
     from bot.pacing import Pacer
+    from bot.preview import CollectingSink, LiveSink, LiveWords
     from bot.quote_checks import ASK_DEADLINE, show_quote_checks
-    from integrations.terminal.language import terminal_language
-    from integrations.terminal.presenter import TerminalPresenter
-    from integrations.terminal.sink import CollectingSink, TerminalSink
 
     question = " ".join(args.question).strip()
     if not question:
@@ -100,19 +90,22 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
         )
         return EXIT_SETTINGS
     configured = settings.language if "language" in settings.model_fields_set else None
-    language = terminal_language(args.locale, configured=configured, environ=os.environ)
+    language = command_line_language(args.locale, configured=configured, environ=os.environ)
     wording = Wording(language=language, platform=args.platform)
-    preview = args.json or args.platform != "terminal"
+    platform = load_platform(args.platform)
+    preview = args.json or platform.live is None
     collected = CollectingSink()
-    sink: CollectingSink | TerminalSink = collected
-    presenter = _presenter(args.platform)
+    sink: LiveSink = collected
+    presenter = platform.presenter()
     if not preview:
-        sink = TerminalSink(
-            sources=wording.labels.sources,
-            status=f"citebot {wording.thinking()}",
-            checking=f"citebot {wording.checking_quotes()}" if settings.quote_check else None,
+        assert platform.live is not None
+        sink, presenter = platform.live(
+            LiveWords(
+                sources=wording.labels.sources,
+                status=f"citebot {wording.thinking()}",
+                checking=f"citebot {wording.checking_quotes()}" if settings.quote_check else None,
+            )
         )
-        presenter = TerminalPresenter(hyperlinks=sink.hyperlinks)
     verdicts: Sequence[Verdict] | None = None
     async with (
         open_upstream(settings, demo=wants_demo(settings)) as upstream,
@@ -123,8 +116,8 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
             Question(
                 text=question,
                 platform=args.platform,
-                user_id="terminal",
-                channel_id="terminal",
+                user_id="command-line",
+                channel_id="command-line",
                 language=language,
                 locale=args.locale,
             ),
@@ -182,11 +175,9 @@ def _print_json(
         citations += [{**c.to_json(), "quote_check": None} for c in rendered.also_consulted]
     document = {"platform": platform, "answer": list(answer), "thread": list(thread)}
     print(json.dumps({**document, "citations": citations}, ensure_ascii=False, indent=2))
-    if builder and platform == "slack":
-        from integrations.slack.builder import block_kit_builder_url
-
-        blocks = [block for payload in thread for block in payload.get("blocks", [])]
-        print(block_kit_builder_url(blocks), file=sys.stderr)
+    preview_url = load_platform(platform).preview_url
+    if builder and preview_url is not None:
+        print(preview_url(thread), file=sys.stderr)
 
 
 async def _demo_server(settings: Settings, args: argparse.Namespace) -> int:
@@ -213,30 +204,25 @@ async def _demo_server(settings: Settings, args: argparse.Namespace) -> int:
 async def _run(settings: Settings) -> int:
     from bot.worker import run_worker
 
-    return await run_worker(settings, platforms=_platforms(settings))
+    return await run_worker(settings, platforms=load_platforms())
 
 
-def _platforms(settings: Settings) -> dict[str, Any]:
-    """The platform runners this deployment configured, imported only when configured."""
-    runners: dict[str, Any] = {}
-    if settings.discord_token:
-        from integrations.discord.run import run_discord
+async def _sync_commands() -> int:
+    from bot.worker import configured_platforms
 
-        runners["discord"] = run_discord
-    if settings.slack_mode:
-        from integrations.slack.run import run_slack
-
-        runners["slack"] = run_slack
-    return runners
-
-
-async def _sync_commands(settings: Settings) -> int:
-    if not settings.discord_token:
-        print("citebot: sync-commands needs DISCORD_TOKEN", file=sys.stderr)
+    configured, problem = configured_platforms(load_platforms())
+    syncing = [(p, env) for p, env in configured.values() if p.sync_commands is not None]
+    if problem is not None or not syncing:
+        ways = ", or ".join(
+            p.environment.start_with
+            for p in load_platforms().values()
+            if p.sync_commands is not None and p.environment is not None
+        )
+        print(f"citebot: sync-commands needs {problem or ways}", file=sys.stderr)
         return EXIT_SETTINGS
-    from integrations.discord.run import sync_commands
-
-    await sync_commands(settings)
+    for platform, environment in syncing:
+        assert platform.sync_commands is not None
+        await platform.sync_commands(environment)
     return 0
 
 
@@ -269,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "ask": lambda: _ask(settings, args),
         "run": lambda: _run(settings),
         "demo-server": lambda: _demo_server(settings, args),
-        "sync-commands": lambda: _sync_commands(settings),
+        "sync-commands": _sync_commands,
     }
     loop_factory = None
     if args.command == "run":

@@ -2,19 +2,107 @@
 distributions, as pytest and Babel find their plugins.
 
 The core reads this one list and never names a platform itself: a new platform is a package in
-``integrations/`` and one line in ``pyproject.toml``'s ``[project.entry-points]``.
+``integrations/`` whose ``platform.py`` holds one :class:`Platform`, and one line in
+``pyproject.toml``'s ``[project.entry-points."citebot.platforms"]``. A descriptor imports
+nothing heavy: its runner and presenter are imported when asked for.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass, field
+from functools import cache
 from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-__all__ = ["GROUP", "platform_names"]
+from bot.pacing import Pacer
+from config.environment import PlatformSettings
+
+if TYPE_CHECKING:
+    from bot.kit import PlatformKit
+    from bot.preview import LiveSink, LiveWords
+    from bot.render.ports import Payload, Presenter
+
+__all__ = [
+    "GROUP",
+    "Platform",
+    "Runner",
+    "load_platform",
+    "load_platforms",
+    "own_words_platforms",
+    "platform_names",
+]
 
 GROUP = "citebot.platforms"
+
+S = TypeVar("S", bound=PlatformSettings)
+
+Runner = Callable[["PlatformKit", S, asyncio.Event], Coroutine[Any, Any, None]]
+"""A platform's worker: answers through the kit until cancelled (or its ``stop`` is set),
+sets the event once connected, and drains its own tasks on the way out."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Platform(Generic[S]):
+    """What the core needs to know of one platform."""
+
+    name: str
+    """Its name in ``--platform``, in places (``discord:GUILD``), metrics and logs."""
+    presenter: Callable[[], Presenter]
+    """How it shows an answer (imported when called)."""
+    environment: type[S] | None = None
+    """Its own variables; None for a platform the worker does not run (the terminal)."""
+    runner: Callable[[], Runner[S]] | None = None
+    """Its worker (imported when called); None for the terminal."""
+    pacer: Pacer = field(default_factory=lambda: Pacer(min_interval=1.0))
+    """How often one answer's message may be written while it streams."""
+    noisy_loggers: tuple[str, ...] = ()
+    """Its libraries' loggers, quieted below WARNING in the worker's JSON log."""
+    own_words: bool = False
+    """Whether its client names threads and channels in words of its own, which the catalogues
+    hold under its name (msgctxt; see :meth:`bot.i18n.wording.Wording._here`)."""
+    direct_messages_fenced: bool = True
+    """Whether a conversation with the bot alone must pass the allowlists like any channel.
+    Slack's are inside a workspace, already a fence; a Discord or Telegram bot can be
+    messaged by anyone."""
+    sync_commands: Callable[[S], Awaitable[None]] | None = None
+    """Registers its commands with the platform now (``citebot sync-commands``)."""
+    live: Callable[[LiveWords], tuple[LiveSink, Presenter]] | None = None
+    """Shows an answer as it streams where ``citebot ask`` runs (the terminal), with the
+    presenter that fits it; None: ``citebot ask`` prints the platform's payloads as JSON."""
+    preview_url: Callable[[Sequence[Payload]], str] | None = None
+    """A link to the platform's own preview of a thread's payloads (``--builder-url``)."""
+
+    @property
+    def runs(self) -> bool:
+        """Whether the worker runs it (and its servers and channels are places)."""
+        return self.runner is not None and self.environment is not None
 
 
 def platform_names() -> tuple[str, ...]:
     """Every registered platform's name (``discord``, ``terminal``...), sorted; nothing of
     theirs is imported."""
     return tuple(sorted({point.name for point in entry_points(group=GROUP)}))
+
+
+@cache
+def load_platform(name: str) -> Platform[Any]:
+    """The descriptor registered as ``name``; KeyError when none is."""
+    for point in entry_points(group=GROUP, name=name):
+        platform = point.load()
+        if not isinstance(platform, Platform) or platform.name != name:
+            raise TypeError(f"{point.value} is not the Platform named {name!r}")
+        return platform
+    raise KeyError(name)
+
+
+def load_platforms() -> dict[str, Platform[Any]]:
+    """Every registered platform's descriptor, by name."""
+    return {name: load_platform(name) for name in platform_names()}
+
+
+def own_words_platforms() -> tuple[str, ...]:
+    """The platforms whose clients name threads and channels in words of their own (a msgctxt
+    of theirs in the catalogues)."""
+    return tuple(name for name, platform in load_platforms().items() if platform.own_words)

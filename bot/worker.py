@@ -18,22 +18,30 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.connect import open_upstream
+from bot.kit import PlatformKit
 from bot.ops.health import health_server
 from bot.ops.logs import configure_json_logging
 from bot.ops.metrics import Metrics
-from bot.service import AnswerService, answer_service
-from config import Settings
+from bot.platforms import Platform
+from bot.service import answer_service
+from config import PlatformSettings, Settings
 
 log = logging.getLogger("citebot.worker")
 
-__all__ = ["Runner", "configuration_problem", "event_loop_factory", "run_worker", "watchdog"]
+__all__ = [
+    "configuration_problem",
+    "configured_platforms",
+    "event_loop_factory",
+    "run_worker",
+    "watchdog",
+]
 
-Runner = Callable[[Settings, AnswerService, asyncio.Event], Coroutine[Any, Any, None]]
-"""A platform: runs until cancelled, sets the event once connected."""
+Configured = Mapping[str, tuple[Platform[Any], PlatformSettings]]
+"""The platforms this deployment starts, each with its own variables."""
 
 EXIT_MARGIN = 3.0
 """Seconds after ``SHUTDOWN_GRACE_SECONDS`` by which the process has exited."""
@@ -53,20 +61,34 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return factory
 
 
-def configuration_problem(settings: Settings, platforms: Mapping[str, Runner]) -> str | None:
+def configured_platforms(
+    platforms: Mapping[str, Platform[Any]], *, env_file: str | None = ".env"
+) -> tuple[dict[str, tuple[Platform[Any], PlatformSettings]], str | None]:
+    """The platforms whose variables are set, each with them; and the first line naming what a
+    half-made configuration lacks (a Slack bot token without a way to receive events)."""
+    configured: dict[str, tuple[Platform[Any], PlatformSettings]] = {}
+    for name, platform in platforms.items():
+        if not platform.runs:
+            continue
+        assert platform.environment is not None
+        environment = platform.environment.load(env_file=env_file)
+        problem = environment.missing()
+        if problem is not None:
+            return {}, problem
+        if environment.configured:
+            configured[name] = (platform, environment)
+    return configured, None
+
+
+def configuration_problem(
+    settings: Settings, platforms: Mapping[str, Platform[Any]], configured: Configured
+) -> str | None:
     """The one line ``run`` prints instead of starting, naming the missing settings."""
-    if settings.slack_bot_token and not settings.slack_mode:
-        return (
-            "SLACK_BOT_TOKEN is set but neither SLACK_APP_TOKEN (Socket Mode) nor "
-            "SLACK_SIGNING_SECRET (HTTP mode) is"
+    if not configured:
+        ways = ", or ".join(
+            p.environment.start_with for p in platforms.values() if p.environment and p.runs
         )
-    if (settings.slack_app_token or settings.slack_signing_secret) and not settings.slack_bot_token:
-        return "SLACK_BOT_TOKEN is missing (SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set)"
-    if not platforms:
-        return (
-            "no platform is configured: set DISCORD_TOKEN, or SLACK_BOT_TOKEN with "
-            "SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)"
-        )
+        return f"no platform is configured: set {ways}"
     if settings.upstream_api_key is None and not settings.uses_demo:
         return (
             "UPSTREAM_API_KEY (or MAGISTERIUM_API_KEY) is not set; set it, or set "
@@ -75,12 +97,17 @@ def configuration_problem(settings: Settings, platforms: Mapping[str, Runner]) -
     return None
 
 
-async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> int:
-    problem = configuration_problem(settings, platforms)
+async def run_worker(settings: Settings, *, platforms: Mapping[str, Platform[Any]]) -> int:
+    """Run every one of the registered ``platforms`` whose variables are set, on one answer
+    service, until SIGTERM or SIGINT (or until a platform fails)."""
+    configured, problem = configured_platforms(platforms)
+    problem = problem or configuration_problem(settings, platforms, configured)
     if problem is not None:
         print(f"citebot run: {problem}", file=sys.stderr)
         return 2
-    configure_json_logging(settings.log_level)
+    configure_json_logging(
+        settings.log_level, quiet=[name for p in platforms.values() for name in p.noisy_loggers]
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -94,11 +121,13 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
             settings, upstream.client, metrics=metrics, quote_check_hosts=upstream.pages
         ) as service,
     ):
-        ready = {name: asyncio.Event() for name in platforms}
-        runners = {
-            asyncio.create_task(runner(settings, service, ready[name]), name=name)
-            for name, runner in platforms.items()
-        }
+        ready = {name: asyncio.Event() for name in configured}
+        runners = set()
+        for name, (platform, environment) in configured.items():
+            assert platform.runner is not None
+            kit = PlatformKit(service, platform, environment=environment, settings=settings)
+            running = platform.runner()(kit, environment, ready[name])
+            runners.add(asyncio.create_task(running, name=name))
         freezing = asyncio.create_task(_freeze_when_ready(ready))
         stopping = asyncio.create_task(stop.wait())
         if settings.metrics_port is not None:

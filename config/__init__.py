@@ -1,5 +1,17 @@
-"""Settings (pydantic-settings): the variables of CONTRACT.md and the worker's knobs."""
+"""Settings (pydantic-settings): the variables of CONTRACT.md and the worker's knobs.
 
-from config.settings import DEMO, Settings, SettingsError, load_settings
+``Settings`` is what every platform shares; each platform defines its own variables on
+``PlatformSettings`` in its package.
+"""
 
-__all__ = ["DEMO", "Settings", "SettingsError", "load_settings"]
+from config.environment import EnvironmentSettings, PlatformSettings, SettingsError
+from config.settings import DEMO, Settings, load_settings
+
+__all__ = [
+    "DEMO",
+    "EnvironmentSettings",
+    "PlatformSettings",
+    "Settings",
+    "SettingsError",
+    "load_settings",
+]

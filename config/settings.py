@@ -1,7 +1,8 @@
-"""Every setting citebot reads, from the environment or a ``.env`` file.
+"""The settings every platform shares, from the environment or a ``.env`` file.
 
 The names are the outside contract (CONTRACT.md); a bad value is reported as one line naming
-the variable (:class:`SettingsError`), and secrets are ``SecretStr`` so they never print.
+the variable (:class:`SettingsError`), and secrets are ``SecretStr`` so they never print. Each
+platform's own variables live in its package (:class:`config.environment.PlatformSettings`).
 """
 
 from __future__ import annotations
@@ -9,11 +10,20 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import NoDecode
+
+from config.environment import (
+    EnvironmentSettings,
+    SettingsError,
+    blank_is_unset,
+    http_url,
+    shown_url,
+    switch,
+)
 
 __all__ = [
     "DEMO",
@@ -28,12 +38,6 @@ __all__ = [
 DEMO = "demo"
 MAGISTERIUM_API = "https://www.magisterium.com/api/v1"
 
-CommaList = Annotated[tuple[str, ...], NoDecode]
-
-
-class SettingsError(ValueError):
-    """A setting is missing or malformed; ``str()`` is one line that names the variable."""
-
 
 class HostPort(NamedTuple):
     """A host as a URL names it (lower case, IPv6 without brackets); ``port`` None is any port."""
@@ -42,7 +46,6 @@ class HostPort(NamedTuple):
     port: int | None = None
 
 
-_SWITCH = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
 _HOST_NAME = re.compile(
     r"(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?"
 )
@@ -74,34 +77,12 @@ def parse_host_port(entry: str) -> HostPort:
     return HostPort(host.rstrip("."), int(port_text))
 
 
-def shown_url(value: str) -> str:
-    """A URL as an error may show it: scheme, host, port and path, never the user, password,
-    query or fragment that may carry a key (``redis://:PASSWORD@host``, ``?key=...``)."""
-    try:
-        parts = urlsplit(value.strip())
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port is not None else ""
-    except ValueError:
-        return repr(value.strip().split(":", 1)[0] + ":…")
-    userinfo = "…@" if "@" in parts.netloc else ""
-    rest = "?…" if parts.query or parts.fragment else ""
-    netloc = f"//{userinfo}{host}{port}" if parts.netloc else ""
-    return repr(f"{parts.scheme}:{netloc}{parts.path}{rest}" if parts.scheme else "…")
+class Settings(EnvironmentSettings):
+    """What every platform shares: the upstream, the state store, the caps on an answer, the
+    worker's knobs. Each platform's own variables are its :class:`~config.environment.
+    PlatformSettings`; see the README's table for each variable."""
 
-
-def _http_url(value: str) -> str:
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"must be an http(s) URL, got {shown_url(value)}")
-    return value
-
-
-class Settings(BaseSettings):
-    """The worker's and the CLI's configuration; see the README's table for each variable."""
-
-    model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
-    )
+    url_fields: ClassVar[frozenset[str]] = frozenset({"upstream_base_url", "state_url"})
 
     upstream_base_url: str = Field(default=MAGISTERIUM_API, validation_alias="UPSTREAM_BASE_URL")
     upstream_api_key: SecretStr | None = Field(
@@ -133,33 +114,8 @@ class Settings(BaseSettings):
         default=60.0, gt=0, validation_alias="DEMO_TOKENS_PER_SECOND"
     )
 
-    discord_token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
-    discord_api_base_url: str = Field(
-        default="https://discord.com/api/v10", validation_alias="DISCORD_API_BASE_URL"
-    )
-    discord_shard_count: int | None = Field(
-        default=None, ge=1, validation_alias="DISCORD_SHARD_COUNT"
-    )
-    discord_shard_ids: CommaList = Field(default=(), validation_alias="DISCORD_SHARD_IDS")
-    discord_guild_allowlist: CommaList = Field(
-        default=(), validation_alias="DISCORD_GUILD_ALLOWLIST"
-    )
-    discord_channel_allowlist: CommaList = Field(
-        default=(), validation_alias="DISCORD_CHANNEL_ALLOWLIST"
-    )
-
-    slack_bot_token: SecretStr | None = Field(default=None, validation_alias="SLACK_BOT_TOKEN")
-    slack_app_token: SecretStr | None = Field(default=None, validation_alias="SLACK_APP_TOKEN")
-    slack_signing_secret: SecretStr | None = Field(
-        default=None, validation_alias="SLACK_SIGNING_SECRET"
-    )
-    slack_api_base_url: str = Field(
-        default="https://slack.com/api/", validation_alias="SLACK_API_BASE_URL"
-    )
-    slack_channel_allowlist: CommaList = Field(
-        default=(), validation_alias="SLACK_CHANNEL_ALLOWLIST"
-    )
     port: int = Field(default=3000, ge=1, le=65535, validation_alias="PORT")
+    """Where a platform that receives HTTP requests listens (Slack's HTTP mode)."""
 
     state_url: str = Field(default="memory://", validation_alias="STATE_URL")
     state_timeout_seconds: float = Field(
@@ -197,18 +153,7 @@ class Settings(BaseSettings):
         value = value.strip()
         if value.lower() == DEMO:
             return DEMO
-        return _http_url(value).rstrip("/")
-
-    @field_validator("discord_api_base_url")
-    @classmethod
-    def _discord_base(cls, value: str) -> str:
-        return _http_url(value.strip()).rstrip("/")
-
-    @field_validator("slack_api_base_url")
-    @classmethod
-    def _slack_base(cls, value: str) -> str:
-        value = _http_url(value.strip())
-        return value if value.endswith("/") else value + "/"
+        return http_url(value).rstrip("/")
 
     @field_validator("state_url")
     @classmethod
@@ -220,27 +165,10 @@ class Settings(BaseSettings):
             )
         return value
 
-    @field_validator(
-        "discord_shard_ids",
-        "discord_guild_allowlist",
-        "discord_channel_allowlist",
-        "slack_channel_allowlist",
-        mode="before",
-    )
-    @classmethod
-    def _comma_list(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return tuple(part.strip() for part in value.split(",") if part.strip())
-        return value
-
     @field_validator("quote_check", mode="before")
     @classmethod
     def _switch(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            if value.strip().lower() not in _SWITCH:
-                raise ValueError(f"must be on or off (or true/false, 1/0), got {value.strip()!r}")
-            return _SWITCH[value.strip().lower()]
-        return value
+        return switch(value)
 
     @field_validator("quote_check_allow_hosts", mode="before")
     @classmethod
@@ -249,70 +177,15 @@ class Settings(BaseSettings):
             return tuple(parse_host_port(part) for part in value.split(",") if part.strip())
         return value
 
-    @field_validator("discord_shard_ids")
-    @classmethod
-    def _shard_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for part in value:
-            if not part.isdigit():
-                raise ValueError(f"must be comma-separated shard numbers, got {part!r}")
-        return value
-
-    @field_validator(
-        "upstream_api_key",
-        "discord_token",
-        "slack_bot_token",
-        "slack_app_token",
-        "slack_signing_secret",
-        mode="before",
-    )
+    @field_validator("upstream_api_key", mode="before")
     @classmethod
     def _blank_secret_is_unset(cls, value: Any) -> Any:
-        return None if isinstance(value, str) and not value.strip() else value
+        return blank_is_unset(value)
 
     @property
     def uses_demo(self) -> bool:
         """The embedded demo answers: asked for, or (for ``ask``) no key to reach the real API."""
         return self.upstream_base_url == DEMO
-
-    @property
-    def slack_mode(self) -> Literal["socket", "http"] | None:
-        if self.slack_bot_token and self.slack_app_token:
-            return "socket"
-        if self.slack_bot_token and self.slack_signing_secret:
-            return "http"
-        return None
-
-
-_SECRET_FIELDS = {
-    name for name, info in Settings.model_fields.items() if "SecretStr" in repr(info.annotation)
-}
-_URL_FIELDS = {"upstream_base_url", "discord_api_base_url", "slack_api_base_url", "state_url"}
-"""Settings whose value may carry a key or password: an error never echoes them whole."""
-
-
-def _variable(field_name: str) -> str:
-    alias = Settings.model_fields[field_name].validation_alias
-    if isinstance(alias, AliasChoices):
-        return str(alias.choices[0])
-    return str(alias or field_name.upper())
-
-
-def _one_line(error: ValidationError) -> str:
-    first = error.errors()[0]
-    loc = first["loc"][0] if first["loc"] else ""
-    field_name = next(
-        (name for name in Settings.model_fields if name == loc or _variable(name) == loc), str(loc)
-    )
-    variable = _variable(field_name) if field_name in Settings.model_fields else str(loc)
-    message = first["msg"].removeprefix("Value error, ")
-    if first["type"] not in ("value_error",):
-        if field_name in _URL_FIELDS and isinstance(first.get("input"), str):
-            message = f"{message} (got {shown_url(first['input'])})"
-        elif field_name not in _SECRET_FIELDS | _URL_FIELDS:
-            message = f"{message} (got {first.get('input')!r})"
-    more = len(error.errors()) - 1
-    suffix = f" (and {more} more setting{'s' if more > 1 else ''})" if more else ""
-    return f"{variable}: {message}{suffix}"
 
 
 def load_settings(
@@ -322,9 +195,4 @@ def load_settings(
 
     ``env`` replaces the process environment (tests, the CLI's overrides).
     """
-    try:
-        if env is None:
-            return Settings(_env_file=env_file)  # type: ignore[call-arg]
-        return Settings.model_validate(dict(env), by_alias=True)
-    except ValidationError as error:
-        raise SettingsError(_one_line(error)) from None
+    return Settings.load(env, env_file=env_file)

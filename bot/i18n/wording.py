@@ -7,10 +7,11 @@ A :class:`Wording` speaks one language, numbers included (Babel's locale data): 
 where the platform tells it, else the worker's ``CITEBOT_LANGUAGE``. English is the msgids.
 
 A sentence that names a place on the platform (a thread, a channel) goes through
-:meth:`Wording._here`: Discord and Slack do not always name it alike in one language (Discord's
-French "salon" is Slack's "canal"), so the template holds it once in general and once per
-platform (msgctxt ``discord``, ``slack``; :func:`extract` writes them), and a catalogue
-translates a platform's entry where that platform's own client says it differently.
+:meth:`Wording._here`: platforms do not always name it alike in one language (Discord's French
+"salon" is Slack's "canal"), so the template holds it once in general and once per platform
+whose registry entry says it has words of its own (msgctxt ``discord``, ``slack``...;
+:func:`extract` writes them), and a catalogue translates a platform's entry where that
+platform's own client says it differently.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from babel.core import get_global, parse_locale
 from babel.messages.extract import extract_python
 from babel.numbers import format_decimal
 
+from bot.platforms import own_words_platforms
 from bot.upstream.errors import (
     BadKey,
     BadRequest,
@@ -44,7 +46,6 @@ from bot.upstream.errors import (
 __all__ = [
     "ENGLISH_LABELS",
     "LANGUAGES",
-    "PLATFORMS",
     "WORDING",
     "Labels",
     "Wording",
@@ -61,9 +62,6 @@ LANGUAGES: tuple[str, ...] = tuple(
 )
 """The languages citebot speaks, as catalogue identifiers: ``en`` and every shipped catalogue
 (``pt_BR``, ``zh_Hans``, ``zh_Hant``, ``de``, ...)."""
-PLATFORMS = ("discord", "slack")
-"""The platforms whose own words a catalogue may use (the msgctxt of a :meth:`Wording._here`
-sentence)."""
 
 
 def babel_locale(tag: str) -> Locale | None:
@@ -171,9 +169,9 @@ class Wording:
 
     language: str | None = None
     platform: str | None = None
-    """Where the words are shown (``discord``, ``slack``): threads and channels are named as
-    that platform's own client names them in the language. None, or any other (the terminal):
-    the language's general words."""
+    """Where the words are shown (a registered platform's name): threads and channels are named
+    as that platform's own client names them in the language, where the catalogue says it
+    differently. None: the language's general words."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "language", catalogue_language(self.language) or "en")
@@ -194,7 +192,7 @@ class Wording:
         """A sentence naming a thread or channel: the platform's own entry where the catalogue
         has one (its client's word differs from the general one), else the general sentence."""
         translations = _translations(self.language or "en")
-        if self.platform in PLATFORMS:
+        if self.platform is not None:
             said = translations.pgettext(self.platform, text)
             if said != text:
                 return said
@@ -393,7 +391,7 @@ def extract(
             yield lineno, funcname, messages, comments
             continue
         yield lineno, "_", messages, comments
-        for platform in PLATFORMS:
+        for platform in own_words_platforms():
             yield lineno, "pgettext", (platform, messages), comments
 
 

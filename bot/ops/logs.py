@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["MERGED", "JsonFormatter", "configure_json_logging"]
+__all__ = ["MERGED", "QUIET", "JsonFormatter", "configure_json_logging"]
 
 MERGED = ("answer", "feedback")
 """The ``extra`` keys whose dict becomes fields of the line itself."""
@@ -37,19 +38,17 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-def configure_json_logging(level: str) -> None:
+QUIET = ("aiohttp.access", "httpx")
+"""Loggers every worker quiets below WARNING: a request line may carry a key in its URL."""
+
+
+def configure_json_logging(level: str, *, quiet: Iterable[str] = ()) -> None:
+    """One JSON object a line on stderr; ``quiet`` names the platforms' own noisy loggers
+    (their registry entries list them), kept below WARNING like :data:`QUIET`."""
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    noisy_loggers = (
-        "discord.gateway",
-        "discord.http",
-        "slack_bolt",
-        "slack_sdk",
-        "aiohttp.access",
-        "httpx",
-    )
-    for noisy in noisy_loggers:
+    for noisy in (*QUIET, *quiet):
         logging.getLogger(noisy).setLevel(max(logging.getLogger(noisy).level, logging.WARNING))

@@ -158,7 +158,9 @@ class FairShare:
         await self.renewing()
         for number in sorted(self.held):
             if not await self._c.hold(self.name(self._what, number), self._me, ttl=self._ttl):
-                log.warning("%s %s %d is now run by another worker", self._group, self._what, number)
+                log.warning(
+                    "%s %s %d is now run by another worker", self._group, self._what, number
+                )
                 await self._let_go(holder, number, leased=False)
         index = workers.index(self._me) if self._me in workers else len(workers)
         members = max(len(workers), index + 1)
@@ -168,7 +170,9 @@ class FairShare:
         extra = max(0, len(self.held) - target)
         surplus = [s for s in reversed(preferred) if s in self.held][:extra]
         for number in surplus:
-            log.info("%s: handing %s %d over (%d workers)", self._group, self._what, number, members)
+            log.info(
+                "%s: handing %s %d over (%d workers)", self._group, self._what, number, members
+            )
             await self._let_go(holder, number)
         await self._take(holder, preferred, target=target)
 

@@ -1,13 +1,14 @@
 """The Discord bot: ``/ask``, its buttons, and follow-ups in the threads it made.
 
-It translates only: a command, click or mention becomes a :class:`bot.answer.Question` and a
-:class:`DiscordAnswerSink`, and :class:`bot.service.AnswerService` does the rest. No privileged
-intent is needed: slash commands carry their text, and mentions of the bot carry theirs.
+It translates only: a command, click or mention becomes a :class:`bot.answer.Question`, a
+:class:`bot.kit.Place` and a :class:`DiscordAnswerSink`, and the platform kit does the rest.
+No privileged intent is needed: slash commands carry their text, and mentions of the bot carry
+theirs.
 
 Every way in (``/ask`` in a channel, a thread or a DM, a mention in the bot's thread, a button)
-is claimed once in the state store by its Discord id before anything is done, so any number of
-workers receiving the same gateway events answer it once, and passes one authorization check
-(:meth:`CitebotDiscord._allowed`), a thread judged by its parent channel.
+is claimed once by its Discord id before anything is done, so any number of workers receiving
+the same gateway events answer it once, and passes the kit's one authorization check, a thread
+judged by its parent channel.
 """
 
 from __future__ import annotations
@@ -25,11 +26,9 @@ from discord.gateway import DiscordWebSocket
 
 from bot.answer import Question
 from bot.i18n.wording import catalogue_language
-from bot.pacing import Pacer
-from bot.render.ports import Presenter
-from bot.service import AnswerService
-from config import Settings
+from bot.kit import Place, PlatformKit
 from integrations.discord.commands import add_ask_command, sync_if_changed
+from integrations.discord.settings import DiscordSettings
 from integrations.discord.shards import ShardedClient, Shards
 from integrations.discord.sink import (
     DiscordAnswerSink,
@@ -45,20 +44,19 @@ __all__ = ["CitebotDiscord"]
 
 FEEDBACK = "citebot:feedback:"
 RELATED = "citebot:related:"
-PLATFORM = "discord"
-CLAIM_SECONDS = 1.0
-"""The longest a claim may wait for the state store: the interaction must be acknowledged
-within 3 s, so past this the worker answers (the store failing open, as everywhere)."""
 ALREADY_ACKNOWLEDGED = 40060
 UNKNOWN_INTERACTION = 10062
 
 
-def _place(channel: object, channel_id: int | None) -> int | None:
-    """Where a question is asked, for the allowlists: a thread's parent channel (a forum post's
-    forum), else the channel itself."""
-    if isinstance(channel, discord.Thread):
-        return channel.parent_id
-    return channel_id
+def _place(guild_id: int | None, channel: object, channel_id: int | None) -> Place:
+    """Where a question is asked: a thread is judged by its parent channel (a forum post by its
+    forum); a DM is outside any server."""
+    parent = channel.parent_id if isinstance(channel, discord.Thread) else channel_id
+    return Place(
+        server=None if guild_id is None else str(guild_id),
+        channel=None if parent is None else str(parent),
+        direct=guild_id is None,
+    )
 
 
 def _mention_free(text: str, bot_id: int) -> str:
@@ -89,10 +87,8 @@ class CitebotDiscord(ShardedClient):
     def __init__(
         self,
         *,
-        settings: Settings,
-        service: AnswerService,
-        presenter: Presenter,
-        pacer: Pacer,
+        kit: PlatformKit,
+        environment: DiscordSettings,
         shard_plan: Shards,
         sync: bool = True,
         ready: asyncio.Event | None = None,
@@ -103,15 +99,13 @@ class CitebotDiscord(ShardedClient):
             ready=ready,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
-            http_trace=rate_limit_trace(service.metrics.platform_429s.labels("discord").inc),
+            http_trace=rate_limit_trace(kit.rate_limited),
             # nothing reads a cached message back; 1000 of them only held memory
             max_messages=None,
             **options,
         )
-        self.settings = settings
-        self.service = service
-        self.presenter = presenter
-        self.pacer = pacer
+        self.kit = kit
+        self.environment = environment
         self.wire = DiscordWire(self.http)
         self.budgets = RouteBudgets()
         """Discord's buckets, shared by every answer this bot writes."""
@@ -130,33 +124,14 @@ class CitebotDiscord(ShardedClient):
 
     # -- questions -----------------------------------------------------------------------------
 
-    def _allowed(self, guild_id: int | None, place: int | None) -> bool:
-        """The one authorization check of every way in; ``place`` is :func:`_place`'s."""
-        guilds = self.settings.discord_guild_allowlist
-        channels = self.settings.discord_channel_allowlist
-        return (not guilds or str(guild_id) in guilds) and (not channels or str(place) in channels)
-
-    async def _claim(self, kind: str, discord_id: int) -> bool:
-        """Whether this worker is the one to act on it: the first to claim it in the state
-        store. Another worker's claim is dropped without a trace but a counter."""
-        try:
-            async with asyncio.timeout(CLAIM_SECONDS):
-                first = await self.service.state.first_time(f"{PLATFORM}:{kind}:{discord_id}")
-        except TimeoutError:
-            log.warning("the state store did not answer a claim in time; answering anyway")
-            return True
-        if not first:
-            self.service.metrics.dedup_hits.labels(PLATFORM).inc()
-            log.info("dropped a %s another worker took (%s)", kind, discord_id)
-        return first
-
     async def _refused_here(self, interaction: discord.Interaction) -> bool:
         """Refuse (privately, in the asker's words) a click or command where citebot may not
         answer; True when refused."""
-        if self._allowed(interaction.guild_id, _place(interaction.channel, interaction.channel_id)):
+        place = _place(interaction.guild_id, interaction.channel, interaction.channel_id)
+        refusal = await self.kit.refusal(place, _language(interaction))
+        if refusal is None:
             return False
-        wording = self.service.wording_for(_language(interaction), PLATFORM)
-        await interaction.response.send_message(wording.not_allowed_here(), ephemeral=True)
+        await interaction.response.send_message(refusal, ephemeral=True)
         return True
 
     def _our_thread(self, channel: object) -> discord.Thread | None:
@@ -170,7 +145,7 @@ class CitebotDiscord(ShardedClient):
         return None
 
     async def _ask(self, interaction: discord.Interaction, question: str, private: bool) -> None:
-        if not await self._claim("interaction", interaction.id):
+        if not await self.kit.claim(f"interaction:{interaction.id}"):
             return
         if await self._refused_here(interaction):
             return
@@ -210,19 +185,17 @@ class CitebotDiscord(ShardedClient):
             can_thread=_may_thread(interaction),
             thread_name=thread_name(question),
         )
-        await self.service.ask(
+        await self.kit.ask(
             Question(
                 text=question,
-                platform=PLATFORM,
+                platform=self.kit.name,
                 user_id=str(interaction.user.id),
                 channel_id=str(conversation[0]),
                 thread_id=None if private or conversation[1] is None else str(conversation[1]),
                 language=_language(interaction),
                 locale=interaction.locale.value,
             ),
-            presenter=self.presenter,
-            sink=sink,
-            pacer=self.pacer,
+            sink,
         )
 
     async def on_message(self, message: discord.Message) -> None:
@@ -230,27 +203,25 @@ class CitebotDiscord(ShardedClient):
         if message.author.bot or self.user is None or self.user.id not in message.raw_mentions:
             return
         thread = self._our_thread(message.channel)
-        if thread is None or not await self._claim("message", message.id):
+        if thread is None or not await self.kit.claim(f"message:{message.id}"):
             return
         sink = DiscordAnswerSink(
             wire=self.wire, budgets=self.budgets, channel_id=thread.id, reply_to=message.id
         )
-        if not self._allowed(message.guild.id if message.guild else None, thread.parent_id):
-            await self.service.refuse(
-                sink, self.presenter, self.service.wording_for(None, PLATFORM).not_allowed_here()
-            )
+        place = _place(message.guild.id if message.guild else None, thread, thread.id)
+        refusal = await self.kit.refusal(place, None)
+        if refusal is not None:
+            await self.kit.refuse(sink, refusal)
             return
-        await self.service.ask(
+        await self.kit.ask(
             Question(
                 text=_mention_free(message.content, self.user.id),
-                platform=PLATFORM,
+                platform=self.kit.name,
                 user_id=str(message.author.id),
                 channel_id=str(thread.parent_id),
                 thread_id=str(thread.id),
             ),
-            presenter=self.presenter,
-            sink=sink,
-            pacer=self.pacer,
+            sink,
         )
 
     # -- buttons -------------------------------------------------------------------------------
@@ -261,7 +232,7 @@ class CitebotDiscord(ShardedClient):
         custom_id = str(interaction.data.get("custom_id", ""))
         if not custom_id.startswith((FEEDBACK, RELATED)):
             return
-        if not await self._claim("interaction", interaction.id):
+        if not await self.kit.claim(f"interaction:{interaction.id}"):
             return
         if await self._refused_here(interaction):
             return
@@ -273,11 +244,10 @@ class CitebotDiscord(ShardedClient):
     async def _feedback(self, interaction: discord.Interaction, value: str) -> None:
         """Thank first: the 3 s to acknowledge must not wait on the state store."""
         assert interaction.message is not None
-        wording = self.service.wording_for(_language(interaction), PLATFORM)
+        wording = self.kit.wording(_language(interaction))
         await interaction.response.send_message(wording.feedback_thanks(), ephemeral=True)
-        await self.service.record_feedback(
-            platform=PLATFORM,
-            answer_key=f"{PLATFORM}:{interaction.message.id}",
+        await self.kit.vote(
+            answer_key=f"{self.kit.name}:{interaction.message.id}",
             user_id=str(interaction.user.id),
             value=value,
         )

@@ -1,14 +1,14 @@
 """Slack events in, answers out: the slack-bolt AsyncApp and what its listeners do.
 
-Mentions and DMs become a :class:`bot.answer.Question` for the shared
-:class:`bot.service.AnswerService`; the answer streams into the thread through a
-:class:`SlackSink`. Bolt acknowledges each event before the listener runs, so listeners only
-filter and claim the event (once across workers, through the state store) and hand the answer
-to a task this class tracks, so that shutdown can wait for it. Each asker reads citebot's own
-words (status, notices, cards, buttons) in their Slack locale (:class:`UserLocales`).
+Mentions and DMs become a :class:`bot.answer.Question` for the platform kit; the answer
+streams into the thread through a :class:`SlackSink`. Bolt acknowledges each event before the
+listener runs, so listeners only filter and claim the event (once across workers) and hand the
+answer to a task the kit tracks, so that shutdown can wait for it. Each asker reads citebot's
+own words (status, notices, cards, buttons) in their Slack locale (:class:`UserLocales`).
 
 Every way in (a mention, a DM, a button) is claimed by its Slack id before anything is done and
-passes one authorization check (:meth:`SlackBot.allowed`: a channel of the allowlist, or a DM).
+passes the kit's one authorization check (a channel of the allowlist, or a DM: a thread is in
+its channel, since Slack's threads have no id of their own).
 The "is thinking…" status and reading a thread back are niceties: when the network fails them,
 the question is answered without them.
 """
@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -29,9 +29,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer import Question
 from bot.i18n.wording import Wording, catalogue_language
-from bot.pacing import Pacer
-from bot.render.ports import Presenter
-from bot.service import AnswerService
+from bot.kit import Place, PlatformKit
 from bot.upstream.errors import UpstreamError
 from bot.upstream.events import Turn
 from integrations.slack.conversation import question_text, thread_turns
@@ -58,27 +56,20 @@ class SlackBot:
         self,
         *,
         web: AsyncWebClient,
-        service: AnswerService,
-        presenter: Presenter,
-        pacer: Pacer,
+        kit: PlatformKit,
         streams: NativeStreams | None = None,
-        channel_allowlist: tuple[str, ...] = (),
         update_interval: float = 1.0,
     ) -> None:
         self.web = web
         self.locales = UserLocales(web)
-        self.service = service
-        self.presenter = presenter
-        self.pacer = pacer
+        self.kit = kit
         self.streams = streams or NativeStreams()
-        self.channel_allowlist = channel_allowlist
         self.update_interval = update_interval
         self.bot_user_id = ""
         self.bot_id = ""
         self.bot_name = "citebot"
         """How the bot is named in the workspace (``auth.test``'s ``user``): the placeholder
         says "citebot is thinking…" under that name."""
-        self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         identity = await self.web.auth_test()
@@ -98,16 +89,6 @@ class SlackBot:
         app.action(FEEDBACK_ACTION)(self._on_feedback)
         return app
 
-    async def drain(self, grace: float) -> None:
-        """Let the tracked answers finish for ``grace`` seconds, then cancel the rest."""
-        if not self._tasks:
-            return
-        _done, late = await asyncio.wait(set(self._tasks), timeout=grace)
-        for task in late:
-            task.cancel()
-        if late:
-            await asyncio.wait(late, timeout=5)
-
     # -- listeners ------------------------------------------------------------------------------
     def _ignored(self, event: dict[str, Any]) -> bool:
         """Edits, deletions, other apps, the bot itself, and channel chatter are not questions."""
@@ -122,30 +103,14 @@ class SlackBot:
             return True
         return event.get("type") == "message" and event.get("channel_type") != "im"
 
-    def allowed(self, channel: str, *, direct: bool) -> bool:
-        """The one authorization check of every way in: a DM, or a channel of the allowlist
-        (a thread is in its channel: Slack's threads have no id of their own)."""
-        return direct or not self.channel_allowlist or channel in self.channel_allowlist
-
-    async def _claim(self, *keys: str) -> bool:
-        """Whether this worker is the first to claim every one of ``keys`` (any worker, any
-        delivery); a duplicate is counted and dropped."""
-        state = self.service.state
-        for key in keys:
-            if not await state.first_time(f"slack:{key}"):
-                self.service.metrics.dedup_hits.labels("slack").inc()
-                log.info("dropped a delivery already taken (%s)", key)
-                return False
-        return True
-
     async def _on_event(self, body: dict[str, Any], event: dict[str, Any]) -> None:
         if self._ignored(event):
             return
         channel, ts = str(event["channel"]), str(event["ts"])
-        if not await self._claim(f"event:{body.get('event_id')}", f"message:{channel}:{ts}"):
+        if not await self.kit.claim(f"event:{body.get('event_id')}", f"message:{channel}:{ts}"):
             return
         thread_ts = event.get("thread_ts")
-        self._spawn(
+        self.kit.spawn(
             self._answer(
                 text=question_text(str(event.get("text", "")), bot_user_id=self.bot_user_id),
                 team=event.get("team") or body.get("team_id"),
@@ -159,11 +124,11 @@ class SlackBot:
 
     async def _on_related(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
-        if not await self._claim(_action_key(body, action)):
+        if not await self.kit.claim(_action_key(body, action)):
             return
         container = body.get("container", {})
         channel = str(container.get("channel_id"))
-        self._spawn(
+        self.kit.spawn(
             self._answer(
                 text=str(action.get("value", "")),
                 team=body.get("user", {}).get("team_id"),
@@ -177,23 +142,21 @@ class SlackBot:
 
     async def _on_feedback(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
-        if not await self._claim(_action_key(body, action)):
+        if not await self.kit.claim(_action_key(body, action)):
             return
         container = body.get("container", {})
         channel, user = str(container.get("channel_id")), str(body["user"]["id"])
-        wording = self.service.wording_for(
-            catalogue_language(await self.locales.locale(user)), "slack"
-        )
-        if self.allowed(channel, direct=channel.startswith("D")):
-            await self.service.record_feedback(
-                platform="slack",
-                answer_key=f"slack:{channel}:{container.get('message_ts')}",
+        language = catalogue_language(await self.locales.locale(user))
+        team = body.get("user", {}).get("team_id")
+        refusal = await self.kit.refusal(_place(team, channel, channel.startswith("D")), language)
+        if refusal is None:
+            await self.kit.vote(
+                answer_key=f"{self.kit.name}:{channel}:{container.get('message_ts')}",
                 user_id=user,
                 value=str(action.get("value")),
             )
-            thanks = self.presenter.notice(wording.feedback_thanks())
-        else:
-            thanks = self.presenter.notice(wording.not_allowed_here())
+        words = refusal or self.kit.wording(language).feedback_thanks()
+        thanks = self.kit.presenter.notice(words)
         with contextlib.suppress(SlackApiError):
             await self.web.chat_postEphemeral(
                 channel=channel,
@@ -203,16 +166,6 @@ class SlackBot:
             )
 
     # -- one answer -----------------------------------------------------------------------------
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work, name="citebot-slack-answer")
-        self._tasks.add(task)
-        task.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a Slack answer failed", exc_info=task.exception())
-
     async def _answer(
         self,
         *,
@@ -235,9 +188,10 @@ class SlackBot:
         )
         locale = await self.locales.locale(user)
         language = catalogue_language(locale)
-        wording = self.service.wording_for(language, "slack")
-        if not self.allowed(channel, direct=direct):
-            await self.service.refuse(sink, self.presenter, wording.not_allowed_here())
+        wording = self.kit.wording(language)
+        refusal = await self.kit.refusal(_place(team, channel, direct), language)
+        if refusal is not None:
+            await self.kit.refuse(sink, refusal)
             return
         # Slack documents the "is thinking…" status for assistant threads (the app's DM);
         # elsewhere a placeholder holds the answer's place and its first text replaces it.
@@ -249,7 +203,7 @@ class SlackBot:
             await _optional(sink.hold(thinking), "the placeholder")
         question = Question(
             text=text,
-            platform="slack",
+            platform=self.kit.name,
             user_id=user,
             channel_id=channel,
             thread_id=thread_ts,
@@ -261,7 +215,7 @@ class SlackBot:
             if follow_up_before is not None:
                 history = await _optional(self._history(question, follow_up_before), "the thread")
                 question = replace(question, history=history or ())
-            await self.service.ask(question, presenter=self.presenter, sink=sink, pacer=self.pacer)
+            await self.kit.ask(question, sink)
         except BaseException as error:
             stopped = error
             raise
@@ -282,7 +236,7 @@ class SlackBot:
                 if isinstance(why, asyncio.CancelledError)
                 else wording.explain(UpstreamError("the Slack answer failed"))  # generic
             )
-            await _optional(sink.show((self.presenter.notice(words),), final=True), "the note")
+            await _optional(sink.show((self.kit.presenter.notice(words),), final=True), "the note")
 
     async def _status(self, channel: str, thread_ts: str, status: str) -> bool:
         """Set the assistant thread's status; False when Slack refused it."""
@@ -297,8 +251,8 @@ class SlackBot:
 
     async def _history(self, question: Question, before_ts: str) -> tuple[Turn, ...]:
         """The thread so far: remembered turns, else read back from Slack."""
-        remembered = await self.service.history(question)
-        limit = self.service.limits.history_turns * 2
+        remembered = await self.kit.remembered(question)
+        limit = self.kit.history_turns * 2
         if remembered or not limit:
             return remembered
         try:
@@ -325,6 +279,11 @@ async def _optional(work: Awaitable[T], what: str) -> T | None:
     except Exception as error:
         log.warning("answering without %s: %s", what, type(error).__name__)
         return None
+
+
+def _place(team: str | None, channel: str, direct: bool) -> Place:
+    """Where a question is asked: the workspace and channel (a thread is in its channel)."""
+    return Place(server=team, channel=channel, direct=direct)
 
 
 def _action_key(body: dict[str, Any], action: dict[str, Any]) -> str:

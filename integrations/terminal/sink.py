@@ -1,4 +1,4 @@
-"""Where ``citebot ask`` shows an answer: live in the terminal with rich, or collected as JSON.
+"""Where ``citebot ask`` shows an answer: live in the terminal with rich.
 
 A terminal payload is ``{"markup": str}`` (rich console markup) and, for a message that is
 not an answer, ``{"notice": str}``: notices (why there is no answer) go to stderr, so stdout
@@ -19,28 +19,7 @@ from rich.text import Text
 
 from bot.render.ports import Payload
 
-__all__ = ["CollectingSink", "TerminalSink"]
-
-
-class CollectingSink:
-    """Keeps what a platform would finally show, for ``--json``."""
-
-    def __init__(self) -> None:
-        self.answer: tuple[Payload, ...] = ()
-        self.thread: list[Payload] = []
-
-    @asynccontextmanager
-    async def live(self, question: str) -> AsyncIterator[None]:
-        yield
-
-    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
-        self.answer = tuple(messages)
-
-    async def post_thread(self, payloads: Sequence[Payload]) -> None:
-        self.thread.extend(payloads)
-
-    async def edit_thread(self, index: int, payload: Payload) -> None:
-        self.thread[index] = payload
+__all__ = ["TerminalSink"]
 
 
 def _renderable(messages: Sequence[Payload]) -> Group:

@@ -7,34 +7,38 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from bot.kit import PlatformKit
 from bot.pacing import Pacer
+from bot.service import answer_service
 from bot.upstream.client import AnswerClient
 from config import Settings
-from integrations.discord.presenter import DiscordPresenter
+from integrations.discord.platform import DISCORD
 from integrations.discord.run import run_discord
+from integrations.discord.settings import DiscordSettings
 
 __all__ = ["discord_bot"]
 
 
 @asynccontextmanager
-async def discord_bot(settings: Settings, client: AnswerClient) -> AsyncIterator[None]:
+async def discord_bot(
+    settings: Settings, environment: DiscordSettings, client: AnswerClient
+) -> AsyncIterator[None]:
     """The Discord bot with the service ``citebot run`` builds (``answer_service``)."""
-    stop, ready = asyncio.Event(), asyncio.Event()
-    running = asyncio.create_task(
-        run_discord(
-            settings,
-            None,
-            ready,
-            client=client,
-            stop=stop,
+    async with answer_service(settings, client) as service:
+        kit = PlatformKit(
+            service,
+            DISCORD,
+            environment=environment,
+            settings=settings,
             pacer=Pacer(min_interval=0.2),
-            presenter=DiscordPresenter(),
-            guild_ready_timeout=0.1,
         )
-    )
-    await asyncio.wait_for(ready.wait(), 10)
-    try:
-        yield
-    finally:
-        stop.set()
-        await running
+        stop, ready = asyncio.Event(), asyncio.Event()
+        running = asyncio.create_task(
+            run_discord(kit, environment, ready, stop=stop, guild_ready_timeout=0.1)
+        )
+        await asyncio.wait_for(ready.wait(), 10)
+        try:
+            yield
+        finally:
+            stop.set()
+            await running

@@ -9,6 +9,7 @@ import asyncio
 
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config import load_settings
+from integrations.discord.settings import DiscordSettings
 from tests.chaos.bots import discord_bot
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.discord import DiscordSim
@@ -42,19 +43,18 @@ def client_for(upstream: UpstreamSim) -> AnswerClient:
 async def test_discord_answers_through_a_redis_outage_and_remembers_again_after_it(
     sim: DiscordSim, upstream: UpstreamSim, redis_process: RedisProcess
 ) -> None:
-    settings = load_settings(
-        {
-            "DISCORD_TOKEN": sim.token,
-            "DISCORD_API_BASE_URL": sim.base_url,
-            "UPSTREAM_BASE_URL": upstream.base_url,
-            "STATE_URL": redis_process.url,
-            **OUTAGE,
-        },
-        env_file=None,
-    )
+    variables = {
+        "DISCORD_TOKEN": sim.token,
+        "DISCORD_API_BASE_URL": sim.base_url,
+        "UPSTREAM_BASE_URL": upstream.base_url,
+        "STATE_URL": redis_process.url,
+        **OUTAGE,
+    }
+    settings = load_settings(variables, env_file=None)
+    discord = DiscordSettings.load(variables, env_file=None)
     upstream.queue(HELD, answer(["Asked in the outage."]), answer(["Mentioned in the outage."]))
     upstream.queue(answer(["After it[^1]."], [CITATION]), answer(["Remembered."]))
-    async with client_for(upstream) as client, discord_bot(settings, client):
+    async with client_for(upstream) as client, discord_bot(settings, discord, client):
         first = await sim.slash_command("ask", {"question": "What is hope?"})
         await sim.until(lambda: first.original is not None and "Hope is" in first.original.content)
         redis_process.kill()

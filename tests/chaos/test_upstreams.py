@@ -8,8 +8,10 @@ import pytest
 
 from bot.connect import answer_client
 from config import load_settings
+from integrations.discord.settings import DiscordSettings
+from integrations.slack.settings import SlackSettings
 from tests.chaos.bots import discord_bot
-from tests.integrations.slack.conftest import running_slack
+from tests.integrations.slack.conftest import Config, running_slack
 from tests.sim.discord import DiscordSim
 from tests.sim.hostile import Play, hostile, keep_alive_forever, one_endless_line
 from tests.sim.slack import SlackSim
@@ -32,17 +34,16 @@ async def test_discord_shows_what_came_and_says_why_it_stops(
     sim: DiscordSim, play: Play, note: str
 ) -> None:
     async with hostile(play) as upstream:
-        settings = load_settings(
-            {
-                "DISCORD_TOKEN": sim.token,
-                "DISCORD_API_BASE_URL": sim.base_url,
-                "UPSTREAM_BASE_URL": upstream.url,
-                "UPSTREAM_API_KEY": "sk-test",
-                **LIMITS,
-            },
-            env_file=None,
-        )
-        async with answer_client(settings) as client, discord_bot(settings, client):
+        variables = {
+            "DISCORD_TOKEN": sim.token,
+            "DISCORD_API_BASE_URL": sim.base_url,
+            "UPSTREAM_BASE_URL": upstream.url,
+            "UPSTREAM_API_KEY": "sk-test",
+            **LIMITS,
+        }
+        settings = load_settings(variables, env_file=None)
+        discord = DiscordSettings.load(variables, env_file=None)
+        async with answer_client(settings) as client, discord_bot(settings, discord, client):
             asked = await sim.slash_command("ask", {"question": "Why?"})
             await sim.until(lambda: note in getattr(asked.original, "content", ""), within=15)
     assert asked.original is not None
@@ -53,18 +54,18 @@ async def test_discord_shows_what_came_and_says_why_it_stops(
 @pytest.mark.parametrize(("play", "note"), CASES, ids=IDS)
 async def test_slack_shows_what_came_and_says_why_it_stops(play: Play, note: str) -> None:
     async with hostile(play) as upstream, SlackSim() as sim:
-        settings = load_settings(
-            {
-                "SLACK_BOT_TOKEN": sim.bot_token,
-                "SLACK_APP_TOKEN": sim.app_token,
-                "SLACK_API_BASE_URL": sim.base_url,
-                "UPSTREAM_BASE_URL": upstream.url,
-                "UPSTREAM_API_KEY": "sk-test",
-                **LIMITS,
-            },
-            env_file=None,
+        variables = {
+            "SLACK_BOT_TOKEN": sim.bot_token,
+            "SLACK_APP_TOKEN": sim.app_token,
+            "SLACK_API_BASE_URL": sim.base_url,
+            "UPSTREAM_BASE_URL": upstream.url,
+            "UPSTREAM_API_KEY": "sk-test",
+            **LIMITS,
+        }
+        config = Config(
+            load_settings(variables, env_file=None), SlackSettings.load(variables, env_file=None)
         )
-        async with answer_client(settings) as client, running_slack(settings, client):
+        async with answer_client(config.settings) as client, running_slack(config, client):
             await sim.wait_connections(1)
             asked = await sim.mention("C0GENERAL", "Why?")
             await sim.wait_for(

@@ -14,11 +14,8 @@ def test_defaults_follow_the_contract() -> None:
     settings = load_settings({})
     assert settings.upstream_base_url == "https://www.magisterium.com/api/v1"
     assert settings.upstream_model == "magisterium-1"
-    assert settings.discord_api_base_url == "https://discord.com/api/v10"
-    assert settings.slack_api_base_url == "https://slack.com/api/"
     assert settings.state_url == "memory://"
     assert settings.upstream_api_key is None
-    assert settings.slack_mode is None
 
 
 def test_the_magisterium_alias_sets_the_key_and_never_prints_it() -> None:
@@ -29,20 +26,8 @@ def test_the_magisterium_alias_sets_the_key_and_never_prints_it() -> None:
     assert "sk-live-abc" not in str(settings.model_dump())
 
 
-def test_demo_and_slack_modes() -> None:
+def test_demo_mode() -> None:
     assert load_settings({"UPSTREAM_BASE_URL": "DEMO"}).uses_demo
-    assert (
-        load_settings({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}).slack_mode
-        == "socket"
-    )
-    assert (
-        load_settings({"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}).slack_mode
-        == "http"
-    )
-    assert (
-        load_settings({"SLACK_API_BASE_URL": "http://127.0.0.1:9/api"}).slack_api_base_url
-        == "http://127.0.0.1:9/api/"
-    )
 
 
 @pytest.mark.parametrize(
@@ -51,10 +36,6 @@ def test_demo_and_slack_modes() -> None:
         ({"UPSTREAM_BASE_URL": "ftp://x"}, "UPSTREAM_BASE_URL: must be an http(s) URL"),
         ({"STATE_URL": "mongodb://x"}, "STATE_URL: must start with memory://"),
         ({"METRICS_PORT": "eighty"}, "METRICS_PORT: Input should be a valid integer"),
-        (
-            {"DISCORD_SHARD_IDS": "0,one"},
-            "DISCORD_SHARD_IDS: must be comma-separated shard numbers",
-        ),
         ({"UPSTREAM_MAX_RETRIES": "-1"}, "UPSTREAM_MAX_RETRIES: Input should be greater than"),
         (
             {"QUOTE_CHECK": "maybe"},
@@ -145,16 +126,6 @@ def test_the_environment_and_a_dotenv_file_are_read(
             {"UPSTREAM_BASE_URL": "api.example.com/v1?key=sk-live-123"},
             "UPSTREAM_BASE_URL: must be an http(s) URL, got '…'",
             "sk-live-123",
-        ),
-        (
-            {"DISCORD_API_BASE_URL": "discord.example.com:x/api?token=tok-123"},
-            "DISCORD_API_BASE_URL: must be an http(s) URL, got 'discord.example.com:x/api?…'",
-            "tok-123",
-        ),
-        (
-            {"SLACK_API_BASE_URL": "wss://proxy:xoxb-123@slack.example.com/api/"},
-            "SLACK_API_BASE_URL: must be an http(s) URL, got 'wss://…@slack.example.com/api/'",
-            "xoxb-123",
         ),
     ],
 )

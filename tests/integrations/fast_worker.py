@@ -1,10 +1,10 @@
 """``citebot run`` as deployed, with the workers' clocks shortened, for tests that kill one.
 
-The leases (Discord's shards), the in-flight records and the identify window run ``SCALE`` times their real
-length (a lease lapses in 2 s, not 10 s), so a test sees a dead worker's shards move and its
-answers closed within seconds; the settle stays long enough for workers started together to see
-each other. The Discord simulator's identify window is given the same scale. Everything else is
-the real worker, configured from the environment.
+The leases (Discord's shards), the in-flight records and the identify window run ``SCALE``
+times their real length (a lease lapses in 2 s, not 10 s), so a test sees a dead worker's
+shards move and its answers closed within seconds; the settle stays long enough for workers
+started together to see each other. The Discord simulator's identify window is given the same
+scale. Everything else is the real worker, configured from the environment.
 
 Run: ``python -m tests.integrations.fast_worker`` (the tests start it).
 """

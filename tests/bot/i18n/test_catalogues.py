@@ -18,7 +18,8 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
-from bot.i18n.wording import DOMAIN, LANGUAGES, LOCALE_DIR, PLATFORMS
+from bot.i18n.wording import DOMAIN, LANGUAGES, LOCALE_DIR
+from bot.platforms import own_words_platforms
 from tests.bot.i18n.po import forms
 
 ROOT = Path(__file__).parents[3]
@@ -78,7 +79,7 @@ def test_a_sentence_naming_a_thread_or_channel_has_an_entry_per_platform() -> No
     for message_id in placed:
         assert {context for id_, context in _ids(template) if id_ == message_id} == {
             None,
-            *PLATFORMS,
+            *own_words_platforms(),
         }
 
 

@@ -13,14 +13,15 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from bot.i18n.wording import DOMAIN, LANGUAGES, PLATFORMS
+from bot.i18n.wording import DOMAIN, LANGUAGES
+from bot.platforms import own_words_platforms
 from tests.bot.i18n.po import forms
 
 ROOT = Path(__file__).parents[3]
 GUIDE = ROOT / "docs" / "translations.md"
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 WHERE = {
-    "all": (None, *PLATFORMS),
+    "all": (None, *own_words_platforms()),
     "elsewhere": (None,),
     "Discord": ("discord",),
     "Slack": ("slack",),
@@ -97,7 +98,7 @@ def test_every_language_has_a_glossary() -> None:
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-@pytest.mark.parametrize("platform", [None, *PLATFORMS])
+@pytest.mark.parametrize("platform", [None, *own_words_platforms()])
 def test_each_catalogue_uses_its_glossary_s_words(language: str, platform: str | None) -> None:
     shown = _shown(_catalog(language), platform)
     wrong = []

@@ -31,9 +31,11 @@ class Reader:
 
 
 async def until(predicate: Callable[[], bool]) -> None:
-    async with asyncio.timeout(10):
-        while not predicate():
-            await asyncio.sleep(0.02)
+    """Poll ``predicate``: the leases live in Redis, which tells no one when they change."""
+    deadline = asyncio.get_running_loop().time() + 10
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, "the reader never moved"
+        await asyncio.sleep(0.02)
 
 
 def share(coordination: Coordination, accepting: Callable[[], bool] = lambda: True) -> FairShare:

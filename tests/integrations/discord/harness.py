@@ -12,6 +12,7 @@ from typing import Any
 from bot.admission import Admission
 from bot.answer import Outcome, Question
 from bot.connect import open_quote_checker
+from bot.kit import PlatformKit
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.service import AnswerService, Limits
@@ -20,8 +21,10 @@ from bot.state.memory import MemoryState
 from bot.state.ports import FEEDBACK_TTL
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config import Settings, load_settings
+from integrations.discord.platform import DISCORD
 from integrations.discord.presenter import DiscordPresenter
 from integrations.discord.run import run_discord
+from integrations.discord.settings import DiscordSettings
 from tests.sim.discord import DiscordSim, RecordedRequest, SimMessage
 from tests.sim.upstream import UpstreamSim
 
@@ -64,6 +67,7 @@ class Harness:
     upstream: UpstreamSim
     service: RecordingService
     settings: Settings
+    kit: PlatformKit
 
     async def answers(self, count: int, *, within: float = 15.0) -> list[Outcome | None]:
         """Wait until ``count`` answers (or refusals) have finished; returns them all."""
@@ -129,18 +133,17 @@ async def running_harness(
 ) -> AsyncIterator[Harness]:
     """The bot on ``sim``; ``state`` (default: a fresh in-memory one) may be shared by several
     harnesses, as workers share a Redis."""
-    settings = load_settings(
-        {
-            "DISCORD_TOKEN": sim.token,
-            "DISCORD_API_BASE_URL": sim.base_url,
-            "UPSTREAM_BASE_URL": upstream.base_url,
-            "UPSTREAM_API_KEY": "sim-key",
-            "SHUTDOWN_GRACE_SECONDS": "2",
-            "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
-            **(env or {}),
-        },
-        env_file=None,
-    )
+    variables = {
+        "DISCORD_TOKEN": sim.token,
+        "DISCORD_API_BASE_URL": sim.base_url,
+        "UPSTREAM_BASE_URL": upstream.base_url,
+        "UPSTREAM_API_KEY": "sim-key",
+        "SHUTDOWN_GRACE_SECONDS": "2",
+        "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
+        **(env or {}),
+    }
+    settings = load_settings(variables, env_file=None)
+    environment = DiscordSettings.load(variables, env_file=None)
     async with (
         AnswerClient(
             base_url=upstream.base_url,
@@ -158,19 +161,17 @@ async def running_harness(
             limits=limits or Limits(),
             checker=checker,
         )
+        kit = PlatformKit(
+            service,
+            DISCORD,
+            environment=environment,
+            settings=settings,
+            presenter=presenter or DiscordPresenter(),
+            pacer=pacer,
+        )
         stop, ready = asyncio.Event(), asyncio.Event()
         runner = asyncio.create_task(
-            run_discord(
-                settings,
-                service,
-                ready,
-                client=client,
-                stop=stop,
-                pacer=pacer,
-                presenter=presenter or DiscordPresenter(),
-                guild_ready_timeout=0.1,
-                **options,
-            )
+            run_discord(kit, environment, ready, stop=stop, guild_ready_timeout=0.1, **options)
         )
         connected = asyncio.create_task(ready.wait())
         await asyncio.wait({runner, connected}, return_when=asyncio.FIRST_COMPLETED)
@@ -178,7 +179,7 @@ async def running_harness(
             connected.cancel()
             runner.result()
         try:
-            yield Harness(sim=sim, upstream=upstream, service=service, settings=settings)
+            yield Harness(sim=sim, upstream=upstream, service=service, settings=settings, kit=kit)
         finally:
             stop.set()
             await runner

@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import re
 
-from integrations.discord.run import DISCORD_PACER, sync_commands
+from integrations.discord.platform import DISCORD
+from integrations.discord.run import sync_commands
+from integrations.discord.settings import DiscordSettings
 from tests.integrations.discord.harness import Harness, running_harness
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import Gate, Pause, UpstreamSim, answer
@@ -65,7 +67,8 @@ async def test_commands_sync_only_when_they_change(sim: DiscordSim, upstream: Up
         pass
     async with running_harness(sim, upstream) as again:
         assert sim.command_puts == 1
-        await sync_commands(again.settings)
+        assert isinstance(again.kit.environment, DiscordSettings)
+        await sync_commands(again.kit.environment)
     assert sim.command_puts == 2
     assert list(sim.commands) == ["ask"]
 
@@ -77,7 +80,7 @@ async def test_streamed_edits_are_paced_and_the_first_text_is_prompt(
     pieces = [f"Sentence {i:02d} of a long and careful answer. " for i in range(34)]
     assert 1400 <= len("".join(pieces)) <= 1600
     upstream.queue(answer(pieces, between=[Pause(0.1)]))
-    async with running_harness(sim, upstream, pacer=DISCORD_PACER) as harness:
+    async with running_harness(sim, upstream, pacer=DISCORD.pacer) as harness:
         message = await harness.ask(
             "Tell me at length",
         )

@@ -10,6 +10,7 @@ import logging
 import discord
 import pytest
 
+from integrations.discord.settings import DiscordSettings
 from tests.integrations.discord.harness import Harness, running_harness
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import Gate, UpstreamSim, answer
@@ -91,22 +92,14 @@ async def test_cancelling_the_runner_closes_the_client(
     sim: DiscordSim, upstream: UpstreamSim
 ) -> None:
     """The worker cancels the runner on SIGTERM; the gateway is closed and nothing leaks."""
-    from config import load_settings
     from integrations.discord.run import run_discord
 
-    settings = load_settings(
-        {
-            "DISCORD_TOKEN": sim.token,
-            "DISCORD_API_BASE_URL": sim.base_url,
-            "UPSTREAM_BASE_URL": upstream.base_url,
-            "SHUTDOWN_GRACE_SECONDS": "1",
-        },
-        env_file=None,
-    )
     async with running_harness(sim, upstream) as harness:
         ready = asyncio.Event()
+        environment = harness.kit.environment
+        assert isinstance(environment, DiscordSettings)
         runner = asyncio.create_task(
-            run_discord(settings, harness.service, ready, guild_ready_timeout=0.1)
+            run_discord(harness.kit, environment, ready, guild_ready_timeout=0.1)
         )
         async with asyncio.timeout(10):
             await ready.wait()

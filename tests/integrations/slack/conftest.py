@@ -11,21 +11,37 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
+from bot.kit import PlatformKit
 from bot.pacing import Pacer
+from bot.service import AnswerService, answer_service
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config.settings import Settings, load_settings
+from integrations.slack.platform import SLACK
 from integrations.slack.run import run_slack
+from integrations.slack.settings import SlackSettings
 from tests.sim.slack import Message, SlackSim
 from tests.sim.upstream import UpstreamSim
 
 FAST = Pacer(min_interval=0.05)
 
 
+@dataclass(frozen=True)
+class Config:
+    """The settings every platform shares and Slack's own, read from one environment."""
+
+    settings: Settings
+    slack: SlackSettings
+
+    def with_slack(self, **changes: object) -> Config:
+        """The same, with Slack's settings changed (``channel_allowlist=("C1",)``)."""
+        return Config(self.settings, self.slack.model_copy(update=changes))
+
+
 @dataclass
 class World:
     sim: SlackSim
     upstream: UpstreamSim
-    settings: Settings
+    settings: Config
     client: AnswerClient
 
     def answer_of(self, channel: str, ts: str) -> list[Message]:
@@ -57,39 +73,46 @@ class World:
         )
 
 
-def slack_settings(sim: SlackSim, upstream: UpstreamSim, **extra: str) -> Settings:
-    return load_settings(
-        {
-            "SLACK_BOT_TOKEN": sim.bot_token,
-            "SLACK_APP_TOKEN": sim.app_token,
-            "SLACK_API_BASE_URL": sim.base_url,
-            "UPSTREAM_BASE_URL": upstream.base_url,
-            "UPSTREAM_API_KEY": "sk-test",
-            "HISTORY_TURNS": "3",
-            "SHUTDOWN_GRACE_SECONDS": "2",
-            "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
-            **extra,
-        }
-    )
+def slack_settings(sim: SlackSim, upstream: UpstreamSim, **extra: str) -> Config:
+    variables = {
+        "SLACK_BOT_TOKEN": sim.bot_token,
+        "SLACK_APP_TOKEN": sim.app_token,
+        "SLACK_API_BASE_URL": sim.base_url,
+        "UPSTREAM_BASE_URL": upstream.base_url,
+        "UPSTREAM_API_KEY": "sk-test",
+        "HISTORY_TURNS": "3",
+        "SHUTDOWN_GRACE_SECONDS": "2",
+        "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
+        **extra,
+    }
+    return Config(load_settings(variables), SlackSettings.load(variables))
 
 
 @contextlib.asynccontextmanager
 async def running_slack(
-    settings: Settings, client: AnswerClient, **options: Any
+    config: Config,
+    client: AnswerClient,
+    *,
+    service: AnswerService | None = None,
+    pacer: Pacer = FAST,
+    **options: Any,
 ) -> AsyncIterator[None]:
-    stop, ready = asyncio.Event(), asyncio.Event()
-    service = options.pop("service", None)
-    task = asyncio.create_task(
-        run_slack(
-            settings,
-            service,
-            ready,
-            client=client,
-            stop=stop,
-            pacer=options.pop("pacer", FAST),
-            **options,
+    """A Slack worker on ``config``, answering through ``service`` (else one built as
+    ``citebot run`` builds it); ``options`` go to :func:`run_slack`."""
+    async with contextlib.AsyncExitStack() as stack:
+        if service is None:
+            service = await stack.enter_async_context(answer_service(config.settings, client))
+        kit = PlatformKit(
+            service, SLACK, environment=config.slack, settings=config.settings, pacer=pacer
         )
-    )
+        await stack.enter_async_context(_running(kit, config.slack, **options))
+        yield
+
+
+@contextlib.asynccontextmanager
+async def _running(kit: PlatformKit, slack: SlackSettings, **options: Any) -> AsyncIterator[None]:
+    stop, ready = asyncio.Event(), asyncio.Event()
+    task = asyncio.create_task(run_slack(kit, slack, ready, stop=stop, **options))
     waiting = asyncio.create_task(ready.wait())
     await asyncio.wait({task, waiting}, return_when=asyncio.FIRST_COMPLETED)
     if task.done():
@@ -104,7 +127,7 @@ async def running_slack(
 
 @contextlib.asynccontextmanager
 async def worker_on(
-    sim: SlackSim, upstream: UpstreamSim, settings: Settings, **options: Any
+    sim: SlackSim, upstream: UpstreamSim, settings: Config, **options: Any
 ) -> AsyncIterator[World]:
     """A worker with ``settings`` between ``sim`` and ``upstream``, connected when it runs in
     Socket Mode; ``options`` go to :func:`run_slack`."""
@@ -117,7 +140,7 @@ async def worker_on(
         ) as client,
         running_slack(settings, client, **options),
     ):
-        if settings.slack_mode == "socket":
+        if settings.slack.mode == "socket":
             await sim.wait_connections(1)
         yield World(sim=sim, upstream=upstream, settings=settings, client=client)
 

@@ -57,7 +57,7 @@ async def earlier_answer(world: World) -> str:
 async def test_buttons_in_a_channel_no_longer_allowed_are_refused_privately() -> None:
     async with world() as w, w.client:
         asked_ts = await earlier_answer(w)
-        narrowed = w.settings.model_copy(update={"slack_channel_allowlist": ("C0ELSEWHERE",)})
+        narrowed = w.settings.with_slack(channel_allowlist=("C0ELSEWHERE",))
         async with running_slack(narrowed, w.client):
             await w.sim.wait_connections(1)
             feedback = with_button(w, asked_ts, "citebot_feedback")

@@ -142,7 +142,7 @@ async def http_mode() -> AsyncIterator[tuple[World, str]]:
         settings = slack_settings(
             sim, upstream, SLACK_APP_TOKEN="", SLACK_SIGNING_SECRET="sim-secret", PORT=str(port)
         )
-        assert settings.slack_mode == "http"
+        assert settings.slack.mode == "http"
         url = f"http://127.0.0.1:{port}/slack/events"
         sim.http_target = (url, "sim-secret")
         async with worker_on(sim, upstream, settings) as world:

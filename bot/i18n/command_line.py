@@ -1,4 +1,4 @@
-"""Which language ``citebot ask`` speaks: the person at the terminal is the asker.
+"""Which language ``citebot ask`` speaks: the person at the command line is the asker.
 
 Precedence: ``--locale``, then ``CITEBOT_LANGUAGE`` when it is set, then the environment's
 locale for messages as POSIX reads it (the first non-empty of ``LC_ALL``, ``LC_MESSAGES``,
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from bot.i18n.wording import catalogue_language
 
-__all__ = ["POSIX_MESSAGES", "environment_locale", "terminal_language"]
+__all__ = ["POSIX_MESSAGES", "command_line_language", "environment_locale"]
 
 POSIX_MESSAGES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -25,10 +25,10 @@ def environment_locale(environ: Mapping[str, str]) -> str | None:
     return next((environ[name] for name in POSIX_MESSAGES if environ.get(name)), None)
 
 
-def terminal_language(
+def command_line_language(
     flag: str | None, *, configured: str | None, environ: Mapping[str, str]
 ) -> str | None:
-    """The catalogue for the asker at the terminal; None: English."""
+    """The catalogue for the asker at the command line; None: English."""
     for tag in (flag, configured, environment_locale(environ)):
         language = catalogue_language(tag)
         if language is not None:

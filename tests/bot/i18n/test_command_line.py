@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from integrations.terminal.language import environment_locale, terminal_language
+from bot.i18n.command_line import command_line_language, environment_locale
 
 
 @pytest.mark.parametrize(
@@ -28,14 +28,20 @@ def test_the_environment_locale_is_read_in_posix_precedence(
 
 def test_the_flag_beats_the_setting_which_beats_the_environment() -> None:
     environ = {"LANG": "de_DE.UTF-8"}
-    assert terminal_language("pt-BR", configured="nl", environ=environ) == "pt_BR"
-    assert terminal_language(None, configured="nl", environ=environ) == "nl"
-    assert terminal_language(None, configured=None, environ=environ) == "de"
-    assert terminal_language(None, configured=None, environ={}) is None
+    assert command_line_language("pt-BR", configured="nl", environ=environ) == "pt_BR"
+    assert command_line_language(None, configured="nl", environ=environ) == "nl"
+    assert command_line_language(None, configured=None, environ=environ) == "de"
+    assert command_line_language(None, configured=None, environ={}) is None
 
 
 def test_a_locale_without_a_catalogue_falls_through_to_the_next() -> None:
-    assert terminal_language("ja-JP", configured="nl", environ={}) == "nl"
-    assert terminal_language("ja-JP", configured=None, environ={"LANG": "zh_CN.UTF-8"}) == "zh_Hans"
-    assert terminal_language("ja-JP", configured=None, environ={"LANG": "zh_TW.UTF-8"}) == "zh_Hant"
-    assert terminal_language("ja-JP", configured=None, environ={}) is None
+    assert command_line_language("ja-JP", configured="nl", environ={}) == "nl"
+    assert (
+        command_line_language("ja-JP", configured=None, environ={"LANG": "zh_CN.UTF-8"})
+        == "zh_Hans"
+    )
+    assert (
+        command_line_language("ja-JP", configured=None, environ={"LANG": "zh_TW.UTF-8"})
+        == "zh_Hant"
+    )
+    assert command_line_language("ja-JP", configured=None, environ={}) is None

@@ -1,0 +1,193 @@
+"""The platform kit: the one thing a platform's adapter is handed.
+
+Every way in of every platform takes the same steps, written here once: claim the event once
+across workers (bounded: a platform's deadline to acknowledge must not wait on a slow store),
+ask whether the place is allowed, find the asker's words, ask or refuse, record a vote; and the
+platform's own tasks are spawned here and drained on shutdown. An adapter only translates: an
+event into a :class:`~bot.answer.Question` and a :class:`Place`, the platform's API into an
+:class:`~bot.answer.AnswerSink`, an orphaned answer's record into its closing note.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from bot.answer import AnswerSink, Outcome, Question
+from bot.i18n.wording import Wording
+from bot.inflight import Closer
+from bot.pacing import Pacer
+from bot.platforms import Platform
+from bot.render.ports import Presenter
+from bot.service import AnswerService
+from bot.state.coordination import Coordination
+from bot.upstream.events import Turn
+from config import PlatformSettings, Settings
+
+__all__ = ["CLAIM_SECONDS", "Place", "PlatformKit"]
+
+log = logging.getLogger(__name__)
+
+CLAIM_SECONDS = 1.0
+"""The longest a claim may wait for the state store: Discord wants an interaction acknowledged
+within 3 s and Slack redelivers after 3 s, so past this the worker answers (the store failing
+open, as everywhere)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Place:
+    """Where a question is asked, as the allowlists see it."""
+
+    server: str | None = None
+    """The Discord server, Slack workspace or Telegram group; None in a direct conversation
+    outside any (a Discord DM)."""
+    channel: str | None = None
+    """The channel; a thread or forum post is judged by its parent."""
+    direct: bool = False
+    """A conversation with the bot alone (a DM, a Telegram private chat)."""
+
+
+class PlatformKit:
+    """One platform's handle on the answer service, shared by all its adapter's handlers."""
+
+    def __init__(
+        self,
+        service: AnswerService,
+        platform: Platform[Any],
+        *,
+        environment: PlatformSettings,
+        settings: Settings,
+        presenter: Presenter | None = None,
+        pacer: Pacer | None = None,
+    ) -> None:
+        """``presenter`` and ``pacer`` default to the platform's own (tests pass faster
+        pacers); ``environment`` is the platform's own variables, ``settings`` the shared."""
+        self._service = service
+        self.platform = platform
+        self.name = platform.name
+        self.environment = environment
+        self.settings = settings
+        self.presenter = presenter or platform.presenter()
+        self.pacer = pacer or platform.pacer
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- the steps of every way in ---------------------------------------------------------
+    async def claim(self, *keys: str) -> bool:
+        """Whether this worker is the one to act on an event: the first, across every worker
+        and delivery, to claim each of ``keys`` (a platform's ids for it). Another worker's
+        claim is dropped with a counter; a store slower than :data:`CLAIM_SECONDS` is not
+        waited for."""
+        state = self._service.state
+        try:
+            async with asyncio.timeout(CLAIM_SECONDS):
+                for key in keys:
+                    if not await state.first_time(f"{self.name}:{key}"):
+                        self._service.metrics.dedup_hits.labels(self.name).inc()
+                        log.info("dropped a %s delivery already taken (%s)", self.name, key)
+                        return False
+        except TimeoutError:
+            log.warning("the state store did not answer a claim in time; answering anyway")
+        return True
+
+    async def refusal(self, place: Place, language: str | None) -> str | None:
+        """The words that refuse a question asked in ``place`` (in ``language``), or None when
+        citebot may answer there: the one authorization check of every way in. The platform's
+        allowlists are the fence; a conversation with the bot alone passes it where the
+        platform says such conversations are already fenced (Slack's, inside a workspace)."""
+        if self._inside_fence(place):
+            return None
+        return self.wording(language).not_allowed_here()
+
+    def _inside_fence(self, place: Place) -> bool:
+        if place.direct and not self.platform.direct_messages_fenced:
+            return True
+        servers = self.environment.allowed_servers
+        channels = self.environment.allowed_channels
+        return (not servers or place.server in servers) and (
+            not channels or place.channel in channels
+        )
+
+    def wording(self, language: str | None) -> Wording:
+        """The words for an asker who speaks ``language`` (None: the worker's default), with
+        the platform's own words for its threads and channels."""
+        return self._service.wording_for(language, self.name)
+
+    async def ask(self, question: Question, sink: AnswerSink) -> Outcome | None:
+        """Answer ``question`` into ``sink`` (see :meth:`AnswerService.ask`)."""
+        return await self._service.ask(
+            question, presenter=self.presenter, sink=sink, pacer=self.pacer
+        )
+
+    async def refuse(self, sink: AnswerSink, words: str) -> None:
+        """Say ``words`` instead of an answer."""
+        await self._service.refuse(sink, self.presenter, words)
+
+    async def vote(self, *, answer_key: str, user_id: str, value: str) -> bool:
+        """Keep one person's 👍/👎 on an answer; True when it changed their vote."""
+        return await self._service.record_feedback(
+            platform=self.name, answer_key=answer_key, user_id=user_id, value=value
+        )
+
+    async def remembered(self, question: Question) -> tuple[Turn, ...]:
+        """The turns remembered for the question's thread (oldest first)."""
+        return await self._service.history(question)
+
+    @property
+    def history_turns(self) -> int:
+        """How many earlier turns a follow-up is sent with."""
+        return self._service.limits.history_turns
+
+    # -- what the platform's clients share ------------------------------------------------
+    @property
+    def accepting(self) -> bool:
+        """False once the worker is shutting down: leases are handed over then."""
+        return self._service.accepting
+
+    @property
+    def coordination(self) -> Coordination | None:
+        """The workers' shared Redis (leases, rate windows); None when this worker is alone."""
+        return self._service.coordination
+
+    def rate_limited(self) -> None:
+        """Count a 429 the platform answered."""
+        self._service.metrics.platform_429s.labels(self.name).inc()
+
+    # -- the platform's tasks --------------------------------------------------------------
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` (an answer a listener hands off after acknowledging its event) as a
+        task that shutdown waits for."""
+        task = asyncio.create_task(work, name=f"citebot-{self.name}-answer")
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a %s answer failed", self.name, exc_info=task.exception())
+
+    async def drain(self) -> None:
+        """Stop taking questions; let the answers in flight finish for
+        ``SHUTDOWN_GRACE_SECONDS``, then interrupt them (each closes with a note)."""
+        grace = self.settings.shutdown_grace_seconds
+        if self._tasks:
+            _done, late = await asyncio.wait(set(self._tasks), timeout=grace)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late, timeout=5)
+        await self._service.drain(grace)
+
+    @contextlib.asynccontextmanager
+    async def serving(self, closer: Closer) -> AsyncIterator[None]:
+        """While the platform's client is open: close the answers other workers of this
+        platform left when they died (``closer`` writes each one's note), and on the way out
+        drain this platform's answers."""
+        async with self._service.inflight.closing(self.name, closer):
+            try:
+                yield
+            finally:
+                await self.drain()

@@ -1,0 +1,60 @@
+"""Discord's own variables: the bot token, where its API is, its shards and allowlists."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import Field, SecretStr, field_validator
+
+from config.environment import CommaList, PlatformSettings, blank_is_unset, comma_list, http_url
+
+__all__ = ["DiscordSettings"]
+
+
+class DiscordSettings(PlatformSettings):
+    url_fields: ClassVar[frozenset[str]] = frozenset({"api_base_url"})
+    start_with: ClassVar[str] = "DISCORD_TOKEN"
+
+    token: SecretStr | None = Field(default=None, validation_alias="DISCORD_TOKEN")
+    api_base_url: str = Field(
+        default="https://discord.com/api/v10", validation_alias="DISCORD_API_BASE_URL"
+    )
+    shard_count: int | None = Field(default=None, ge=1, validation_alias="DISCORD_SHARD_COUNT")
+    shard_ids: CommaList = Field(default=(), validation_alias="DISCORD_SHARD_IDS")
+    guild_allowlist: CommaList = Field(default=(), validation_alias="DISCORD_GUILD_ALLOWLIST")
+    channel_allowlist: CommaList = Field(default=(), validation_alias="DISCORD_CHANNEL_ALLOWLIST")
+
+    @field_validator("api_base_url")
+    @classmethod
+    def _base(cls, value: str) -> str:
+        return http_url(value.strip()).rstrip("/")
+
+    @field_validator("shard_ids", "guild_allowlist", "channel_allowlist", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        return comma_list(value)
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shard_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for part in value:
+            if not part.isdigit():
+                raise ValueError(f"must be comma-separated shard numbers, got {part!r}")
+        return value
+
+    @field_validator("token", mode="before")
+    @classmethod
+    def _blank_token(cls, value: Any) -> Any:
+        return blank_is_unset(value)
+
+    @property
+    def configured(self) -> bool:
+        return self.token is not None
+
+    @property
+    def allowed_servers(self) -> tuple[str, ...]:
+        return self.guild_allowlist
+
+    @property
+    def allowed_channels(self) -> tuple[str, ...]:
+        return self.channel_allowlist

@@ -1,0 +1,48 @@
+"""Slack's entry in the registry of platforms (``citebot.platforms`` in pyproject.toml)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.pacing import Pacer
+from bot.platforms import Platform, Runner
+from bot.render.ports import Payload, Presenter
+from integrations.slack.settings import SlackSettings
+
+__all__ = ["SLACK"]
+
+
+def _presenter() -> Presenter:
+    from integrations.slack.presenter import SlackPresenter
+
+    return SlackPresenter()
+
+
+def _builder_url(thread: Sequence[Payload]) -> str:
+    from integrations.slack.builder import block_kit_builder_url
+
+    return block_kit_builder_url(
+        [block for payload in thread for block in payload.get("blocks", [])]
+    )
+
+
+def _runner() -> Runner[SlackSettings]:
+    from integrations.slack.run import run_slack
+
+    return run_slack
+
+
+SLACK = Platform(
+    name="slack",
+    presenter=_presenter,
+    environment=SlackSettings,
+    runner=_runner,
+    # Appends and edits at most once a second per answer; Slack's own limits are per method per
+    # workspace, kept by the web client's SlackBudget, not per channel.
+    pacer=Pacer(min_interval=1.0),
+    noisy_loggers=("slack_bolt", "slack_sdk"),
+    own_words=True,
+    # A workspace is already a fence: its members' DMs with the app pass the channel allowlist.
+    direct_messages_fenced=False,
+    preview_url=_builder_url,
+)

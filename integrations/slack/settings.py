@@ -1,0 +1,70 @@
+"""Slack's own variables: its tokens (Socket Mode or HTTP mode), where its API is, its
+allowlist."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field, SecretStr, field_validator
+
+from config.environment import CommaList, PlatformSettings, blank_is_unset, comma_list, http_url
+
+__all__ = ["SlackSettings"]
+
+
+class SlackSettings(PlatformSettings):
+    url_fields: ClassVar[frozenset[str]] = frozenset({"api_base_url"})
+    start_with: ClassVar[str] = (
+        "SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)"
+    )
+
+    bot_token: SecretStr | None = Field(default=None, validation_alias="SLACK_BOT_TOKEN")
+    app_token: SecretStr | None = Field(default=None, validation_alias="SLACK_APP_TOKEN")
+    signing_secret: SecretStr | None = Field(default=None, validation_alias="SLACK_SIGNING_SECRET")
+    api_base_url: str = Field(
+        default="https://slack.com/api/", validation_alias="SLACK_API_BASE_URL"
+    )
+    channel_allowlist: CommaList = Field(default=(), validation_alias="SLACK_CHANNEL_ALLOWLIST")
+
+    @field_validator("api_base_url")
+    @classmethod
+    def _base(cls, value: str) -> str:
+        value = http_url(value.strip())
+        return value if value.endswith("/") else value + "/"
+
+    @field_validator("channel_allowlist", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        return comma_list(value)
+
+    @field_validator("bot_token", "app_token", "signing_secret", mode="before")
+    @classmethod
+    def _blank_secret(cls, value: Any) -> Any:
+        return blank_is_unset(value)
+
+    @property
+    def mode(self) -> Literal["socket", "http"] | None:
+        """Socket Mode with an app token, else the HTTP Events API with a signing secret."""
+        if self.bot_token and self.app_token:
+            return "socket"
+        if self.bot_token and self.signing_secret:
+            return "http"
+        return None
+
+    @property
+    def configured(self) -> bool:
+        return self.mode is not None
+
+    def missing(self) -> str | None:
+        if self.bot_token and not self.mode:
+            return (
+                "SLACK_BOT_TOKEN is set but neither SLACK_APP_TOKEN (Socket Mode) nor "
+                "SLACK_SIGNING_SECRET (HTTP mode) is"
+            )
+        if (self.app_token or self.signing_secret) and not self.bot_token:
+            return "SLACK_BOT_TOKEN is missing (SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set)"
+        return None
+
+    @property
+    def allowed_channels(self) -> tuple[str, ...]:
+        return self.channel_allowlist
