@@ -52,8 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument(
         "--builder-url",
         action="store_true",
-        help="also print a link to the platform's own preview of the thread, where it has one "
-        "(Slack: the Block Kit Builder)",
+        help="also print a link to the platform's own preview of the thread, where it has one ",
     )
     ask.add_argument(
         "--locale",

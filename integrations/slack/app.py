@@ -34,7 +34,6 @@ from bot.upstream.errors import UpstreamError
 from bot.upstream.events import Turn
 from integrations.slack.conversation import question_text, thread_turns
 from integrations.slack.locales import UserLocales
-from integrations.slack.presenter import placeholder
 from integrations.slack.sink import NativeStreams, SlackSink
 
 __all__ = ["SlackBot"]
@@ -199,8 +198,7 @@ class SlackBot:
             self._status(channel, thread_ts, wording.thinking()), "the status"
         )
         if not status:
-            thinking = placeholder(f"{self.bot_name} {wording.thinking()}")
-            await _optional(sink.hold(thinking), "the placeholder")
+            await _optional(sink.hold(f"{self.bot_name} {wording.thinking()}"), "the placeholder")
         question = Question(
             text=text,
             platform=self.kit.name,

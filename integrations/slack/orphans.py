@@ -11,6 +11,7 @@ updated, since an update could hide text the person already read.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 
 from slack_sdk.errors import SlackApiError
@@ -24,6 +25,14 @@ from bot.render.ports import Presenter
 __all__ = ["SlackOrphans"]
 
 log = logging.getLogger(__name__)
+
+_MARKS = re.compile(r"[*_~]|\\(?=\S)")
+
+
+def _plain(text: str) -> str:
+    """Words without their emphasis marks and escapes: ``*citebot is thinking…*`` as posted
+    (Markdown) and ``_citebot is thinking…_`` (mrkdwn) both read ``citebot is thinking…``."""
+    return " ".join(_MARKS.sub("", text).split())
 
 
 class SlackOrphans:
@@ -47,8 +56,8 @@ class SlackOrphans:
         messages = [str(ts) for ts in place.get("messages") or ()]
         held = place.get("placeholder")
         if isinstance(held, dict) and messages == [str(held.get("ts"))]:
-            ts, text = str(held.get("ts")), str(held.get("text"))
-            if await self._still_says(channel, thread_ts, ts, text):
+            ts, words = str(held.get("ts")), str(held.get("words"))
+            if await self._still_says(channel, thread_ts, ts, words):
                 await self._replace(channel, thread_ts, ts, wording.restarting())
                 return
         if not messages:
@@ -85,8 +94,9 @@ class SlackOrphans:
         text = payload.get("markdown_text")
         return text if isinstance(text, str) else words
 
-    async def _still_says(self, channel: str, thread_ts: str, ts: str, text: str) -> bool:
-        """Whether message ``ts`` of the thread still shows ``text`` (no answer replaced it)."""
+    async def _still_says(self, channel: str, thread_ts: str, ts: str, words: str) -> bool:
+        """Whether message ``ts`` of the thread still says ``words`` (no answer replaced it),
+        however Slack writes the placeholder's italics back (Markdown or mrkdwn)."""
         try:
             replies = await self._web.conversations_replies(
                 channel=channel, ts=thread_ts, limit=200
@@ -95,7 +105,8 @@ class SlackOrphans:
             log.info("could not read an orphaned thread back: %s", error.response.get("error"))
             return False
         return any(
-            m.get("ts") == ts and m.get("text") == text for m in replies.get("messages") or ()
+            m.get("ts") == ts and _plain(str(m.get("text"))) == _plain(words)
+            for m in replies.get("messages") or ()
         )
 
     async def _replace(self, channel: str, thread_ts: str, ts: str, words: str) -> None:

@@ -33,6 +33,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.inflight import Whereabouts
 from bot.render.ports import Payload
+from integrations.slack.presenter import placeholder
 from integrations.slack.web import PacedWebClient, SlackBudget
 
 __all__ = ["NativeStreams", "SlackSink"]
@@ -111,6 +112,7 @@ class SlackSink:
         self._shown: list[_Shown] = []
         self._native = True
         self._placeholder: Payload | None = None
+        self._placeholder_words = ""
         self._replies: list[str | None] = []
         """Each threaded reply's ``ts``; None where only its text could be posted."""
         self.fell_back: str | None = None
@@ -133,18 +135,19 @@ class SlackSink:
         """Whether the placeholder is all this answer shows so far."""
         return bool(self._shown) and self._shown[0].payload is self._placeholder
 
-    async def hold(self, placeholder: Payload) -> None:
-        """Post ``placeholder`` where the answer will be: its first message then replaces it
-        (edited in place, so no extra message remains). One Slack refuses is logged: the
-        answer is posted as it comes."""
+    async def hold(self, words: str) -> None:
+        """Post a placeholder saying ``words`` where the answer will be: its first message
+        then replaces it (edited in place, so no extra message remains). One Slack refuses is
+        logged: the answer is posted as it comes."""
+        held = placeholder(words)
         try:
-            ts = await self._post(placeholder)
+            ts = await self._post(held)
         except SlackApiError as error:
             log.info("no placeholder: %s", error.response.get("error"))
             return
-        self._placeholder = placeholder
+        self._placeholder, self._placeholder_words = held, words
         self._shown.append(
-            self._claim(_Shown(ts=ts, payload=placeholder, streaming=False), "chat.update")
+            self._claim(_Shown(ts=ts, payload=held, streaming=False), "chat.update")
         )
 
     def whereabouts(self) -> Whereabouts:
@@ -157,7 +160,7 @@ class SlackSink:
                 "messages": list(self.message_ts),
                 "streaming": [shown.ts for shown in self._shown if shown.streaming],
                 "placeholder": (
-                    {"ts": self._shown[0].ts, "text": str(self._shown[0].payload.get("text"))}
+                    {"ts": self._shown[0].ts, "words": self._placeholder_words}
                     if self.holding
                     else None
                 ),

@@ -7,13 +7,15 @@ Discord simulator enforces Discord's identify limit at the same scale.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
 import redis.asyncio as aioredis
 
+from bot.i18n.wording import Wording
 from tests.integrations.many_workers import INTERRUPTED, fleet, until
-from tests.sim.upstream import Gate, UpstreamSim, answer
+from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk
 
 FIRST, REST = "First half of the answer. ", "Second half, after the gate."
 SHARDS = 4
@@ -168,3 +170,31 @@ async def test_workers_share_the_shards_as_they_join_and_leave(fresh_redis: str)
     assert handed_over == set(left)
     assert world.discord.identify_refusals == []
     assert world.overlaps() == []
+
+
+async def test_a_slack_answer_killed_before_its_first_words_leaves_no_thinking_placeholder(
+    fresh_redis: str,
+) -> None:
+    """In a channel the answer's place is held by "citebot is thinking…" until its first
+    words; a worker SIGKILLed before them leaves that message for another worker to close,
+    and the person reads there that citebot restarted: not "thinking" for good, with an
+    "interrupted" reply under it."""
+    before_any_text = Stream((Gate(), chunk("Too late."), chunk(finish_reason="stop")))
+    upstream = UpstreamSim(default=before_any_text)
+    async with fleet(fresh_redis, upstream, shards=1, max_concurrency=1) as world:
+        (first,) = await world.start(1)
+        await world.slack.wait_connections(1, within=30)
+        await world.ask_slack("What is hope?", "C0GENERAL")
+        await until(lambda: len(upstream.requests) == 1, within=20)
+        (placeholder,) = world.slack_messages("What is hope?")
+        assert placeholder.shown == "*citebot is thinking…*"
+        await world.start(1)
+        await world.slack.wait_connections(2, within=30)
+        await world.kill(first)
+        await until(
+            lambda: "thinking" not in world.slack_messages("What is hope?")[0].shown, within=30
+        )
+        await asyncio.sleep(1.0)  # a second closing note, had one come, would be here by now
+        shown = [m.shown for m in world.slack_messages("What is hope?")]
+    assert shown == [Wording(platform="slack").restarting()]
+    assert INTERRUPTED not in " ".join(shown)

@@ -101,7 +101,7 @@ async def test_a_thinking_placeholder_is_replaced_by_the_note(sim: SlackSim) -> 
     """In a channel the answer's place is held by "citebot is thinking…": a worker that died
     before any text leaves that message saying what happened, not thinking forever."""
     left = sink(sim)
-    await left.hold(SlackPresenter().notice("citebot is thinking…"))
+    await left.hold("citebot is thinking…")
     await close(sim, left, language="de")
     [message] = sim.bot_replies(CHANNEL, left.whereabouts().place["thread_ts"])
     assert message.shown == Wording("de", "slack").restarting()
