@@ -25,7 +25,7 @@ from bot.service import AnswerService, Limits, answer_service
 from bot.state import open_state
 from bot.state.failopen import FailOpenState
 from bot.upstream.client import AnswerClient
-from config import load_settings
+from config import Settings, load_settings
 from tests.bot.presenter import PlainPresenter
 from tests.bot.test_service import NOW, Sink, ask, question
 from tests.sim.redis_server import RedisProcess
@@ -113,16 +113,22 @@ async def _silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
     writer.close()
 
 
-async def test_a_redis_that_never_answers_costs_each_call_its_timeout_not_the_answer(
-    upstream: UpstreamSim, answer_client: AnswerClient
-) -> None:
+@pytest.fixture
+async def hung_redis() -> AsyncIterator[Settings]:
+    """Settings whose STATE_URL names a Redis that never answers, with a 0.3 s timeout."""
     server = await asyncio.start_server(_silent, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    settings = load_settings(
-        {"STATE_URL": f"redis://127.0.0.1:{port}/0", "STATE_TIMEOUT_SECONDS": "0.3"},
-        env_file=None,
-    )
-    async with server, answer_service(settings, answer_client) as service:
+    async with server:
+        yield load_settings(
+            {"STATE_URL": f"redis://127.0.0.1:{port}/0", "STATE_TIMEOUT_SECONDS": "0.3"},
+            env_file=None,
+        )
+
+
+async def test_a_redis_that_never_answers_costs_each_call_its_timeout_not_the_answer(
+    upstream: UpstreamSim, answer_client: AnswerClient, hung_redis: Settings
+) -> None:
+    async with answer_service(hung_redis, answer_client) as service:
         started = time.monotonic()
         shown = await ask(service, question("Anyone home?", thread="T1"))
         took = time.monotonic() - started
@@ -134,18 +140,12 @@ async def test_a_redis_that_never_answers_costs_each_call_its_timeout_not_the_an
 
 
 async def test_the_workers_coordination_on_a_hung_redis_waits_state_timeout_seconds(
-    answer_client: AnswerClient,
+    answer_client: AnswerClient, hung_redis: Settings
 ) -> None:
     """The shared leases, rate windows and in-flight records give up on a hung Redis after
     STATE_TIMEOUT_SECONDS, like every other use of the store (they once waited 2 s whatever
     it said)."""
-    server = await asyncio.start_server(_silent, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    settings = load_settings(
-        {"STATE_URL": f"redis://127.0.0.1:{port}/0", "STATE_TIMEOUT_SECONDS": "0.3"},
-        env_file=None,
-    )
-    async with server, answer_service(settings, answer_client) as service:
+    async with answer_service(hung_redis, answer_client) as service:
         assert service.coordination is not None
         with pytest.raises(RedisTimeout):
             async with asyncio.timeout(1.5):  # the old 2 s would end here, as TimeoutError
