@@ -24,7 +24,7 @@ from tests.sim.telegram.spec import Field, all_fields
 
 __all__ = ["Limit", "choices", "limits", "measure"]
 
-Kind = Literal["characters", "bytes", "items", "integer", "charset"]
+Kind = Literal["characters", "bytes", "items", "number", "charset"]
 
 _CHARSET = re.compile(r"[Oo]nly (?:characters )?A-Z, a-z, 0-9, _ and - are allowed")
 _TEXT = re.compile(
@@ -41,7 +41,7 @@ _AT_MOST_ITEMS = (
     re.compile(r"(?:list|array|List) of up to (\d+)\b"),
     re.compile(r"\bup to (\d+) items"),
 )
-_INTEGER = (
+_NUMBER = (
     re.compile(r"Values between (\d+)-(\d+) are accepted"),
     re.compile(r"[,;] (\d+)-(\d+)(?=[.,]|$)"),
 )
@@ -50,7 +50,7 @@ _INTEGER = (
 @dataclass(frozen=True)
 class Limit:
     """One documented limit: ``low``..``high`` of ``kind`` (code points, UTF-8 bytes, array
-    items or the integer itself), or the allowed characters (``charset``)."""
+    items or the number itself), or the allowed characters (``charset``)."""
 
     where: str
     kind: Kind
@@ -63,7 +63,7 @@ class Limit:
         if self.kind == "charset":
             return f"{self.where}: only {self.pattern}"
         after = " after entities parsing" if self.after_entities else ""
-        unit = "" if self.kind == "integer" else f" {self.kind}"
+        unit = "" if self.kind == "number" else f" {self.kind}"
         return f"{self.where}: {self.low}-{self.high}{unit}{after}"
 
     def broken_by(self, value: object) -> bool:
@@ -74,20 +74,23 @@ class Limit:
         return size is not None and not self.low <= size <= self.high
 
 
-def measure(kind: Kind, value: object) -> int | None:
+def measure(kind: Kind, value: object) -> float | None:
     if kind == "characters" and isinstance(value, str):
         return len(value)
     if kind == "bytes" and isinstance(value, str):
         return len(value.encode("utf-8"))
     if kind == "items" and isinstance(value, list):
         return len(value)
-    if kind == "integer" and isinstance(value, int) and not isinstance(value, bool):
-        return value
+    if kind == "number" and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
     return None
 
 
 def _base(field: Field) -> str:
-    return field.types[0] if len(field.types) == 1 else ""
+    """The field's one kind: its type, or ``Array of`` for an array of any of several types."""
+    if len(field.types) == 1:
+        return field.types[0]
+    return "Array of" if all(t.startswith("Array of ") for t in field.types) else ""
 
 
 def _parse(field: Field) -> list[Limit]:
@@ -110,10 +113,10 @@ def _parse(field: Field) -> list[Limit]:
         for pattern in _AT_MOST_ITEMS:
             for m in pattern.finditer(text):
                 found.append(Limit(field.where, "items", 0, int(m.group(1))))
-    elif kind == "Integer":
-        for pattern in _INTEGER:
+    elif kind in ("Integer", "Float"):
+        for pattern in _NUMBER:
             for m in pattern.finditer(text):
-                found.append(Limit(field.where, "integer", int(m.group(1)), int(m.group(2))))
+                found.append(Limit(field.where, "number", int(m.group(1)), int(m.group(2))))
     return found
 
 

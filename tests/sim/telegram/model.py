@@ -9,9 +9,22 @@ from typing import Any, Literal
 
 from tests.sim.telegram.text import readable
 
-__all__ = ["ChatKind", "SimCallback", "SimChat", "SimDraft", "SimMember", "SimMessage", "SimUser"]
+__all__ = [
+    "NEWER_THAN_SPEC",
+    "ChatKind",
+    "SimCallback",
+    "SimChat",
+    "SimDraft",
+    "SimMember",
+    "SimMessage",
+    "SimUser",
+]
 
 ChatKind = Literal["private", "group", "supergroup"]
+
+NEWER_THAN_SPEC = {"ChatMemberAdministrator": frozenset({"can_send_welcome_messages"})}
+"""Fields the simulator sends that ``api.json`` (Bot API 10.1) lacks: a later Bot API made them
+required and aiogram 3.31 (Bot API 10.3) refuses an answer without them."""
 
 
 @dataclass(eq=False)
@@ -58,6 +71,7 @@ class SimMember:
                 "can_delete_stories",
             ]
             member.update(dict.fromkeys(rights, True), can_be_edited=False, is_anonymous=False)
+            member.update(dict.fromkeys(NEWER_THAN_SPEC["ChatMemberAdministrator"], False))
         return member
 
 

@@ -161,10 +161,7 @@ class People:
         self.add_member(chat, self.bot, "administrator" if admin else "member")
         self._member_update(chat, by, "left", "administrator" if admin else "member")
         message = self.new_message(chat, by)
-        message.service = {
-            "new_chat_members": [self.bot.payload()],
-            "new_chat_member": self.bot.payload(),
-        }
+        message.service = {"new_chat_members": [self.bot.payload()]}
         return self._arrive(message)
 
     async def remove_bot_from(self, chat: SimChat, *, by: SimUser) -> None:

@@ -25,7 +25,7 @@ from tests.sim.telegram.limits import choices, limits
 from tests.sim.telegram.params import Params
 from tests.sim.telegram.spec import Field, Method, fields_of, is_object_type, subtypes
 
-__all__ = ["Checked", "check_request"]
+__all__ = ["Checked", "check_object", "check_request"]
 
 _INTEGER = re.compile(r"-?\d+")
 _TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
@@ -59,6 +59,12 @@ def check_request(method: Method, params: Params) -> Checked:
         checked.problems.extend(problems)
         checked.values[spec.name] = value
     return checked
+
+
+def check_object(value: Any, type_name: str) -> list[str]:
+    """What is wrong with ``value`` as the spec's ``type_name`` (the simulator checks its own
+    answers and updates with this)."""
+    return _value(value, (type_name,), type_name, Params(values={}, encoding="json"))
 
 
 def _top(spec: Field, raw: Any, params: Params) -> tuple[Any, list[str]]:

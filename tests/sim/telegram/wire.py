@@ -71,6 +71,8 @@ class Violation:
     params: dict[str, Any]
 
     def __str__(self) -> str:
+        if self.problem.startswith(self.method):
+            return self.problem
         return f"{self.method}: {self.problem}"
 
 
