@@ -77,6 +77,11 @@ class Updates:
         self.pushed: list[dict[str, Any]] = []
         """Every update queued, in order (what the bot could have received)."""
 
+    @property
+    def long_polling(self) -> bool:
+        """Whether a ``getUpdates`` is waiting for updates now."""
+        return self._poll is not None and not self._poll.done()
+
     def push(self, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
         """Queue an update if the bot's ``allowed_updates`` let it in."""
         if kind not in self.allowed:
