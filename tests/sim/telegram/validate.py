@@ -9,9 +9,10 @@ types), and a field with several types (``Integer or String``, ``InlineKeyboardM
 ReplyKeyboardMarkup or ...``, ``InputFile or String``) takes any of them. A form's value is a
 string, decoded as the field's type asks (``"12"``, ``"true"``, JSON for objects and arrays).
 
-The simulator is stricter than Telegram in one way, on purpose: Telegram ignores a parameter it
-does not know and reads a malformed number as 0; here both are refused, so a typo or a
-deprecated name (``reply_to_message_id``) fails the test that sent it.
+The simulator is stricter than Telegram on purpose: Telegram ignores a parameter it does not
+know, reads a malformed number as 0 and takes a JSON number where a string is asked; here all
+three are refused, so a typo or a deprecated name (``reply_to_message_id``) fails the test that
+sent it.
 """
 
 from __future__ import annotations
