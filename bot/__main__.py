@@ -133,7 +133,6 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
                 checker=checker,
                 presenter=presenter,
                 sink=sink,
-                labels=wording.labels,
                 deadline=ASK_DEADLINE,
             )
     if preview:

@@ -293,13 +293,7 @@ async def answer_question(
             await sink.post_thread(rendered.thread)
             if checker is not None and rendered.cards:
                 checker.background(
-                    show_quote_checks(
-                        rendered,
-                        checker=checker,
-                        presenter=presenter,
-                        sink=sink,
-                        labels=wording.labels,
-                    )
+                    show_quote_checks(rendered, checker=checker, presenter=presenter, sink=sink)
                 )
         return outcome("answered", done.text, rendered=rendered)
     except UpstreamError as error:

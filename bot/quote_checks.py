@@ -2,12 +2,16 @@
 
 The answer never waits for this: it starts once the cards are posted (on Discord and Slack in
 the background, :meth:`~bot.verify.checker.QuoteChecker.background`; ``citebot ask`` waits for
-it, a few seconds at most). Every passage of one source document comes from one page, so its
-card is edited once, when all of them are decided; verdicts that land while an edit waits for
-the platform's budget go out together in the next one. A page that could not be read, and a
-check not decided by the deadline, show nothing: such a card is not edited at all. Which
-message a card is in never changes: the presenters batch cards with room for the longest
-verdict (:func:`bot.render.thread.with_room_for_verdicts`), so an edit only changes text.
+it, a few seconds at most). Only the cards posted are checked: the cited sources past
+``MAX_CARDS`` are listed in the thread's summary, with no quote to show a verdict under. Every
+passage of one source document comes from one page, so its card is edited once, when all of
+them are decided; verdicts that land while an edit waits for the platform's budget go out
+together in the next one. A page that could not be read, and a check not decided by the
+deadline, show nothing: such a card is not edited at all. The thread is written again from its
+layout with the verdicts in (:func:`bot.render.thread.write_thread`), so every message it
+posted (the summary and the feedback buttons too) is matched with its own new content; which
+message a card is in never changes, since parts are batched with room for the longest verdict
+(:attr:`bot.render.layout.SourceCard.widest`), so an edit only changes text.
 """
 
 from __future__ import annotations
@@ -20,10 +24,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
-from bot.i18n.wording import Labels
 from bot.render.formatter import RenderedAnswer
 from bot.render.numbering import CitationCard
 from bot.render.ports import Payload, Presenter
+from bot.render.thread import write_thread
 from bot.verify.verdict import Verdict
 
 if TYPE_CHECKING:  # the checker's import (fetching, reading) is heavy; the flow only calls it
@@ -53,16 +57,16 @@ async def show_quote_checks(
     checker: QuoteChecker,
     presenter: Presenter,
     sink: ThreadEditor,
-    labels: Labels,
     deadline: float = DEADLINE,
 ) -> tuple[Verdict, ...]:
-    """Check every card's quote on its page and edit the verdicts into the posted thread;
-    every card's verdict, in order (``unreadable`` where none came within ``deadline``)."""
-    cards = rendered.cards
+    """Check the quote of every card posted on its page and edit the verdicts into the posted
+    thread; each posted card's verdict, in order (``unreadable`` where none came within
+    ``deadline``)."""
+    cards = rendered.layout.cards
     if not cards:
         return ()
     verdicts: list[Verdict | None] = [None] * len(cards)
-    thread = _Thread(rendered, presenter=presenter, sink=sink, labels=labels)
+    thread = _Thread(rendered, presenter=presenter, sink=sink)
     landed = asyncio.Event()
     editing = asyncio.create_task(thread.follow(verdicts, landed))
     pairs = [(card.citation.source_url, card.citation.cited_text) for card in cards]
@@ -92,14 +96,13 @@ class _Thread:
     """The posted thread, as shown, and the verdicts shown in it."""
 
     def __init__(
-        self, rendered: RenderedAnswer, *, presenter: Presenter, sink: ThreadEditor, labels: Labels
+        self, rendered: RenderedAnswer, *, presenter: Presenter, sink: ThreadEditor
     ) -> None:
-        self._rendered = rendered
+        self._layout = rendered.layout
         self._presenter = presenter
         self._sink = sink
-        self._labels = labels
         self._shown = list(rendered.thread)
-        self._released: list[Verdict | None] = [None] * len(rendered.cards)
+        self._released: list[Verdict | None] = [None] * len(self._layout.cards)
         self.finished = False
         """Set once no more verdicts will come: those in are shown, whatever is missing."""
 
@@ -114,17 +117,15 @@ class _Thread:
                 return
 
     async def _edit(self, verdicts: Sequence[Verdict | None], *, finished: bool) -> None:
-        released = _released(self._rendered.cards, verdicts, finished=finished)
+        released = _released(self._layout.cards, verdicts, finished=finished)
         if released == self._released:
             return
         self._released = released
         cards = [
             replace(card, quote_check=verdict)
-            for card, verdict in zip(self._rendered.cards, released, strict=True)
+            for card, verdict in zip(self._layout.cards, released, strict=True)
         ]
-        payloads = self._presenter.thread(
-            cards, self._rendered.also_consulted, self._rendered.related, labels=self._labels
-        )
+        payloads = write_thread(replace(self._layout, cards=cards), self._presenter)
         for index, (shown, payload) in enumerate(zip(self._shown, payloads, strict=True)):
             if payload != shown:
                 await self._sink.edit_thread(index, payload)

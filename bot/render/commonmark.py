@@ -1,16 +1,18 @@
 """The Markdown both chat platforms mostly share, as a base their dialects adjust.
 
 Mentions are killed with a zero-width space after ``<`` (and wherever a dialect adds more), so
-nothing from upstream can ping, in text or code alike.
+nothing from upstream can ping, in text or code alike. Links are ``[label](url)``, their labels
+unescaped, since a platform's link text takes few escapes (brackets become parentheses).
 """
 
 from __future__ import annotations
 
 import re
 
+from bot.render.dialect import ZWSP, Dialect
+
 __all__ = ["ZWSP", "CommonMarkSyntax", "escape_line_start"]
 
-ZWSP = "\u200b"
 _ESCAPE = str.maketrans({c: "\\" + c for c in "\\*_~`|[]"} | {"<": "<" + ZWSP})
 _ORDINAL = re.compile(r"[0-9]+(?=[.)])")
 _INFO = re.compile(r"[^\w+#.-]")
@@ -24,13 +26,11 @@ def escape_line_start(text: str) -> str:
     return "\\" + text if text[:1] in ("#", ">", "+", "-") else text
 
 
-class CommonMarkSyntax:
+class CommonMarkSyntax(Dialect):
     quote_prefix = "> "
     max_heading = 6
-
-    def kill_mentions(self, text: str) -> str:
-        """Make the platform's mention sequences inert; idempotent."""
-        return text
+    label_escape = re.compile(r"\\(.)")
+    """The escapes a link's label drops (the character escaped stays)."""
 
     def escape(self, text: str, *, line_start: bool) -> str:
         written = self.kill_mentions(text.translate(_ESCAPE))
@@ -62,3 +62,9 @@ class CommonMarkSyntax:
 
     def neutralise(self, text: str) -> str:
         return self.kill_mentions(text)
+
+    def link_label(self, inner: str) -> str:
+        return self.label_escape.sub(r"\1", inner).replace("[", "(").replace("]", ")").strip()
+
+    def linked(self, label: str, target: str) -> str:
+        return f"[{label}]({target})"

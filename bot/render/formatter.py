@@ -17,11 +17,12 @@ from dataclasses import dataclass, replace
 from bot.i18n.wording import WORDING, Wording
 from bot.render.blocks import BlockReader, SourceBlock
 from bot.render.document import Footnote, Paragraph, Span, Text
+from bot.render.layout import MoreSources, ThreadLayout, capped
 from bot.render.numbering import CitationCard, FirstUse, Resolution, resolve
 from bot.render.pack import Message, Packer, join
-from bot.render.ports import MarkdownSyntax, Payload, Presenter
+from bot.render.ports import Payload, Presenter
 from bot.render.text import ELLIPSIS, SENTINEL, clip
-from bot.render.thread import capped, more_sources, source_title
+from bot.render.thread import write_thread
 from bot.render.write import Rendered, render_blocks, render_source
 from bot.upstream.citations import Citation
 from bot.upstream.events import AnswerDone
@@ -40,13 +41,16 @@ class RenderedAnswer:
     answer: tuple[Payload, ...]
     """The final answer messages, split where they were while streaming."""
     thread: tuple[Payload, ...]
-    """Citation cards (batched), then related questions."""
+    """The threaded replies, as written from :attr:`layout`."""
+    layout: ThreadLayout
+    """What the thread shows: the cards posted (at most ``max_cards``), the summary of the
+    rest, the also-consulted list, related questions. Written again, its cards' verdicts in,
+    when the quote checks are edited into the posted thread."""
     cards: tuple[CitationCard, ...]
-    """The used citations with the sentences of the answer each supports, in footnote order."""
+    """The used citations with the sentences of the answer each supports, in footnote order
+    (those past ``max_cards`` too, which the thread only lists)."""
     also_consulted: tuple[Citation, ...]
     """Sources the answer never referenced, each once, numbered after the cards."""
-    related: tuple[str, ...] = ()
-    """The related questions, as the thread shows them (again, when cards are edited)."""
 
     @property
     def citations(self) -> tuple[Citation, ...]:
@@ -144,20 +148,22 @@ class AnswerFormatter:
         resolution = resolve(self._uses(), done.citations)
         answer = self._final(resolution, feedback=True)
         carded, rest = capped(resolution.cards, self._max_cards)
-        thread = self._presenter.thread(
-            carded,
-            resolution.also_consulted,
-            done.related_questions,
-            labels=self._wording.labels,
+        more = MoreSources(
+            lead=self._wording.more_sources(len(rest)), citations=[c.citation for c in rest]
         )
-        if rest:
-            thread = (*thread, self._more_sources(rest))
-        return RenderedAnswer(
-            answer=answer,
-            thread=thread,
-            cards=resolution.cards,
+        layout = ThreadLayout(
+            cards=carded,
             also_consulted=resolution.also_consulted,
             related=tuple(done.related_questions),
+            more=more if rest else None,
+            labels=self._wording.labels,
+        )
+        return RenderedAnswer(
+            answer=answer,
+            thread=write_thread(layout, self._presenter),
+            layout=layout,
+            cards=resolution.cards,
+            also_consulted=resolution.also_consulted,
         )
 
     def interrupt(self, note: str) -> tuple[Payload, ...]:
@@ -241,27 +247,6 @@ class AnswerFormatter:
             for index, text in enumerate(texts)
         )
 
-    def _more_sources(self, rest: Sequence[CitationCard]) -> Payload:
-        """The cited sources past ``max_cards``: how many, then as many links as fit."""
-        markdown = self._markdown
-        lead = markdown.emphasis(
-            "strong", markdown.escape(self._wording.more_sources(len(rest)), line_start=True)
-        )
-        text = more_sources(
-            rest,
-            lead=lead,
-            line=lambda card: (
-                markdown.bullet(card.number)
-                + _linked(
-                    markdown,
-                    source_title(card.citation, self._wording.labels),
-                    card.citation.source_url,
-                )
-            ),
-            room=self._presenter.message_limit,
-        )
-        return self._presenter.answer_message(markdown.neutralise(text), feedback=False)
-
     def _streaming_payload(
         self, blocks: Sequence[Rendered], message: Message, numbering: FirstUse[int]
     ) -> Payload:
@@ -294,11 +279,6 @@ class AnswerFormatter:
         if not richer.strip():
             return ELLIPSIS  # only markers without sources were here; a message can't be empty
         return richer if len(richer) <= presenter.message_limit - reserve else text
-
-
-def _linked(markdown: MarkdownSyntax, title: str, url: str | None) -> str:
-    label = markdown.escape(clip(title, 150), line_start=False)
-    return markdown.link(label, url) if url else label
 
 
 def _footnoted(text: str, citations: Sequence[Citation]) -> str:

@@ -1,11 +1,13 @@
 """The ports a platform implements so the platform-free formatter can write for it.
 
 :class:`MarkdownSyntax` is what the writer needs: how the platform spells bold, a link, a code
-fence, and what it must escape. :class:`Presenter` is the rest of how a platform shows an
-answer: its footnotes and message limits, answer messages, notices, and the threaded replies
-(citation cards, related questions), labelled in the asker's language
-(:class:`bot.i18n.wording.Labels`). The formatter (``bot.render``) owns everything else:
-footnote numbering, splitting, streaming stability, batching cards into messages.
+fence, and what it must escape. :class:`ThreadParts` writes the parts of an answer's thread
+(a source's card, the also-consulted list, related questions, feedback buttons) as the core
+lays it out (:mod:`bot.render.layout`), labelled in the asker's language
+(:class:`bot.i18n.wording.Labels`). :class:`Presenter` is the rest of how a platform shows an
+answer: its footnotes and message limits, answer messages, notices. The formatter
+(``bot.render``) owns everything else: footnote numbering, splitting, streaming stability,
+what the thread shows and in which order, batching its parts into messages.
 Implementations live in ``integrations/<platform>/`` (``markdown.py``, ``cards.py``,
 ``presenter.py``).
 """
@@ -13,16 +15,25 @@ Implementations live in ``integrations/<platform>/`` (``markdown.py``, ``cards.p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
-from bot.i18n.wording import ENGLISH_LABELS, Labels
-from bot.render.numbering import CitationCard
-from bot.upstream.citations import Citation
+from bot.i18n.wording import Labels
+from bot.render.layout import Source, SourceCard
 
-__all__ = ["MarkdownSyntax", "Payload", "Presenter"]
+__all__ = ["MarkdownSyntax", "Payload", "Presenter", "Standalone", "ThreadParts"]
 
 Payload = dict[str, Any]
 """One platform message body, JSON-able (a Create Message body, chat.postMessage arguments)."""
+Part = TypeVar("Part")
+
+
+@dataclass(frozen=True, slots=True)
+class Standalone:
+    """A thread message that is one part alone, its whole payload (Discord's related
+    questions: buttons under a line of text, no embed beside them)."""
+
+    payload: Payload
 
 
 class MarkdownSyntax(Protocol):
@@ -76,6 +87,50 @@ class MarkdownSyntax(Protocol):
         ...
 
 
+class ThreadParts(Protocol[Part]):
+    """How one platform writes the parts of a thread, each in its own syntax and within its
+    own limits; :func:`bot.render.thread.write_thread` puts them in the layout's order and
+    batches them into as few messages as :attr:`most` and :attr:`room` allow."""
+
+    most: int
+    """Parts (embeds, blocks) one message holds."""
+    room: int
+    """Characters one message's parts hold, as :meth:`size` counts them."""
+    passages: int | None
+    """Passages one card holds; a document cited more often gets more cards (None: all)."""
+
+    def link(self, url: str) -> str | None:
+        """The link a card of the source at ``url`` shows: passages of sources sharing one
+        share a card (None: a card of its own)."""
+        ...
+
+    def card(self, card: SourceCard, labels: Labels) -> Sequence[Part]:
+        """A source document's card as one part or several; split alike whatever its verdicts
+        (decide with :attr:`SourceCard.widest`), since its parts are measured at their widest."""
+        ...
+
+    def also_consulted(self, sources: Sequence[Source], labels: Labels) -> Part | Standalone:
+        """The sources consulted but never cited (never called without any)."""
+        ...
+
+    def related(self, questions: Sequence[str], labels: Labels) -> Part | Standalone | None:
+        """The related questions; None when there is nothing to show."""
+        ...
+
+    def feedback(self, labels: Labels) -> Part | Standalone | None:
+        """The feedback buttons, where the platform puts them in the thread (None: it puts them
+        under the answer, or nowhere)."""
+        ...
+
+    def size(self, part: Part) -> tuple[int, int]:
+        """A part's units (of :attr:`most`) and characters (of :attr:`room`)."""
+        ...
+
+    def message(self, parts: Sequence[Part], labels: Labels) -> Payload:
+        """One thread message holding these parts."""
+        ...
+
+
 class Presenter(Protocol):
     """Everything the formatter needs from one platform besides its Markdown."""
 
@@ -90,24 +145,18 @@ class Presenter(Protocol):
 
     @property
     def markdown(self) -> MarkdownSyntax:
-        """How the platform writes the answer's Markdown."""
+        """How the platform writes the answer's Markdown (and the summary of the sources past
+        ``MAX_CARDS``)."""
+        ...
+
+    @property
+    def thread_parts(self) -> ThreadParts[Any]:
+        """How the platform writes the parts of the answer's thread."""
         ...
 
     def answer_message(self, text: str, *, feedback: bool) -> Payload:
         """An answer message holding ``text`` (at most ``message_limit`` characters), with the
         feedback buttons when ``feedback`` and the platform puts them under the answer."""
-        ...
-
-    def thread(
-        self,
-        citation_cards: Sequence[CitationCard],
-        also_consulted: Sequence[Citation],
-        related: Sequence[str],
-        *,
-        labels: Labels = ENGLISH_LABELS,
-    ) -> tuple[Payload, ...]:
-        """The threaded replies: citation cards batched within limits, then related questions
-        (and, where the platform puts them there, feedback buttons), labelled in ``labels``."""
         ...
 
     def notice(self, text: str) -> Payload:

@@ -1,80 +1,81 @@
-"""What every platform's threaded replies share: batching cards into messages, the "also
-consulted" list, what a source is called, and what a card says of its checked quote.
+"""An answer's thread written for one platform: the layout's parts (:mod:`bot.render.layout`)
+in its order, each written by the platform (:class:`bot.render.ports.ThreadParts`), batched
+into as few messages as the platform's limits allow, measured with room for every verdict.
 
-A platform's presenter builds each card its own way (an embed, a group of blocks, a paragraph
-of terminal markup) and hands it here to be batched within its message limits; the sources
-that were consulted but never cited become one list in the platform's syntax, cut to the room
-a card has with a count of the rest.
+Posting and editing the cards rebuild the thread alike (:func:`write_thread` on the same
+layout, its cards' verdicts in), so an edit replaces each message with its own new content.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import replace
-from typing import TypeVar
-from urllib.parse import urlsplit
+from typing import Any, TypeVar
 
 from bot.i18n.wording import Labels
-from bot.render.numbering import CitationCard
-from bot.upstream.citations import Citation
-from bot.verify.verdict import Verdict
+from bot.render.layout import MoreSources, ThreadLayout, source_cards, sources
+from bot.render.ports import MarkdownSyntax, Payload, Presenter, Standalone, ThreadParts
+from bot.render.text import clip
 
-__all__ = [
-    "batches",
-    "capped",
-    "listed",
-    "more_sources",
-    "source_title",
-    "verdict_line",
-    "with_room_for_verdicts",
-]
+__all__ = ["listed", "write_thread"]
 
-Card = TypeVar("Card")
 T = TypeVar("T")
 
 
-def source_title(citation: Citation, labels: Labels) -> str:
-    """What a source is called on its card and in the also-consulted list: its title, else its
-    reference, else the host of its page (``en.wikipedia.org``: Perplexity often sends URLs
-    alone, and five sources all called "Source" tell a reader nothing), else "Source"."""
-    return citation.title or citation.reference or _host(citation.source_url) or labels.source
+_Piece = tuple[Any, Any] | Standalone
+"""A part as shown and at its widest (which batching measures), or a message of its own."""
 
 
-def _host(url: str | None) -> str | None:
-    """The host a reader recognises: lower case, without ``www.``, port or user."""
-    host = urlsplit(url).hostname if url else None
-    return host.removeprefix("www.") if host else None
+def write_thread(layout: ThreadLayout, presenter: Presenter) -> tuple[Payload, ...]:
+    """The thread's messages on ``presenter``'s platform, in the layout's order."""
+    parts = presenter.thread_parts
+    messages: list[Payload] = []
+    for alone, run in itertools.groupby(_pieces(layout, parts), key=_alone):
+        pieces = list(run)
+        if alone:
+            messages += [piece.payload for piece in pieces if isinstance(piece, Standalone)]
+            continue
+        pairs = [piece for piece in pieces if not isinstance(piece, Standalone)]
+        messages += [
+            parts.message([shown for shown, _ in batch], layout.labels)
+            for batch in _batches(
+                pairs, size=lambda pair: parts.size(pair[1]), most=parts.most, room=parts.room
+            )
+        ]
+    if layout.more is not None:
+        messages.append(_more_sources(layout.more, presenter, layout.labels))
+    return tuple(messages)
 
 
-def verdict_line(verdict: Verdict | None, labels: Labels) -> str | None:
-    """What a card says under a quote checked on its page, as plain text; None when it says
-    nothing (not checked, or the page could not be read: no verdict is better than a guess)."""
-    if verdict is Verdict.FOUND:
-        return f"✓ {labels.quote_found}"
-    if verdict is Verdict.NOT_FOUND:
-        return f"⚠ {labels.quote_not_found}"
-    return None
+def _pieces(layout: ThreadLayout, parts: ThreadParts[Any]) -> list[_Piece]:
+    """Every part of the thread but the summary, in order: each card's, the also-consulted
+    list, the related questions, the feedback buttons."""
+    labels = layout.labels
+    pieces: list[_Piece] = []
+    for card in source_cards(layout.cards, link=parts.link, most=parts.passages, labels=labels):
+        pieces += zip(parts.card(card, labels), parts.card(card.at_widest(), labels), strict=True)
+    extras = [parts.related(layout.related, labels), parts.feedback(labels)]
+    if layout.also_consulted:
+        extras.insert(0, parts.also_consulted(sources(layout.also_consulted, labels), labels))
+    for extra in extras:
+        if isinstance(extra, Standalone):
+            pieces.append(extra)
+        elif extra is not None:
+            pieces.append((extra, extra))
+    return pieces
 
 
-def with_room_for_verdicts(cards: Sequence[CitationCard], labels: Labels) -> list[CitationCard]:
-    """``cards`` as they would be with the longest verdict under every quote. Batching measures
-    these, so the verdicts edited in once the pages are read change the text inside a message,
-    never which message a card is in (an edit can only replace a message's own content)."""
-    widest = max(
-        (Verdict.FOUND, Verdict.NOT_FOUND), key=lambda v: len(verdict_line(v, labels) or "")
-    )
-    return [
-        replace(card, quote_check=widest) if card.citation.cited_text else card for card in cards
-    ]
+def _alone(piece: _Piece) -> bool:
+    return isinstance(piece, Standalone)
 
 
-def batches(
-    cards: Sequence[Card], *, size: Callable[[Card], tuple[int, int]], most: int, room: int
-) -> list[list[Card]]:
+def _batches(
+    cards: Sequence[T], *, size: Callable[[T], tuple[int, int]], most: int, room: int
+) -> list[list[T]]:
     """``cards`` in order, as few messages as the limits allow: a message holds at most
     ``most`` units and ``room`` characters, ``size`` giving each card's (units, characters).
     A card never straddles two messages."""
-    out: list[list[Card]] = []
+    out: list[list[T]] = []
     units = characters = 0
     for card in cards:
         card_units, card_characters = size(card)
@@ -88,43 +89,43 @@ def batches(
 
 
 def listed(
-    citations: Sequence[Citation],
+    items: Sequence[T],
     *,
-    line: Callable[[Citation], str],
+    line: Callable[[T], str],
     room: int,
     rest: Callable[[int], str],
 ) -> list[str]:
-    """One ``line`` per source while they fit in ``room`` characters (a line break each), then
+    """One ``line`` per item while they fit in ``room`` characters (a line break each), then
     ``rest(n)`` for the ``n`` that did not."""
     lines: list[str] = []
     used = 0
-    for index, citation in enumerate(citations):
-        text = line(citation)
+    for index, item in enumerate(items):
+        text = line(item)
         if used + len(text) > room:
-            lines.append(rest(len(citations) - index))
+            lines.append(rest(len(items) - index))
             break
         lines.append(text)
         used += len(text) + 1
     return lines
 
 
-def capped(cards: Sequence[T], most: int | None) -> tuple[Sequence[T], Sequence[T]]:
-    """The first ``most`` cards (all when None), and the rest, which get no card of their own:
-    1,000 citations behind one footnote would otherwise be a hundred thread messages."""
-    if most is None or len(cards) <= most:
-        return cards, ()
-    return cards[:most], cards[most:]
-
-
-def more_sources(rest: Sequence[T], *, lead: str, line: Callable[[T], str], room: int) -> str:
-    """``lead`` (which says how many there are), then one ``line`` per source while they fit
-    in ``room`` characters; the lead counts the ones that did not fit too."""
+def _more_sources(more: MoreSources, presenter: Presenter, labels: Labels) -> Payload:
+    """The cited sources past ``MAX_CARDS``, as an answer message in the platform's Markdown:
+    the lead (which says how many there are, those that do not fit counted too), then one
+    linked line per source while they fit."""
+    markdown = presenter.markdown
+    lead = markdown.emphasis("strong", markdown.escape(more.lead, line_start=True))
     lines = [lead]
     used = len(lead)
-    for item in rest:
-        text = line(item)
-        if used + 1 + len(text) > room:
+    for source in sources(more.citations, labels):
+        text = markdown.bullet(source.number) + _linked(markdown, source.title, source.url)
+        if used + 1 + len(text) > presenter.message_limit:
             break
         lines.append(text)
         used += 1 + len(text)
-    return "\n".join(lines)
+    return presenter.answer_message(markdown.neutralise("\n".join(lines)), feedback=False)
+
+
+def _linked(markdown: MarkdownSyntax, title: str, url: str | None) -> str:
+    label = markdown.escape(clip(title, 150), line_start=False)
+    return markdown.link(label, url) if url else label

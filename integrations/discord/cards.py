@@ -1,6 +1,7 @@
 """Discord's threaded replies: each source document an embed holding its cited passages (each
 quote followed by what its check found on the page, once known), the sources consulted but
-never cited one embed more, related questions as buttons.
+never cited one embed more, batched ten embeds a message; related questions as buttons in a
+message of their own. The feedback buttons go under the answer (:func:`feedback_row`).
 
 Title, author and footer are plain text on Discord (no Markdown, no masked links), so only
 mentions are broken there; the description and fields are Markdown.
@@ -12,13 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.i18n.wording import Labels
-from bot.render.numbering import CitationCard
-from bot.render.ports import Payload
+from bot.render.layout import Passage, Source, SourceCard
+from bot.render.ports import Payload, Standalone
 from bot.render.text import clip
-from bot.render.thread import listed, source_title, verdict_line, with_room_for_verdicts
-from bot.upstream.citations import Citation
+from bot.render.thread import listed
 from integrations.discord import limits
-from integrations.discord.markdown import DiscordMarkdown, kill_mentions, link_url
+from integrations.discord.markdown import DiscordMarkdown
 from integrations.discord.types import (
     NO_MENTIONS,
     SUPPRESS_EMBEDS,
@@ -30,6 +30,7 @@ from integrations.discord.types import (
 
 __all__ = [
     "RELATED",
+    "DiscordCards",
     "also_consulted",
     "document",
     "embed_size",
@@ -55,29 +56,60 @@ SUPPORTS, SUPPORTS_FLOOR = 450, 100
 _MARKDOWN = DiscordMarkdown()
 
 
-def document(passages: Sequence[CitationCard], labels: Labels) -> list[Embed]:
-    """One source document's cited passages (its citation cards, in footnote order) as
-    embeds: one, unless they outgrow an embed's room, and only the first carries the link,
-    since Discord shows one embed per URL in a message. The footnote numbers lead the author
-    line, just above the title, so ``¹`` in the answer finds ``[1]`` here while the title
-    stays the document's own; with several numbers each passage is headed by its own.
+class DiscordCards:
+    """The parts of a Discord thread: embeds, ten to a message and 6,000 characters across
+    them (:mod:`bot.render.ports`' ``ThreadParts``)."""
+
+    most = limits.EMBEDS
+    room = limits.EMBED_TOTAL
+    passages: int | None = None
+    """A document's passages share a card: Discord shows one embed per URL in a message."""
+
+    def link(self, url: str) -> str | None:
+        return _MARKDOWN.link_url(url)
+
+    def card(self, card: SourceCard, labels: Labels) -> list[Embed]:
+        return document(card, labels)
+
+    def also_consulted(self, sources: Sequence[Source], labels: Labels) -> Embed:
+        return also_consulted(sources, labels)
+
+    def related(self, questions: Sequence[str], labels: Labels) -> Standalone | None:
+        message = related_message(questions, labels)
+        return Standalone(message) if message is not None else None
+
+    def feedback(self, labels: Labels) -> None:
+        return None  # under the answer
+
+    def size(self, part: Embed) -> tuple[int, int]:
+        return 1, embed_size(part)
+
+    def message(self, parts: Sequence[Embed], labels: Labels) -> Payload:
+        return {"embeds": list(parts), "allowed_mentions": NO_MENTIONS}
+
+
+def document(card: SourceCard, labels: Labels) -> list[Embed]:
+    """One source document's cited passages as embeds: one, unless they outgrow an embed's
+    room, and only the first carries the link, since Discord shows one embed per URL in a
+    message. The footnote numbers lead the author line, just above the title, so ``¹`` in the
+    answer finds ``[1]`` here while the title stays the document's own; with several numbers
+    each passage is headed by its own.
 
     Which embed a passage goes in is decided with room for the longest verdict under its
-    quote, so the embeds stay the same when the verdicts are edited in."""
-    numbers = list(dict.fromkeys(p.number for p in passages))
-    numbered = len(numbers) > 1
-    shared_reference = len({p.citation.reference for p in passages}) == 1
-    quote_room = min(QUOTE, max(QUOTE_FLOOR, PASSAGES_ROOM // len(passages) - 60))
-    said_room = min(SUPPORTS, max(SUPPORTS_FLOOR, FIELDS_ROOM // len(numbers) - 40))
+    quote (:attr:`SourceCard.widest`), so the embeds stay the same when the verdicts are
+    edited in."""
+    numbered = card.numbered
+    quote_room = min(QUOTE, max(QUOTE_FLOOR, PASSAGES_ROOM // len(card.passages) - 60))
+    said_room = min(SUPPORTS, max(SUPPORTS_FLOOR, FIELDS_ROOM // len(card.numbers) - 40))
     chunks: list[_Chunk] = []
     named = ""
-    for passage, roomy in zip(passages, with_room_for_verdicts(passages, labels), strict=True):
-        name, named = named, _name(passage, numbered=numbered, reference=not shared_reference)
+    for passage, roomy in zip(card.passages, card.widest, strict=True):
+        name, named = named, _name(passage, numbered=numbered)
         shown = named if named != name else ""
-        text = _passage(passage, labels, name=shown, room=quote_room)
-        widest = _passage(roomy, labels, name=shown, room=quote_room)
+        text = _passage(passage, name=shown, room=quote_room)
+        widest = _passage(roomy, name=shown, room=quote_room)
 
-        def said(chunk: _Chunk, passage: CitationCard = passage) -> EmbedField | None:
+        def said(chunk: _Chunk, passage: Passage = passage) -> EmbedField | None:
             if not passage.supports or passage.number in chunk.numbers:
                 return None  # a number's sentences are shown once an embed
             return _supports(passage, labels, numbered=numbered, room=said_room)
@@ -85,13 +117,8 @@ def document(passages: Sequence[CitationCard], labels: Labels) -> list[Embed]:
         if not chunks or not chunks[-1].fits(widest, said(chunks[-1])):
             chunks.append(_Chunk())
         chunks[-1].add(passage.number, text, widest, said(chunks[-1]))
-    first = passages[0].citation
-    url = link_url(first.source_url) if first.source_url else None
-    reference = first.reference if shared_reference else None
-    return [
-        _embed(first, chunk, url=None if index else url, reference=reference, labels=labels)
-        for index, chunk in enumerate(chunks)
-    ]
+    url = _MARKDOWN.link_url(card.url) if card.url else None
+    return [_embed(card, chunk, url=None if index else url) for index, chunk in enumerate(chunks)]
 
 
 @dataclass
@@ -121,46 +148,42 @@ class _Chunk:
             self.fields.append(supports)
 
 
-def _name(card: CitationCard, *, numbered: bool, reference: bool) -> str:
-    """What heads a passage: its number among several, its heading, its reference when the
-    document's passages differ in it (a passage named as the one before it goes unnamed)."""
-    c = card.citation
-    name = [f"**[{card.number}]**"] if numbered else []
-    if c.heading:
-        name.append("**" + _MARKDOWN.escape(clip(c.heading, 150), line_start=False) + "**")
-    if reference and c.reference:
-        name.append(_MARKDOWN.escape(clip(c.reference, 150), line_start=False))
+def _name(passage: Passage, *, numbered: bool) -> str:
+    """What heads a passage: its number among several, its heading, its own reference (a
+    passage named as the one before it goes unnamed)."""
+    name = [f"**[{passage.number}]**"] if numbered else []
+    if passage.heading:
+        name.append("**" + _MARKDOWN.escape(clip(passage.heading, 150), line_start=False) + "**")
+    if passage.reference:
+        name.append(_MARKDOWN.escape(clip(passage.reference, 150), line_start=False))
     return " · ".join(name)
 
 
-def _passage(card: CitationCard, labels: Labels, *, name: str, room: int) -> str:
+def _passage(passage: Passage, *, name: str, room: int) -> str:
     """A passage as the description shows it: its name, then its quote, then in italics what
     its check found. Each line of the quote starts a line, where "# " or "- " would become
     markup; the verdict's line, not quoted, ends the quote."""
     lines = [name] if name else []
-    if card.citation.cited_text:
-        quote = clip(card.citation.cited_text, room).split("\n")
+    if passage.quote:
+        quote = clip(passage.quote, room).split("\n")
         lines.append("\n".join("> " + _quote_line(line) for line in quote))
-        verdict = verdict_line(card.quote_check, labels)
-        if verdict:
-            lines.append("*" + _MARKDOWN.escape(verdict, line_start=True) + "*")
+        if passage.verdict_line:
+            lines.append("*" + _MARKDOWN.escape(passage.verdict_line, line_start=True) + "*")
     return "\n".join(lines)
 
 
-def _supports(card: CitationCard, labels: Labels, *, numbered: bool, room: int) -> EmbedField:
-    said = _MARKDOWN.escape(clip(" … ".join(card.supports), room), line_start=False)
-    name = f"{labels.supports} [{card.number}]" if numbered else labels.supports
+def _supports(passage: Passage, labels: Labels, *, numbered: bool, room: int) -> EmbedField:
+    said = _MARKDOWN.escape(clip(" … ".join(passage.supports), room), line_start=False)
+    name = f"{labels.supports} [{passage.number}]" if numbered else labels.supports
     return {"name": name, "value": labels.quoted.format(quote=said), "inline": False}
 
 
-def _embed(
-    first: Citation, chunk: _Chunk, *, url: str | None, reference: str | None, labels: Labels
-) -> Embed:
+def _embed(card: SourceCard, chunk: _Chunk, *, url: str | None) -> Embed:
     label = "[" + ", ".join(str(n) for n in chunk.numbers) + "]"
-    author = " · ".join(part for part in (label, first.author) if part)
+    author = " · ".join(part for part in (label, card.author) if part)
     embed: Embed = {
-        "title": clip(kill_mentions(source_title(first, labels)), limits.EMBED_TITLE),
-        "author": {"name": clip(kill_mentions(author), limits.EMBED_AUTHOR)},
+        "title": clip(_MARKDOWN.kill_mentions(card.title), limits.EMBED_TITLE),
+        "author": {"name": clip(_MARKDOWN.kill_mentions(author), limits.EMBED_AUTHOR)},
     }
     if url:
         embed["url"] = url
@@ -168,9 +191,9 @@ def _embed(
         embed["description"] = "\n\n".join(chunk.description)
     if chunk.fields:
         embed["fields"] = chunk.fields
-    footer = " · ".join(part for part in (reference, first.year) if part)
+    footer = " · ".join(part for part in (card.reference, card.year) if part)
     if footer:
-        embed["footer"] = {"text": clip(kill_mentions(footer), 300)}
+        embed["footer"] = {"text": clip(_MARKDOWN.kill_mentions(footer), 300)}
     return embed
 
 
@@ -179,11 +202,11 @@ def _quote_line(line: str) -> str:
     return line[: len(line) - len(text)] + _MARKDOWN.escape(text, line_start=True)
 
 
-def also_consulted(citations: Sequence[Citation], labels: Labels) -> Embed:
-    def line(c: Citation) -> str:
-        label = _MARKDOWN.escape(clip(source_title(c, labels), 150), line_start=False)
-        if c.source_url:
-            label = _MARKDOWN.link(label, c.source_url)
+def also_consulted(sources: Sequence[Source], labels: Labels) -> Embed:
+    def line(c: Source) -> str:
+        label = _MARKDOWN.escape(clip(c.title, 150), line_start=False)
+        if c.url:
+            label = _MARKDOWN.link(label, c.url)
         extra = ", ".join(part for part in (c.author, c.year) if part)
         return (
             "- "
@@ -191,7 +214,7 @@ def also_consulted(citations: Sequence[Citation], labels: Labels) -> Embed:
             + (" — " + _MARKDOWN.escape(clip(extra, 150), line_start=False) if extra else "")
         )
 
-    lines = listed(citations, line=line, room=ALSO_CONSULTED_ROOM, rest=lambda n: f"- … +{n}")
+    lines = listed(sources, line=line, room=ALSO_CONSULTED_ROOM, rest=lambda n: f"- … +{n}")
     return {"title": labels.also_consulted, "description": "\n".join(lines)}
 
 
@@ -201,7 +224,7 @@ def related_message(questions: Sequence[str], labels: Labels) -> Payload | None:
         {
             "type": 2,
             "style": 2,
-            "label": clip(kill_mentions(question.strip()), limits.BUTTON_LABEL),
+            "label": clip(_MARKDOWN.kill_mentions(question.strip()), limits.BUTTON_LABEL),
             "custom_id": f"{RELATED}{index}",
         }
         for index, question in enumerate(questions[: limits.ROWS])

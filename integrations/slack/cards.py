@@ -1,7 +1,7 @@
 """Slack's threaded replies in Block Kit: each source document a group of blocks holding its
 cited passages (each quote followed by what its check found on the page, once known), the
 sources consulted but never cited one section more, related questions as buttons, the feedback
-buttons last.
+buttons last; the groups batched into messages of 50 blocks.
 
 Quotes go in rich text blocks, which Slack does not parse, so a card shows the source's own
 words; everything else is mrkdwn, escaped with :func:`~integrations.slack.markdown.mrkdwn`, in
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n.wording import Labels
-from bot.render.numbering import CitationCard
+from bot.render.layout import Passage, Source, SourceCard
+from bot.render.ports import Payload
 from bot.render.text import clip
-from bot.render.thread import listed, source_title, verdict_line
-from bot.upstream.citations import Citation
+from bot.render.thread import listed
 from integrations.slack import limits
-from integrations.slack.markdown import kill_mentions, link_url, mrkdwn
+from integrations.slack.markdown import UNFURL_OFF, SlackMarkdown, mrkdwn
 
 __all__ = [
     "FEEDBACK_ACTION",
@@ -31,6 +31,7 @@ __all__ = [
     "RELATED_ACTION",
     "Block",
     "Group",
+    "SlackCards",
     "also_consulted",
     "document",
     "feedback",
@@ -54,6 +55,8 @@ LINE_ROOM = 1000
 SHORTEST_LABEL = 20
 """A link's title is cut to make room for its URL, but not below this many characters."""
 
+_MARKDOWN = SlackMarkdown()
+
 
 @dataclass(frozen=True, slots=True)
 class Group:
@@ -66,99 +69,122 @@ class Group:
     """``card``, ``also_consulted``, ``related`` or ``feedback``."""
 
 
-def document(passages: Sequence[CitationCard], labels: Labels) -> Group:
-    """One source document's cited passages (its citation cards, in footnote order; at most
-    :data:`PASSAGES`): the title linked once, then each passage's quote, headed by its number
-    when the document stands behind several, then who and when, then what it supports."""
-    first = passages[0].citation
-    numbers = list(dict.fromkeys(p.number for p in passages))
-    numbered = len(numbers) > 1
-    shared_reference = len({p.citation.reference for p in passages}) == 1
-    title = clip(source_title(first, labels), 200)
-    lead = "*" + ", ".join(str(n) for n in numbers) + ".* "
+class SlackCards:
+    """The parts of a Slack thread: groups of blocks, 50 blocks to a message and about 11,000
+    characters of block JSON (:mod:`bot.render.ports`' ``ThreadParts``)."""
+
+    most = limits.BLOCKS
+    room = limits.PAYLOAD_BUDGET
+    passages: int | None = PASSAGES
+
+    def link(self, url: str) -> str | None:
+        return _MARKDOWN.link_url(url)
+
+    def card(self, card: SourceCard, labels: Labels) -> list[Group]:
+        return [document(card, labels)]
+
+    def also_consulted(self, sources: Sequence[Source], labels: Labels) -> Group:
+        return also_consulted(sources, labels)
+
+    def related(self, questions: Sequence[str], labels: Labels) -> Group | None:
+        return related(questions, labels)
+
+    def feedback(self, labels: Labels) -> Group:
+        return feedback(labels)
+
+    def size(self, part: Group) -> tuple[int, int]:
+        return len(part.blocks), len(str(part.blocks))
+
+    def message(self, parts: Sequence[Group], labels: Labels) -> Payload:
+        blocks = [block for group in parts for block in group.blocks]
+        return {"text": notification(parts, labels), "blocks": blocks, **UNFURL_OFF}
+
+
+def document(card: SourceCard, labels: Labels) -> Group:
+    """One source document's cited passages (at most :data:`PASSAGES`): the title linked
+    once, then each passage's quote, headed by its number when the document stands behind
+    several, then who and when, then what it supports."""
+    numbered = card.numbered
+    title = clip(card.title, 200)
+    lead = "*" + ", ".join(str(n) for n in card.numbers) + ".* "
     room = limits.SECTION_TEXT - len(lead) - 2
-    blocks: list[Block] = [_section(f"{lead}*{_linked(title, first.source_url, room)}*")]
-    quote_room = min(QUOTE, max(QUOTE_FLOOR, 6000 // len(passages)))
+    blocks: list[Block] = [_section(f"{lead}*{_linked(title, card.url, room)}*")]
+    quote_room = min(QUOTE, max(QUOTE_FLOOR, 6000 // len(card.passages)))
     elements: list[Block] = []
     named: list[Block] = []
-    for passage in passages:
-        name, named = named, _name(passage, numbered=numbered, reference=not shared_reference)
+    for passage in card.passages:
+        name, named = named, _name(passage, numbered=numbered)
         if named and named != name:  # a passage named as the one before it goes unnamed
             elements.append({"type": "rich_text_section", "elements": named})
         elements += _quote(passage, room=quote_room)
-        elements += _verdict(passage, labels)
+        elements += _verdict(passage)
     if elements:
         blocks.append({"type": "rich_text", "elements": elements})
-    about = (first.author, first.year, first.reference if shared_reference else None)
+    about = (card.author, card.year, card.reference)
     if any(about):
         blocks.append(_context(_fit(" · ".join(part for part in about if part), 500)))
-    supporting: dict[int, CitationCard] = {}
-    for passage in passages:
-        if passage.supports:
-            supporting.setdefault(passage.number, passage)
+    supporting = card.supporting
     said_room = 2800 // max(1, len(supporting)) - 40
     said = [_supports(p, labels, numbered=numbered, room=said_room) for p in supporting.values()]
     if said:
         blocks.append(_context("\n".join(said)))
     blocks.append({"type": "divider"})
-    return Group(blocks, title=f"{', '.join(str(n) for n in numbers)}. {title}")
+    return Group(blocks, title=f"{', '.join(str(n) for n in card.numbers)}. {title}")
 
 
-def _name(card: CitationCard, *, numbered: bool, reference: bool) -> list[Block]:
-    """What heads a passage, as rich text: its number among several (bold), its reference
-    when the document's passages differ in it."""
+def _name(passage: Passage, *, numbered: bool) -> list[Block]:
+    """What heads a passage, as rich text: its number among several (bold), its own
+    reference."""
     name: list[Block] = []
     if numbered:
-        name.append({"type": "text", "text": f"[{card.number}]", "style": {"bold": True}})
-    if reference and card.citation.reference:
+        name.append({"type": "text", "text": f"[{passage.number}]", "style": {"bold": True}})
+    if passage.reference:
         lead = " · " if name else ""
         name.append(
-            {"type": "text", "text": lead + kill_mentions(clip(card.citation.reference, 150))}
+            {"type": "text", "text": lead + _MARKDOWN.kill_mentions(clip(passage.reference, 150))}
         )
     return name
 
 
-def _quote(card: CitationCard, *, room: int) -> list[Block]:
+def _quote(passage: Passage, *, room: int) -> list[Block]:
     """The passage's heading (bold) and quote, in a rich text quote: the source's words."""
-    c = card.citation
     quote: list[Block] = []
-    if c.heading:
-        heading = kill_mentions(clip(c.heading, 150)) + "\n"
+    if passage.heading:
+        heading = _MARKDOWN.kill_mentions(clip(passage.heading, 150)) + "\n"
         quote.append({"type": "text", "text": heading, "style": {"bold": True}})
-    if c.cited_text:
-        quote.append({"type": "text", "text": kill_mentions(clip(c.cited_text, room))})
+    if passage.quote:
+        quote.append({"type": "text", "text": _MARKDOWN.kill_mentions(clip(passage.quote, room))})
     return [{"type": "rich_text_quote", "elements": quote}] if quote else []
 
 
-def _verdict(card: CitationCard, labels: Labels) -> list[Block]:
+def _verdict(passage: Passage) -> list[Block]:
     """What the quote's check found, in italics under the quote (nothing when it found
     nothing to say); in rich text, like the quote, so no mrkdwn escaping is needed."""
-    line = verdict_line(card.quote_check, labels) if card.citation.cited_text else None
-    if line is None:
+    if passage.verdict_line is None:
         return []
-    text = {"type": "text", "text": line, "style": {"italic": True}}
+    text = {"type": "text", "text": passage.verdict_line, "style": {"italic": True}}
     return [{"type": "rich_text_section", "elements": [text]}]
 
 
-def _supports(card: CitationCard, labels: Labels, *, numbered: bool, room: int) -> str:
+def _supports(passage: Passage, labels: Labels, *, numbered: bool, room: int) -> str:
     lead = labels.supports_lead
     if numbered:  # "Supports [2]:", punctuated as the language punctuates "Supports:"
-        lead = lead.replace(labels.supports, f"{labels.supports} [{card.number}]", 1)
-    said = _fit(" … ".join(card.supports), min(1500, room))
+        lead = lead.replace(labels.supports, f"{labels.supports} [{passage.number}]", 1)
+    said = _fit(" … ".join(passage.supports), min(1500, room))
     return f"_{mrkdwn(lead)}_ {labels.quoted.format(quote=said)}"
 
 
-def also_consulted(citations: Sequence[Citation], labels: Labels) -> Group:
+def also_consulted(sources: Sequence[Source], labels: Labels) -> Group:
     heading = f"*{mrkdwn(labels.also_consulted)}*"
 
-    def line(c: Citation) -> str:
+    def line(c: Source) -> str:
         extra = ", ".join(part for part in (c.author, c.year) if part)
         extra = " — " + _fit(extra, 150) if extra else ""
-        label = clip(source_title(c, labels), 150)
-        return "• " + _linked(label, c.source_url, LINE_ROOM - len(extra) - 2) + extra
+        label = clip(c.title, 150)
+        return "• " + _linked(label, c.url, LINE_ROOM - len(extra) - 2) + extra
 
     room = ALSO_CONSULTED_ROOM - len(heading)
-    lines = listed(citations, line=line, room=room, rest=lambda n: f"• … +{n}")
+    lines = listed(sources, line=line, room=room, rest=lambda n: f"• … +{n}")
     return Group([_section("\n".join([heading, *lines]))], kind="also_consulted")
 
 
@@ -168,7 +194,10 @@ def related(questions: Sequence[str], labels: Labels) -> Group | None:
     buttons = [
         {
             "type": "button",
-            "text": {"type": "plain_text", "text": clip(kill_mentions(q), limits.BUTTON_TEXT)},
+            "text": {
+                "type": "plain_text",
+                "text": clip(_MARKDOWN.kill_mentions(q), limits.BUTTON_TEXT),
+            },
             "action_id": f"{RELATED_ACTION}{index}",
             "value": clip(q, limits.BUTTON_VALUE),
         }
@@ -219,7 +248,7 @@ def _linked(label: str, url: str | None, room: int) -> str:
     """``label`` (plain text) as mrkdwn within ``room`` characters, linked to ``url`` when the
     whole ``<url|label>`` fits with at least :data:`SHORTEST_LABEL` characters of label (or
     all of a shorter one). Never a link cut open."""
-    target = link_url(url) if url else None
+    target = _MARKDOWN.link_url(url) if url else None
     if target is not None:
         label_room = room - len(target) - 3
         if label_room >= min(SHORTEST_LABEL, len(mrkdwn(label))):
@@ -232,7 +261,7 @@ def _fit(text: str, room: int) -> str:
     ``room`` (clipping after escaping could cut an ``&amp;`` in two)."""
     keep = room
     while True:
-        written = mrkdwn(kill_mentions(clip(text, keep)))
+        written = mrkdwn(_MARKDOWN.kill_mentions(clip(text, keep)))
         if len(written) <= room or keep <= 1:
             return written
         keep -= max(1, len(written) - room)

@@ -14,75 +14,96 @@ from collections.abc import Sequence
 from rich.markup import escape as rich_escape
 
 from bot.i18n.wording import Labels
-from bot.render.numbering import CitationCard
+from bot.render.layout import Passage, Source, SourceCard
+from bot.render.ports import Payload
 from bot.render.text import clip, superscript
-from bot.render.thread import source_title, verdict_line
-from bot.upstream.citations import Citation
 from bot.verify import Verdict
 from integrations.terminal.markdown import rich_link
 
-__all__ = ["also_consulted", "document", "related"]
+__all__ = ["TerminalCards", "also_consulted", "document", "related"]
 
 
-def document(passages: Sequence[CitationCard], labels: Labels) -> str:
-    """One source document's cited passages (its citation cards, in footnote order) under its
-    title and URL printed once, as on Discord and Slack: the footnote numbers lead the title;
-    with several numbers each passage is headed by its own, and the sentences a number
-    supports follow its first passage."""
-    numbers = list(dict.fromkeys(p.number for p in passages))
-    numbered = len(numbers) > 1
-    shared_reference = len({p.citation.reference for p in passages}) == 1
-    first = passages[0].citation
-    marks = " ".join(superscript(n) for n in numbers)
+class TerminalCards:
+    """The parts of the terminal's thread: a markup paragraph each, printed one after another
+    (:mod:`bot.render.ports`' ``ThreadParts``)."""
+
+    most = 1
+    room = 10**9
+    passages: int | None = None
+
+    def link(self, url: str) -> str | None:
+        return url  # printed as text: the same URL is the same document
+
+    def card(self, card: SourceCard, labels: Labels) -> list[str]:
+        return [document(card, labels)]
+
+    def also_consulted(self, sources: Sequence[Source], labels: Labels) -> str:
+        return also_consulted(sources, labels)
+
+    def related(self, questions: Sequence[str], labels: Labels) -> str | None:
+        return related(questions, labels) if questions else None
+
+    def feedback(self, labels: Labels) -> None:
+        return None  # nobody to tell
+
+    def size(self, part: str) -> tuple[int, int]:
+        return 1, 0
+
+    def message(self, parts: Sequence[str], labels: Labels) -> Payload:
+        return {"markup": "\n\n".join(parts)}
+
+
+def document(card: SourceCard, labels: Labels) -> str:
+    """One source document's cited passages under its title and URL printed once, as on
+    Discord and Slack: the footnote numbers lead the title; with several numbers each passage
+    is headed by its own, and the sentences a number supports follow its first passage."""
+    marks = " ".join(superscript(n) for n in card.numbers)
     lines = [
-        f"[bold]{marks} {_title(first, labels)}[/bold]"
-        + _about(first, with_reference=shared_reference)
+        f"[bold]{marks} {_title(card.title, card.url)}[/bold]"
+        + _about(card.author, card.year, card.reference)
     ]
-    if first.source_url:
-        lines.append(f"[dim]{rich_escape(first.source_url)}[/dim]")
-    said: set[int] = set()
-    for passage in passages:
-        lines += _passage(passage, labels, numbered=numbered, reference=not shared_reference)
-        if passage.supports and passage.number not in said:
-            said.add(passage.number)
-            lines.append(_supports(passage, labels, numbered=numbered))
+    if card.url:
+        lines.append(f"[dim]{rich_escape(card.url)}[/dim]")
+    supporting = card.supporting
+    for passage in card.passages:
+        lines += _passage(passage, numbered=card.numbered)
+        if supporting.get(passage.number) is passage:
+            lines.append(_supports(passage, labels, numbered=card.numbered))
     return "\n".join(lines)
 
 
-def _passage(card: CitationCard, labels: Labels, *, numbered: bool, reference: bool) -> list[str]:
-    """Its name (number among several, heading, reference where they differ), its quote, and
-    what its check found."""
-    c = card.citation
-    name = [f"[bold]{superscript(card.number)}[/bold]"] if numbered else []
-    if c.heading:
-        name.append(f"[bold]{rich_escape(c.heading)}[/bold]")
-    if reference and c.reference:
-        name.append(rich_escape(c.reference))
+def _passage(passage: Passage, *, numbered: bool) -> list[str]:
+    """Its name (number among several, heading, its own reference), its quote, and what its
+    check found."""
+    name = [f"[bold]{superscript(passage.number)}[/bold]"] if numbered else []
+    if passage.heading:
+        name.append(f"[bold]{rich_escape(passage.heading)}[/bold]")
+    if passage.reference:
+        name.append(rich_escape(passage.reference))
     lines = ["│ " + " · ".join(name)] if name else []
-    if c.cited_text:
-        quote = rich_escape(clip(c.cited_text, 1500))
+    if passage.quote:
+        quote = rich_escape(clip(passage.quote, 1500))
         lines.append("[italic]│ " + quote.replace("\n", "\n│ ") + "[/italic]")
-        verdict = verdict_line(card.quote_check, labels)
-        if verdict:
-            style = "green" if card.quote_check is Verdict.FOUND else "yellow"
-            lines.append(f"[{style}]{rich_escape(verdict)}[/{style}]")
+        if passage.verdict_line:
+            style = "green" if passage.verdict is Verdict.FOUND else "yellow"
+            lines.append(f"[{style}]{rich_escape(passage.verdict_line)}[/{style}]")
     return lines
 
 
-def _supports(card: CitationCard, labels: Labels, *, numbered: bool) -> str:
-    said = rich_escape(" … ".join(card.supports))
+def _supports(passage: Passage, labels: Labels, *, numbered: bool) -> str:
+    said = rich_escape(" … ".join(passage.supports))
     lead = rich_escape(labels.supports_lead)
     if numbered:
-        lead = f"{superscript(card.number)} {lead}"
+        lead = f"{superscript(passage.number)} {lead}"
     return f"[dim]{lead} {labels.quoted.format(quote=said)}[/dim]"
 
 
-def also_consulted(citations: Sequence[Citation], labels: Labels) -> str:
+def also_consulted(sources: Sequence[Source], labels: Labels) -> str:
     lines = [f"[bold]{rich_escape(labels.also_consulted)}[/bold]"]
-    for c in citations:
-        lines.append("• " + _title(c, labels) + _about(c, with_reference=False))
-        if c.source_url:
-            lines.append(f"  [dim]{rich_escape(c.source_url)}[/dim]")
+    for c in sources:
+        lines.append("• " + _title(c.title, c.url) + _about(c.author, c.year))
+        if c.url:
+            lines.append(f"  [dim]{rich_escape(c.url)}[/dim]")
     return "\n".join(lines)
 
 
@@ -92,12 +113,11 @@ def related(questions: Sequence[str], labels: Labels) -> str:
     return "\n".join(lines)
 
 
-def _title(c: Citation, labels: Labels) -> str:
-    title = rich_escape(source_title(c, labels))
-    return rich_link(title, c.source_url) if c.source_url else title
+def _title(title: str, url: str | None) -> str:
+    shown = rich_escape(title)
+    return rich_link(shown, url) if url else shown
 
 
-def _about(c: Citation, *, with_reference: bool) -> str:
-    parts = [c.author, c.year, c.reference if with_reference else None]
+def _about(*parts: str | None) -> str:
     about = " · ".join(rich_escape(part) for part in parts if part)
     return f" — {about}" if about else ""

@@ -1,16 +1,15 @@
 """A presenter with no platform behind it, so the core's tests need no integration: answers as
-CommonMark with footnotes written ``[n](url)``, each citation card a small dict."""
+CommonMark with footnotes written ``[n](url)``, each citation card a small dict, three to a
+thread message."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n.wording import ENGLISH_LABELS, Labels
+from bot.i18n.wording import Labels
 from bot.render.commonmark import CommonMarkSyntax
-from bot.render.numbering import CitationCard
-from bot.render.ports import Payload
-from bot.render.thread import batches, source_title, verdict_line
-from bot.upstream.citations import Citation
+from bot.render.layout import Source, SourceCard
+from bot.render.ports import Payload, Standalone
 
 __all__ = ["PlainPresenter"]
 
@@ -28,44 +27,54 @@ class _Markdown(CommonMarkSyntax):
         return f"[{number}]({url})" if url else f"[{number}]"
 
 
+class _Cards:
+    """Every cited passage a card of its own (no two share a link)."""
+
+    most = 3
+    room = 1
+    passages: int | None = None
+
+    def link(self, url: str) -> str | None:
+        return None
+
+    def card(self, card: SourceCard, labels: Labels) -> list[Payload]:
+        [passage] = card.passages
+        return [
+            {
+                "number": passage.number,
+                "title": card.title,
+                "quote": passage.quote,
+                "url": card.url,
+                "verdict": passage.verdict_line,
+            }
+        ]
+
+    def also_consulted(self, sources: Sequence[Source], labels: Labels) -> Standalone:
+        return Standalone({"also_consulted": [source.title for source in sources]})
+
+    def related(self, questions: Sequence[str], labels: Labels) -> Standalone | None:
+        return Standalone({"related": list(questions)}) if questions else None
+
+    def feedback(self, labels: Labels) -> None:
+        return None
+
+    def size(self, part: Payload) -> tuple[int, int]:
+        return 1, 0
+
+    def message(self, parts: Sequence[Payload], labels: Labels) -> Payload:
+        return {"cards": list(parts)}
+
+
 class PlainPresenter:
     name = "plain"
     markdown = _Markdown()
+    thread_parts = _Cards()
     text_budget = 1500
     message_limit = 2000
     footnote_width = 5
-    cards_per_message = 3
 
     def answer_message(self, text: str, *, feedback: bool) -> Payload:
         return {"content": text, "feedback": feedback}
 
     def notice(self, text: str) -> Payload:
         return {"content": text}
-
-    def thread(
-        self,
-        citation_cards: Sequence[CitationCard],
-        also_consulted: Sequence[Citation],
-        related: Sequence[str],
-        *,
-        labels: Labels = ENGLISH_LABELS,
-    ) -> tuple[Payload, ...]:
-        cards = [
-            {
-                "number": card.number,
-                "title": source_title(card.citation, labels),
-                "quote": card.citation.cited_text,
-                "url": card.citation.source_url,
-                "verdict": verdict_line(card.quote_check, labels),
-            }
-            for card in citation_cards
-        ]
-        payloads: list[Payload] = [
-            {"cards": batch}
-            for batch in batches(cards, size=lambda _: (1, 0), most=self.cards_per_message, room=1)
-        ]
-        if also_consulted:
-            payloads.append({"also_consulted": [source_title(c, labels) for c in also_consulted]})
-        if related:
-            payloads.append({"related": list(related)})
-        return tuple(payloads)

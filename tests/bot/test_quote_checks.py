@@ -8,11 +8,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.i18n.wording import ENGLISH_LABELS
 from bot.quote_checks import show_quote_checks
 from bot.render.formatter import RenderedAnswer
+from bot.render.layout import ThreadLayout
 from bot.render.numbering import CitationCard
 from bot.render.ports import Payload
+from bot.render.thread import write_thread
 from bot.upstream.citations import Citation
 from bot.verify import Verdict
 from bot.verify.checker import QuoteChecker
@@ -46,8 +47,14 @@ def posted(*cards: tuple[str, str]) -> RenderedAnswer:
         CitationCard(number=n, citation=Citation(number=n, cited_text=quote, source_url=url))
         for n, (url, quote) in enumerate(cards, start=1)
     )
-    thread = PRESENTER.thread(numbered, (), ())
-    return RenderedAnswer(answer=(), thread=thread, cards=numbered, also_consulted=())
+    layout = ThreadLayout(cards=numbered)
+    return RenderedAnswer(
+        answer=(),
+        thread=write_thread(layout, PRESENTER),
+        layout=layout,
+        cards=numbered,
+        also_consulted=(),
+    )
 
 
 async def test_each_message_is_edited_only_where_a_card_gained_a_verdict(
@@ -64,9 +71,7 @@ async def test_each_message_is_edited_only_where_a_card_gained_a_verdict(
     )
     thread = Thread(answer.thread)
 
-    verdicts = await show_quote_checks(
-        answer, checker=checker, presenter=PRESENTER, sink=thread, labels=ENGLISH_LABELS
-    )
+    verdicts = await show_quote_checks(answer, checker=checker, presenter=PRESENTER, sink=thread)
 
     assert verdicts == (Verdict.UNREADABLE, Verdict.NOT_FOUND, Verdict.UNREADABLE, Verdict.FOUND)
     assert thread.verdicts() == [None, NOT_FOUND, None, FOUND]
@@ -81,9 +86,7 @@ async def test_the_passages_of_one_page_show_their_verdicts_in_one_edit(
     answer = posted((site.url("/prayer"), HUMBLE), (site.url("/prayer"), "Prayer is silence."))
     thread = Thread(answer.thread)
 
-    await show_quote_checks(
-        answer, checker=checker, presenter=PRESENTER, sink=thread, labels=ENGLISH_LABELS
-    )
+    await show_quote_checks(answer, checker=checker, presenter=PRESENTER, sink=thread)
 
     assert thread.verdicts() == [FOUND, NOT_FOUND]
     assert thread.edits == [0]
@@ -102,7 +105,6 @@ async def test_a_check_still_running_at_the_deadline_shows_nothing(
         checker=checker,
         presenter=PRESENTER,
         sink=thread,
-        labels=ENGLISH_LABELS,
         deadline=0.5,
     )
 
@@ -125,7 +127,6 @@ async def test_a_card_that_cannot_be_edited_costs_nothing_but_its_verdict(
         checker=checker,
         presenter=PRESENTER,
         sink=Refusing(answer.thread),
-        labels=ENGLISH_LABELS,
     )
 
     assert verdicts == (Verdict.FOUND,)
@@ -137,11 +138,7 @@ async def test_closing_the_checker_ends_the_checks_still_running(site: Site) -> 
     answer = posted((site.url("/slow"), HUMBLE))
     thread = Thread(answer.thread)
     checker = QuoteChecker(allow_hosts=[("127.0.0.1", site.port)])
-    checker.background(
-        show_quote_checks(
-            answer, checker=checker, presenter=PRESENTER, sink=thread, labels=ENGLISH_LABELS
-        )
-    )
+    checker.background(show_quote_checks(answer, checker=checker, presenter=PRESENTER, sink=thread))
     await site.hanging()
     [running] = [t for t in asyncio.all_tasks() if t.get_name() == "citebot-quote-checks"]
 

@@ -14,6 +14,7 @@ import pytest
 from bot.i18n.wording import LANGUAGES, Wording
 from bot.render.formatter import AnswerFormatter
 from bot.render.ports import Payload, Presenter
+from bot.render.thread import write_thread
 from bot.upstream.citations import Citation
 from bot.upstream.errors import (
     BadKey,
@@ -149,9 +150,7 @@ def test_verdicts_edited_into_the_cards_keep_the_limits_and_move_no_card(
         for index, card in enumerate(rendered.cards)
     ]
 
-    edited = presenter.thread(
-        checked, rendered.also_consulted, rendered.related, labels=wording.labels
-    )
+    edited = write_thread(replace(rendered.layout, cards=checked), presenter)
 
     assert len(rendered.thread) > 1
     assert [_cards_in(p) for p in edited] == [_cards_in(p) for p in rendered.thread]

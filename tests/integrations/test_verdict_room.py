@@ -15,6 +15,7 @@ from bot.render.numbering import CitationCard
 from bot.render.ports import Payload
 from bot.upstream.citations import Citation
 from bot.verify import Verdict
+from tests.integrations.formatter.support import thread_of
 from tests.integrations.test_languages_limits import PRESENTERS
 
 SENTENCE = "grace builds on nature and perfects it in every age of the church"
@@ -63,8 +64,8 @@ def test_a_verdict_edited_in_never_moves_a_card(
     ]
     for presenter, validate in PRESENTERS:
         labels = Wording(language, presenter.name).labels
-        posted = presenter.thread(cards, (), (), labels=labels)
-        edited = presenter.thread(checked, (), (), labels=labels)
+        posted = thread_of(presenter, cards, (), (), labels=labels)
+        edited = thread_of(presenter, checked, (), (), labels=labels)
         assert [_cards_in(p) for p in edited] == [_cards_in(p) for p in posted]
         problems: list[Any] = [problem for payload in edited for problem in validate(payload)]
         assert problems == []

@@ -9,15 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.i18n.wording import ENGLISH_LABELS
 from bot.render.formatter import AnswerFormatter
 from bot.render.numbering import CitationCard
 from bot.upstream.citations import Citation, safe_url
-from integrations.discord import cards
 from integrations.discord.cards import embed_size
 from integrations.discord.presenter import DiscordPresenter
 from tests.integrations.discord.payloads import validate_discord_payload
 from tests.integrations.formatter.cases import CASES, CitationFields
+from tests.integrations.formatter.support import thread_of
 from tests.sim.discord.schema import body_errors
 from tests.sim.discord.validation import form_errors
 
@@ -30,7 +29,8 @@ def card(number: int, **fields: Unpack[CitationFields]) -> CitationCard:
 
 
 def test_cards_are_embeds_discord_py_accepts() -> None:
-    thread = PRESENTER.thread(
+    thread = thread_of(
+        PRESENTER,
         [
             card(
                 1,
@@ -58,7 +58,7 @@ def test_cards_are_embeds_discord_py_accepts() -> None:
 
 def test_long_quotes_are_cut_at_a_word_with_an_ellipsis() -> None:
     quote = "word " * 2000
-    [embed] = cards.document([card(1, cited_text=quote)], ENGLISH_LABELS)
+    [embed] = thread_of(PRESENTER, [card(1, cited_text=quote)])[0]["embeds"]
     description = embed["description"]
     assert description.endswith("word…")
     assert len(description) < 4096
@@ -76,7 +76,7 @@ def test_many_big_cards_are_batched_within_limits() -> None:
         )
         for n in range(1, 24)
     ]
-    thread = PRESENTER.thread(cards, [Citation(number=99, title="Unused")], ["Q" * 100] * 7)
+    thread = thread_of(PRESENTER, cards, [Citation(number=99, title="Unused")], ["Q" * 100] * 7)
     for payload in thread:
         assert validate_discord_payload(payload) == []
         assert sum(embed_size(e) for e in payload.get("embeds", [])) <= 6000
@@ -95,7 +95,7 @@ def test_mentions_are_inert_in_text_code_and_cards(text: str) -> None:
     (message,) = formatter.render()
     assert validate_discord_payload(message) == []
     assert message["allowed_mentions"] == {"parse": []}
-    [embed] = cards.document([card(1, cited_text=text, title=text, author=text)], ENGLISH_LABELS)
+    [embed] = thread_of(PRESENTER, [card(1, cited_text=text, title=text, author=text)])[0]["embeds"]
     assert validate_discord_payload({"embeds": [embed], "allowed_mentions": {"parse": []}}) == []
 
 
@@ -140,7 +140,7 @@ def test_a_document_cited_past_one_embeds_room_continues_without_its_link() -> N
         )
         for n in range(1, 31)
     ]
-    thread = PRESENTER.thread(passages, [], [])
+    thread = thread_of(PRESENTER, passages, [], [])
     embeds = [e for p in thread for e in p.get("embeds", [])]
     assert len(embeds) > 1
     assert [e.get("url") for e in embeds] == ["https://v.va/ccc"] + [None] * (len(embeds) - 1)
@@ -164,7 +164,7 @@ def test_whatever_the_source_url_the_cards_are_ones_discord_takes(url: str) -> N
         ),
     ]
     also = Citation(number=3, title="U", source_url=safe_url(url + "/also"))
-    for payload in PRESENTER.thread(citations, [also], []):
+    for payload in thread_of(PRESENTER, citations, [also], []):
         assert _spec_errors(payload) == {}
         urls = [e["url"] for e in payload.get("embeds", []) if "url" in e]
         assert len(urls) == len(set(urls))

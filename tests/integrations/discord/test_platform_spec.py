@@ -8,13 +8,16 @@ simulator now referees with Discord's official spec and docs.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 from unittest.mock import ANY
 
 import pytest
 
+from bot.i18n.wording import Labels
 from bot.render.ports import Payload
+from integrations.discord.cards import DiscordCards
 from integrations.discord.presenter import DiscordPresenter
+from integrations.discord.types import Embed
 from tests.integrations.discord.harness import Harness, running_harness
 from tests.sim.discord import DiscordSim, SimMessage
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
@@ -87,15 +90,19 @@ async def test_a_private_answer_is_edited_with_the_documented_flags(harness: Har
     assert _refusals(harness) == []
 
 
-class _OneCardRefused(DiscordPresenter):
-    """Slips into the first cards message a card Discord refuses, as a check citebot lacks
-    would: the spec refuses its URL, and the 400 names it (``errors.embeds.1.url``)."""
+class _RefusedCardSlipsIn(DiscordCards):
+    def message(self, parts: Sequence[Embed], labels: Labels) -> Payload:
+        first, *rest = parts
+        return super().message(
+            [first, {"title": "Refused", "url": "https://example.org/%zz"}, *rest], labels
+        )
 
-    def thread(self, *args: Any, **kwargs: Any) -> tuple[Payload, ...]:
-        first, *rest = super().thread(*args, **kwargs)
-        embeds = list(first["embeds"])
-        embeds.insert(1, {"title": "Refused", "url": "https://example.org/%zz"})
-        return ({**first, "embeds": embeds}, *rest)
+
+class _OneCardRefused(DiscordPresenter):
+    """Slips into the cards message a card Discord refuses, as a check citebot lacks would:
+    the spec refuses its URL, and the 400 names it (``errors.embeds.1.url``)."""
+
+    thread_parts = _RefusedCardSlipsIn()
 
 
 TWO_DOCUMENTS = answer(

@@ -6,8 +6,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from bot.i18n.wording import ENGLISH_LABELS, Labels
 from bot.render.formatter import AnswerFormatter, RenderedAnswer
+from bot.render.layout import ThreadLayout
+from bot.render.numbering import CitationCard
 from bot.render.ports import Payload, Presenter
+from bot.render.thread import write_thread
+from bot.upstream.citations import Citation
 from integrations.discord.presenter import DiscordPresenter
 from integrations.slack.presenter import SlackPresenter
 from tests.integrations.discord.payloads import validate_discord_payload
@@ -41,6 +46,21 @@ def stream(
         formatter.feed(piece)
         renders.append(formatter.render())
     return renders, formatter.finish(case.done())
+
+
+def thread_of(
+    presenter: Presenter,
+    cards: Sequence[CitationCard],
+    also_consulted: Sequence[Citation] = (),
+    related: Sequence[str] = (),
+    *,
+    labels: Labels = ENGLISH_LABELS,
+) -> tuple[Payload, ...]:
+    """The thread ``presenter`` posts for these cards (all of them: no ``MAX_CARDS``)."""
+    layout = ThreadLayout(
+        cards=cards, also_consulted=also_consulted, related=related, labels=labels
+    )
+    return write_thread(layout, presenter)
 
 
 def answer_text(payload: Payload) -> str:

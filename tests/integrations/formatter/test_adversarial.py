@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n.wording import ENGLISH_LABELS
 from bot.render.formatter import AnswerFormatter
 from bot.render.numbering import CitationCard
 from bot.render.ports import Presenter
 from bot.upstream.citations import Citation
 from bot.upstream.events import AnswerDone
-from integrations.discord import cards
-from tests.integrations.formatter.support import answer_text, presenters, problems
+from integrations.discord.presenter import DiscordPresenter
+from tests.integrations.formatter.support import answer_text, presenters, problems, thread_of
 
 
 def final(
@@ -68,7 +67,7 @@ def test_a_caret_marker_of_any_number_is_never_shown_raw(presenter: Presenter, m
 def test_a_discord_card_shows_the_quote_lines_as_the_source_wrote_them() -> None:
     quote = "Intro\n# Title\n- item\n3. third\n-# small\n> nested"
     card = CitationCard(number=1, citation=Citation(number=1, cited_text=quote))
-    [embed] = cards.document([card], ENGLISH_LABELS)
+    [embed] = thread_of(DiscordPresenter(), [card])[0]["embeds"]
     description = embed["description"]
     assert description == (
         "> Intro\n> \\# Title\n> \\- item\n> 3\\. third\n> \\-# small\n> \\> nested"

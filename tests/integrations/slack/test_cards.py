@@ -18,6 +18,7 @@ from bot.upstream.citations import Citation, safe_url
 from integrations.slack.builder import block_kit_builder_url
 from integrations.slack.presenter import SlackPresenter
 from tests.integrations.formatter.cases import CASES, CitationFields
+from tests.integrations.formatter.support import thread_of
 from tests.integrations.slack.payloads import validate_slack_payload
 from tests.sim.slack.limits import check_message
 from tests.sim.slack.model import Message
@@ -31,7 +32,8 @@ def card(number: int, **fields: Unpack[CitationFields]) -> CitationCard:
 
 
 def test_cards_are_blocks_slack_sdk_accepts() -> None:
-    thread = PRESENTER.thread(
+    thread = thread_of(
+        PRESENTER,
         [
             card(
                 1,
@@ -68,7 +70,7 @@ def test_cards_are_blocks_slack_sdk_accepts() -> None:
 
 def test_many_cards_stay_within_fifty_blocks_a_message() -> None:
     cards = [card(n, cited_text="x " * 2000, title="T" * 400) for n in range(1, 40)]
-    thread = PRESENTER.thread(cards, [], [])
+    thread = thread_of(PRESENTER, cards, [], [])
     assert len(thread) > 1
     for payload in thread:
         assert validate_slack_payload(payload) == []
@@ -83,7 +85,7 @@ def test_mentions_are_inert_in_answers_and_cards(text: str) -> None:
     formatter.feed(f"{text} `{text}`\n\n```\n{text}\n```")
     (message,) = formatter.render()
     assert validate_slack_payload(message) == []
-    thread = PRESENTER.thread([card(1, cited_text=text, title=text, author=text)], [], [text])
+    thread = thread_of(PRESENTER, [card(1, cited_text=text, title=text, author=text)], [], [text])
     assert all(validate_slack_payload(p) == [] for p in thread)
 
 
@@ -97,14 +99,14 @@ def test_answers_are_standard_markdown_alone() -> None:
 
 
 def test_the_builder_link_holds_the_blocks() -> None:
-    blocks = PRESENTER.thread([card(1, cited_text="q", title="T")], [], [])[0]["blocks"]
+    blocks = thread_of(PRESENTER, [card(1, cited_text="q", title="T")], [], [])[0]["blocks"]
     url = block_kit_builder_url(blocks)
     assert url.startswith("https://app.slack.com/block-kit-builder/#")
     assert json.loads(unquote(url.split("#", 1)[1])) == {"blocks": blocks}
 
 
 def test_a_related_question_button_shows_no_mention_but_asks_the_words_themselves() -> None:
-    (payload,) = PRESENTER.thread([], [], ["Who is <!here> for <@U123>?"])
+    (payload,) = thread_of(PRESENTER, [], [], ["Who is <!here> for <@U123>?"])
     actions = next(b for b in payload["blocks"] if b["type"] == "actions")
     button = actions["elements"][0]
     assert button["value"] == "Who is <!here> for <@U123>?"  # asked upstream on a click
@@ -123,7 +125,7 @@ def test_the_notification_text_leads_with_sources_as_the_language_punctuates_it(
     reader's language writes a label (French keeps its no-break space, Chinese its full-width
     colon)."""
     labels = Wording(language).labels
-    (payload,) = PRESENTER.thread([card(1, title="Lumen Gentium")], [], [], labels=labels)
+    (payload,) = thread_of(PRESENTER, [card(1, title="Lumen Gentium")], [], [], labels=labels)
     assert payload["text"] == f"{lead}1. Lumen Gentium"
 
 
@@ -136,7 +138,9 @@ def _refusals(payload: dict[str, Any]) -> list[object]:
 @pytest.mark.parametrize("length", [2900, 2960, 2990, 3000, 3001, 3200])
 def test_a_long_link_loses_title_characters_or_itself_never_its_brackets(length: int) -> None:
     url = "https://example.org/" + "a" * (length - 20)
-    (payload,) = PRESENTER.thread([card(1, title="Lumen & Gentium " * 20, source_url=url)], [], [])
+    (payload,) = thread_of(
+        PRESENTER, [card(1, title="Lumen & Gentium " * 20, source_url=url)], [], []
+    )
     title = payload["blocks"][0]["text"]["text"]
     assert _refusals(payload) == [None]
     if f"<{url}|" in title:  # the link whole, its title cut to make room
@@ -163,7 +167,7 @@ def test_one_documents_passages_are_one_card_with_each_quote() -> None:
         )
         for n in (1, 2)
     ]
-    (payload,) = PRESENTER.thread([*passages, card(3, title="Other")], [], [])
+    (payload,) = thread_of(PRESENTER, [*passages, card(3, title="Other")], [], [])
     sections = [b["text"]["text"] for b in payload["blocks"] if b["type"] == "section"]
     assert sections == ["*1, 2.* *<https://v.va/ccc|Catechism>*", "*3.* *Other*"]
     quotes = [
@@ -186,5 +190,5 @@ def test_one_documents_passages_are_one_card_with_each_quote() -> None:
 def test_whatever_the_source_url_the_card_is_one_slack_takes_whole(url: str) -> None:
     citation = Citation(number=1, cited_text="q", title="T", source_url=safe_url(url))
     also = Citation(number=2, title="U", source_url=safe_url(url + "/also"))
-    for payload in PRESENTER.thread([CitationCard(number=1, citation=citation)], [also], []):
+    for payload in thread_of(PRESENTER, [CitationCard(number=1, citation=citation)], [also], []):
         assert _refusals(payload) == [None]

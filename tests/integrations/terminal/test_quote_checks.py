@@ -14,6 +14,7 @@ from bot.upstream.citations import Citation
 from bot.verify import Verdict
 from integrations.terminal.presenter import TerminalPresenter
 from integrations.terminal.sink import TerminalSink
+from tests.integrations.formatter.support import thread_of
 from tests.sim.pages import FOUND, NOT_FOUND
 
 PRESENTER = TerminalPresenter(hyperlinks=False)
@@ -33,8 +34,11 @@ def sink() -> tuple[TerminalSink, io.StringIO]:
 
 
 def test_each_verdict_is_under_its_quote_in_its_colour() -> None:
-    found, changed, unread = PRESENTER.thread(
-        [card(1, Verdict.FOUND), card(2, Verdict.NOT_FOUND), card(3, Verdict.UNREADABLE)], [], []
+    found, changed, unread = thread_of(
+        PRESENTER,
+        [card(1, Verdict.FOUND), card(2, Verdict.NOT_FOUND), card(3, Verdict.UNREADABLE)],
+        [],
+        [],
     )
     assert found["markup"].endswith(f"│ Quote 1.[/italic]\n[green]{FOUND}[/green]")
     assert changed["markup"].endswith(f"│ Quote 2.[/italic]\n[yellow]{NOT_FOUND}[/yellow]")
@@ -44,9 +48,9 @@ def test_each_verdict_is_under_its_quote_in_its_colour() -> None:
 async def test_the_cards_print_as_the_checks_left_them_once_the_answer_closes() -> None:
     terminal, out = sink()
     async with terminal.live("Why?"):
-        await terminal.post_thread(PRESENTER.thread([card(1, None)], [], []))
+        await terminal.post_thread(thread_of(PRESENTER, [card(1, None)], [], []))
         assert "Quote 1." not in out.getvalue()  # held until the checks are done
-        (checked,) = PRESENTER.thread([card(1, Verdict.FOUND)], [], [])
+        (checked,) = thread_of(PRESENTER, [card(1, Verdict.FOUND)], [], [])
         await terminal.edit_thread(0, checked)
     assert out.getvalue().count("Quote 1.") == 1
     assert FOUND in out.getvalue()
@@ -56,7 +60,7 @@ async def test_interrupted_while_checking_the_cards_still_print_unchecked() -> N
     terminal, out = sink()
     with pytest.raises(asyncio.CancelledError):  # Ctrl-C, as asyncio.run delivers it
         async with terminal.live("Why?"):
-            await terminal.post_thread(PRESENTER.thread([card(1, None)], [], []))
+            await terminal.post_thread(thread_of(PRESENTER, [card(1, None)], [], []))
             raise asyncio.CancelledError
     assert "Quote 1." in out.getvalue()
     assert FOUND not in out.getvalue()

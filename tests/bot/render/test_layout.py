@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n.wording import ENGLISH_LABELS, Wording
-from bot.render.thread import source_title
+from bot.render.layout import source_title
 from bot.upstream.citations import Citation
 
 
