@@ -125,6 +125,9 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
             sink=sink,
             wording=wording,
             pacer=Pacer(min_interval=0.0 if preview else 0.05),
+            # what the worker would post: --json and the terminal keep its caps
+            max_messages=settings.max_answer_messages,
+            max_cards=settings.max_cards,
         )
         if checker is not None and outcome.rendered is not None:
             # the cards wait for the checks, a few seconds at most, and show their verdicts
@@ -164,8 +167,10 @@ def _print_json(
     citations = []
     if rendered:
         # footnote order, then the sources the answer consulted but never cited: every source
-        # one number (bot.render.numbering); only a cited quote is checked
-        checked = list(verdicts) if verdicts is not None else [None] * len(rendered.citations)
+        # one number (bot.render.numbering); only the quotes of the cards posted are checked,
+        # the cited sources past MAX_CARDS are only listed
+        posted = list(verdicts) if verdicts is not None else [None] * len(rendered.layout.cards)
+        checked = [*posted, *[None] * (len(rendered.citations) - len(posted))]
         for citation, verdict in zip(rendered.citations, checked, strict=True):
             nothing_to_check = not (citation.cited_text.strip() and citation.source_url)
             quote_check = None if verdict is None or nothing_to_check else verdict.value
