@@ -41,9 +41,10 @@ def wire(http: HTTPClient) -> DiscordWire:
 
 
 async def deferred(
-    sim: DiscordSim, http: HTTPClient, *, private: bool = False
+    sim: DiscordSim, http: HTTPClient, *, private: bool = False, can_thread: bool = False
 ) -> tuple[SimInteraction, DiscordAnswerSink]:
-    """A person ran /ask and the bot deferred ("is thinking…"): the interaction and its sink."""
+    """A person ran /ask and the bot deferred ("is thinking…"): the interaction and its sink
+    (``can_thread``: the cards go in a thread on the answer, as in a server's text channel)."""
     interaction = await sim.slash_command("ask", {"question": "What is hope?"})
     route = Route(
         "POST",
@@ -60,6 +61,7 @@ async def deferred(
         budgets=RouteBudgets(),
         channel_id=sim.text.id,
         ephemeral=private,
+        can_thread=can_thread,
         interaction=InteractionToken(
             application_id=sim.application_id,
             token=interaction.token,
