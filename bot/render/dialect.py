@@ -42,6 +42,11 @@ class Dialect(ABC):
         """Written text as a link's label."""
         return inner
 
+    def url_text(self, target: str) -> str:
+        """A link's URL as its label, where the answer gave it none: as it is, where the
+        markup takes a URL raw (HTML escapes its ``&``)."""
+        return target
+
     def kill_mentions(self, text: str) -> str:
         """Every mention sequence made inert with a zero-width space (idempotent)."""
         if self.mention is None:
@@ -62,7 +67,7 @@ class Dialect(ABC):
         target = self.link_url(url)
         if target is None:
             return inner or self.escape(url, line_start=False)
-        return self.linked(self.link_label(inner) or target, target)
+        return self.linked(self.link_label(inner) or self.url_text(target), target)
 
     def footnote(self, number: int, url: str | None) -> str:
         """A footnote as shown: its superscript number, linked to its source where it can be."""
