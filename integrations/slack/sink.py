@@ -146,9 +146,7 @@ class SlackSink:
             log.info("no placeholder: %s", error.response.get("error"))
             return
         self._placeholder, self._placeholder_words = held, words
-        self._shown.append(
-            self._claim(_Shown(ts=ts, payload=held, streaming=False), "chat.update")
-        )
+        self._shown.append(self._claim(_Shown(ts=ts, payload=held, streaming=False), "chat.update"))
 
     def whereabouts(self) -> Whereabouts:
         """Where this answer is, for another worker to close it if this one dies
