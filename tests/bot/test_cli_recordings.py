@@ -45,6 +45,8 @@ def card_numbers(platform: str, thread: list[dict[str, Any]]) -> list[int]:
         ("azure/on-your-data-2023-08-01-preview", "discord"),
         ("azure/on-your-data-docs-2024-10-21", "slack"),
         ("groq/compound-beta-stream", "discord"),
+        ("groq/compound-domain-filters", "slack"),
+        ("azure/on-your-data-docs-minimum", "discord"),
     ],
 )
 async def test_json_numbers_every_source_once_cited_ones_first(name: str, platform: str) -> None:
@@ -89,6 +91,8 @@ async def test_piped_output_prints_the_urls_of_the_sources_consulted() -> None:
     ("name", "first_line"),
     [
         ("mistral/magistral-medium-2507-stream", "2 + 2 = 4"),
+        ("mistral/magistral-medium-2507", "2 + 2 = 4"),
+        ("deepseek/deepseek-reasoner-hello-stream", "Hello there! 😊 How can I help you today?"),
         ("deepseek/deepseek-reasoner-stream", 'The word "strawberry" contains three "r"s.'),
         ("groq/compound-beta-stream", "The weather in San Francisco today is partly cloudy"),
     ],
