@@ -44,8 +44,8 @@ MARKER = re.compile(r"\[\^([0-9]{1,9})\]|\[([1-9][0-9]{0,2})\]|\[doc([1-9][0-9]{
 """``[^N]`` is footnote syntax whatever N is (a bad number is dropped as dangling, never shown);
 a plain ``[N]`` is taken for a marker only while it looks like one (up to 999), as is Azure On
 Your Data's ``[docN]``."""
-_CLOSES = re.compile(rf"(?:{MARKER.pattern})*(?:[.,;:!?]|\Z)")
-"""What follows a footnote that closes a clause: more footnotes, then a stop or the end."""
+_CLOSES = re.compile(rf"(?:{MARKER.pattern})*[.,;:!?]")
+"""What follows a footnote that closes a clause: more footnotes, then a stop."""
 _STRAY_MARKS = re.compile(r"^(?:[*_]+\s+)+|(?:\s+[*_]+)+$")
 """Emphasis marks markdown-it left as text because nothing closed them (a stream cut after
 ``**``): at a sentence's edge, alone between spaces, they are no words of it."""
@@ -222,8 +222,8 @@ def _inlines(nodes: Sequence[SyntaxTreeNode], *, in_link: bool = False) -> Itera
 
 
 def _markers(text: str) -> tuple[Inline, ...]:
-    """Text and footnotes. A footnote that closes a clause (a stop or the end follows it) sits
-    on the word before it: Azure writes ``images [doc1].``, which reads ``images¹.``."""
+    """Text and footnotes. A footnote that closes a clause (a stop follows it) sits on the word
+    before it: Azure writes ``images [doc1].``, which reads ``images¹.``."""
     if "[" not in text:
         return (Text(text),) if text else ()
     out: list[Inline] = []

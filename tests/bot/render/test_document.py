@@ -50,12 +50,13 @@ def test_a_sentence_goes_on_past_an_abbreviation() -> None:
     [
         # Azure On Your Data writes a blank before each marker
         (
-            "It runs on Kubernetes [doc1]. It scales [doc2][doc3]",
-            "It runs on Kubernetes¹. It scales¹¹",
-            ["It runs on Kubernetes.", "It scales", "It scales"],
+            "It runs on Kubernetes [doc1]. It scales [doc2][doc3];",
+            "It runs on Kubernetes¹. It scales¹¹;",
+            ["It runs on Kubernetes.", "It scales;", "It scales;"],
         ),
-        # a footnote inside a sentence keeps the words around it apart
+        # a footnote inside a sentence, or at its end with no stop, keeps its blank
         ("Plain [1] marker.", "Plain ¹ marker.", ["Plain marker."]),
+        ("Hosting plans [doc1]", "Hosting plans ¹", ["Hosting plans"]),
     ],
 )
 def test_a_footnote_that_closes_a_clause_sits_on_its_word(
