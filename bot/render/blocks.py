@@ -17,7 +17,7 @@ from bot.render.text import SENTINEL, ends_sentence, safe_cut
 __all__ = ["BlockReader", "SourceBlock", "cut_floor"]
 
 _PIECES = 64
-_UNFINISHED_MARKER = re.compile(r"\[(?:\^[0-9]{0,9}|[0-9]{0,3})\Z")
+_UNFINISHED_MARKER = re.compile(r"\[(?:\^[0-9]{0,9}|[0-9]{0,3}|d(?:o(?:c[0-9]{0,3})?)?)\Z")
 _DEFINITION = re.compile(r" {0,3}\[(?:\^[0-9]{1,9}|[0-9]{1,3})\]:")
 _DEFINITION_PREFIX = re.compile(r" {0,3}(?:\[(?:\^(?:[0-9]{1,9}\]?)?|[0-9]{1,3}\]?)?)?")
 _SPACES = re.compile(r" {0,3}")

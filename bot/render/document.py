@@ -1,9 +1,9 @@
 """The model's Markdown, parsed once by markdown-it-py into a small document the dialects write.
 
-Footnote markers (``[^N]`` and ``[N]``) become :class:`Footnote` nodes here, and only in plain
-text: brackets inside code spans, code blocks and link text are left alone because markdown-it
-has already put them into other nodes. Each footnote carries the sentence of the answer it
-stands in, so a citation card can say what it supports.
+Footnote markers (``[^N]``, ``[N]`` and Azure's ``[docN]``) become :class:`Footnote` nodes
+here, and only in plain text: brackets inside code spans, code blocks and link text are left
+alone because markdown-it has already put them into other nodes. Each footnote carries the
+sentence of the answer it stands in, so a citation card can say what it supports.
 """
 
 from __future__ import annotations
@@ -40,9 +40,12 @@ __all__ = [
     "plain_text",
 ]
 
-MARKER = re.compile(r"\[\^([0-9]{1,9})\]|\[([1-9][0-9]{0,2})\]")
+MARKER = re.compile(r"\[\^([0-9]{1,9})\]|\[([1-9][0-9]{0,2})\]|\[doc([1-9][0-9]{0,2})\]")
 """``[^N]`` is footnote syntax whatever N is (a bad number is dropped as dangling, never shown);
-a plain ``[N]`` is taken for a marker only while it looks like one (up to 999)."""
+a plain ``[N]`` is taken for a marker only while it looks like one (up to 999), as is Azure On
+Your Data's ``[docN]``."""
+_CLOSES = re.compile(rf"(?:{MARKER.pattern})*[.,;:!?]")
+"""What follows a footnote that closes a clause: more footnotes, then a stop."""
 _STRAY_MARKS = re.compile(r"^(?:[*_]+\s+)+|(?:\s+[*_]+)+$")
 """Emphasis marks markdown-it left as text because nothing closed them (a stream cut after
 ``**``): at a sentence's edge, alone between spaces, they are no words of it."""
@@ -219,14 +222,19 @@ def _inlines(nodes: Sequence[SyntaxTreeNode], *, in_link: bool = False) -> Itera
 
 
 def _markers(text: str) -> tuple[Inline, ...]:
+    """Text and footnotes. A footnote that closes a clause (a stop follows it) sits on the word
+    before it: Azure writes ``images [doc1].``, which reads ``images¹.``."""
     if "[" not in text:
         return (Text(text),) if text else ()
     out: list[Inline] = []
     last = 0
     for match in MARKER.finditer(text):
-        if match.start() > last:
-            out.append(Text(text[last : match.start()]))
-        out.append(Footnote(int(match.group(1) or match.group(2))))
+        before = text[last : match.start()]
+        if _CLOSES.match(text, match.end()):
+            before = before.rstrip(" \t")
+        if before:
+            out.append(Text(before))
+        out.append(Footnote(int(match.group(1) or match.group(2) or match.group(3))))
         last = match.end()
     if last < len(text):
         out.append(Text(text[last:]))

@@ -70,17 +70,25 @@ def resolve(uses: Sequence[tuple[int, str]], citations: Sequence[Citation]) -> R
     is every citation whose ``number`` is N (a provider may give several); markers whose
     citations all come from the same sources (same URL and reference) share one number. A
     marker with no citation is dropped (and logged). Several citations behind one number each
-    get a card, all showing that number. When no marker names a citation (Magisterium's
-    documented example has none), every citation is cited, in the provider's order: its card
-    is the only place its quote and reference show. Linear in markers and citations.
+    get a card, all showing that number. A citation of the answer as a whole (``scope``
+    "answer": OpenRouter's web sources) is cited after the footnotes, in the provider's order;
+    so is every citation when no marker names one (Magisterium's documented example has none):
+    its card is the only place its quote and reference show. A source the provider only
+    consulted (Groq's search results) is cited only where a footnote names it. Linear in
+    markers and citations.
     """
     by_number: dict[int, dict[Citation, None]] = {}
     for citation in citations:
         by_number.setdefault(citation.number, {})[citation] = None
     named = [(marker, sentence) for marker, sentence in uses if marker in by_number]
     dangling = len(uses) - len(named)
-    if not named:
-        named = [(number, "") for number in by_number]
+    wholly = {"answer"} if named else {"answer", "footnote"}
+    footnoted = {marker for marker, _ in named}
+    named += [
+        (number, "")
+        for number, cited in by_number.items()
+        if number not in footnoted and any(c.scope in wholly for c in cited)
+    ]
     numbers: dict[int, int] = {}
     by_source: FirstUse[tuple[object, ...]] = FirstUse()
     groups: dict[int, dict[tuple[object, ...], Citation]] = {}

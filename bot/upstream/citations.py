@@ -1,24 +1,40 @@
 """One citation model for every provider, and the normalisers that build it.
 
 Providers disagree on where sources live (Magisterium's ``citations`` objects, Perplexity's URL
-list plus ``search_results``, OpenAI's ``url_citation`` annotations). Everything downstream of
-the client sees only :class:`Citation`; the provider's own object rides along untouched in
-``raw`` so nothing it said is lost.
+list plus ``search_results``, OpenAI's and OpenRouter's ``url_citation`` annotations, Azure On
+Your Data's ``context``, Groq's ``executed_tools``). Everything downstream of the client sees
+only :class:`Citation`; the provider's own object rides along untouched in ``raw`` so nothing it
+said is lost. Where each provider puts them in its chunks is :mod:`bot.upstream.sources`.
 """
 
 from __future__ import annotations
 
 import html
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Citation", "normalise_citations", "safe_url"]
+__all__ = [
+    "Citation",
+    "Scope",
+    "azure_citations",
+    "groq_citations",
+    "magisterium_citations",
+    "openai_citations",
+    "perplexity_citations",
+    "safe_url",
+]
+
+Scope = Literal["footnote", "answer", "consulted"]
+"""What of the answer a source supports: where a footnote names it (a marker with its number, or
+its span), the answer as a whole (a card with no footnote), or nothing the provider says (a
+source it consulted: listed as such unless a footnote names it)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -27,7 +43,8 @@ class Citation:
 
     ``number`` is the one-based footnote number the provider's text uses for it. ``span`` is
     the supported part of the answer as a character range, when the provider reports one
-    instead of writing a marker (OpenAI annotations).
+    instead of writing a marker (OpenAI annotations). ``scope`` says what it supports
+    (:data:`Scope`).
     """
 
     number: int
@@ -40,6 +57,7 @@ class Citation:
     source_url: str | None = None
     provider: str = "magisterium"
     span: tuple[int, int] | None = None
+    scope: Scope = "footnote"
     raw: Mapping[str, Any] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, hash=False
     )
@@ -93,7 +111,7 @@ def _frozen(raw: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(raw))
 
 
-def _magisterium(items: Sequence[object]) -> tuple[Citation, ...]:
+def magisterium_citations(items: Sequence[object]) -> tuple[Citation, ...]:
     citations: list[Citation] = []
     for position, item in enumerate(items):
         if not isinstance(item, Mapping):
@@ -122,7 +140,7 @@ def _magisterium(items: Sequence[object]) -> tuple[Citation, ...]:
     return tuple(citations)
 
 
-def _perplexity(urls: Sequence[object], results: object) -> tuple[Citation, ...]:
+def perplexity_citations(urls: Sequence[object], results: object) -> tuple[Citation, ...]:
     by_url: dict[str, Mapping[str, Any]] = {}
     if isinstance(results, Sequence):
         for result in results:
@@ -146,7 +164,11 @@ def _perplexity(urls: Sequence[object], results: object) -> tuple[Citation, ...]
     return tuple(citations)
 
 
-def _openai(annotations: Sequence[object]) -> tuple[Citation, ...]:
+def openai_citations(annotations: Sequence[object]) -> tuple[Citation, ...]:
+    """OpenAI's ``url_citation`` annotations, and OpenRouter's (the same shape, with the page's
+    text in ``content``, which is search context rather than a quote). OpenRouter's web plugin
+    gives every source a zero-width span at 0: not a footnote before the first word but a
+    source of the answer as a whole."""
     citations: list[Citation] = []
     seen: list[Mapping[str, Any]] = []
     for item in annotations:
@@ -164,44 +186,60 @@ def _openai(annotations: Sequence[object]) -> tuple[Citation, ...]:
                 title=_text(body.get("title")),
                 source_url=safe_url(body.get("url")),
                 provider="openai",
-                span=span,
+                span=None if span == (0, 0) else span,
+                scope="answer" if span == (0, 0) else "footnote",
                 raw=_frozen(item),
             )
         )
     return tuple(citations)
 
 
-def annotations_of(chunk: Mapping[str, Any]) -> list[object]:
-    """OpenAI puts annotations on the delta (streaming) or the message (non-streaming)."""
-    found: list[object] = []
-    choices = chunk.get("choices")
-    if not isinstance(choices, Sequence):
-        return found
-    for choice in choices:
-        if not isinstance(choice, Mapping):
+def azure_citations(items: Sequence[object]) -> tuple[Citation, ...]:
+    """Azure OpenAI On Your Data: the answer's ``[docN]`` is the Nth citation. A citation may
+    have no title or URL (the index's fields are the operator's choice): its file path names it
+    then, and it still gets its card, with its words."""
+    citations: list[Citation] = []
+    for position, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            log.warning("skipped a citation that is not an object (position %d)", position)
             continue
-        for key in ("delta", "message"):
-            part = choice.get(key)
-            if isinstance(part, Mapping) and isinstance(part.get("annotations"), Sequence):
-                found.extend(part["annotations"])
-    return found
+        citations.append(
+            Citation(
+                number=position + 1,
+                cited_text=_text(item.get("content")) or "",
+                title=_text(item.get("title")) or _text(item.get("filepath")),
+                source_url=safe_url(item.get("url")),
+                provider="azure",
+                raw=_frozen(item),
+            )
+        )
+    return tuple(citations)
 
 
-def normalise_citations(
-    payload: Mapping[str, Any], *, annotations: Sequence[object] | None = None
-) -> tuple[Citation, ...]:
-    """Detect the provider's shape from ``payload`` and return its citations in footnote order.
+def groq_citations(results: Sequence[Mapping[str, Any]], text: str) -> tuple[Citation, ...]:
+    """Groq's compound models: the results of their web searches are sources consulted; one
+    the answer links (``[words](url)`` or ``<url>``) is cited there, the link its span."""
+    citations: list[Citation] = []
+    for result in results:
+        url = safe_url(result.get("url"))
+        span = _link_to(url, text) if url else None
+        citations.append(
+            Citation(
+                number=len(citations) + 1,
+                cited_text=_text(result.get("content")) or "",
+                title=_text(result.get("title")),
+                source_url=url,
+                provider="groq",
+                span=span,
+                scope="consulted",
+                raw=_frozen(result),
+            )
+        )
+    return tuple(citations)
 
-    ``annotations`` are the OpenAI ``url_citation`` annotations of the whole answer, collected
-    over a stream (they arrive on any delta, the final one included); without them, those in
-    ``payload`` itself are read. Never both: the final chunk's would count twice.
-    """
-    raw = payload.get("citations")
-    if isinstance(raw, Sequence) and not isinstance(raw, str) and raw:
-        if all(isinstance(item, str) for item in raw):
-            result = _perplexity(raw, payload.get("search_results"))
-        else:
-            result = _magisterium(raw)
-        return tuple(sorted(result, key=lambda c: c.number))
-    found = annotations_of(payload) if annotations is None else annotations
-    return _openai(found) if found else ()
+
+def _link_to(url: str, text: str) -> tuple[int, int] | None:
+    """Where ``text`` first links ``url`` as a Markdown link or an autolink."""
+    escaped = re.escape(url)
+    link = re.search(rf"\[[^\]\n]*\]\(\s*<?{escaped}>?\s*\)|<{escaped}>", text)
+    return (link.start(), link.end()) if link else None

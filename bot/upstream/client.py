@@ -34,7 +34,6 @@ import httpx
 from httpx_aiohttp import AiohttpTransport
 from pydantic import SecretStr
 
-from bot.upstream.citations import annotations_of, normalise_citations
 from bot.upstream.deadline import Deadline, DeadlinePassed
 from bot.upstream.errors import (
     ContentFiltered,
@@ -56,6 +55,7 @@ from bot.upstream.replies import (
     related_of,
     usage_of,
 )
+from bot.upstream.sources import Sources
 from bot.upstream.sse import EventTooLarge, SSEReader
 
 log = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ class _Progress:
     """
 
     text: list[str] = field(default_factory=list)
-    annotations: list[object] = field(default_factory=list)
+    sources: Sources = field(default_factory=Sources)
     related: tuple[str, ...] = ()
     skipped: int = 0
     final: Mapping[str, Any] | None = None
@@ -346,7 +346,7 @@ class AnswerClient:
         choice = choice_of(chunk, whole=whole)
         progress.related = related_of(chunk) or progress.related
         progress.usage = usage_of(chunk) or progress.usage
-        progress.annotations.extend(annotations_of(chunk))
+        progress.sources.take(chunk)
         shown = progress.think.feed(choice.text)
         if shown.text:
             progress.add(shown.text)
@@ -390,7 +390,7 @@ class AnswerClient:
         return AnswerDone(
             text=progress.joined,
             finish_reason=reason or "stop",
-            citations=normalise_citations(final, annotations=progress.annotations),
+            citations=progress.sources.citations(progress.joined),
             related_questions=progress.related,
             usage=progress.usage,
             skipped_chunks=progress.skipped,

@@ -127,13 +127,36 @@ def choice_of(chunk: Mapping[str, Any], *, whole: bool = False) -> Choice:
     part: Mapping[str, Any] = next(
         (choice[key] for key in order if isinstance(choice.get(key), Mapping)), {}
     )
-    content = part.get("content")
+    text, thought = _content_of(part.get("content"))
     reason = choice.get("finish_reason")
     return Choice(
-        text=content if isinstance(content, str) else "",
-        reasoning=reasoning_of(part),
+        text=text,
+        reasoning=thought or reasoning_of(part),
         reason=reason if isinstance(reason, str) else None,
     )
+
+
+def _content_of(content: object) -> tuple[str, bool]:
+    """The answer text of a delta's (or message's) ``content``, and whether it held reasoning.
+
+    Mistral's reasoning models (Magistral) send a list of parts instead of a string:
+    ``{"type": "text", "text": ...}`` is answer, ``{"type": "thinking", "thinking": [...]}`` is
+    reasoning and never shown; a part of any other type carries no answer text.
+    """
+    if isinstance(content, str):
+        return content, False
+    if not isinstance(content, Sequence):
+        return "", False
+    text: list[str] = []
+    thought = False
+    for part in content:
+        if not isinstance(part, Mapping):
+            continue
+        if part.get("type") == "text" and isinstance(part.get("text"), str):
+            text.append(part["text"])
+        elif part.get("type") == "thinking":
+            thought = True
+    return "".join(text), thought
 
 
 def is_json(response: httpx.Response) -> bool:

@@ -41,6 +41,12 @@ def card_numbers(platform: str, thread: list[dict[str, Any]]) -> list[int]:
         ("perplexity/sonar-citations", "slack"),
         ("openai/gpt-4o-search-preview", "discord"),
         ("compatible/openrouter-grok-stream", "slack"),
+        ("openrouter/web-search-deepseek-chat-stream", "slack"),
+        ("azure/on-your-data-2023-08-01-preview", "discord"),
+        ("azure/on-your-data-docs-2024-10-21", "slack"),
+        ("groq/compound-beta-stream", "discord"),
+        ("groq/compound-domain-filters", "slack"),
+        ("azure/on-your-data-docs-minimum", "discord"),
     ],
 )
 async def test_json_numbers_every_source_once_cited_ones_first(name: str, platform: str) -> None:
@@ -79,3 +85,24 @@ async def test_piped_output_prints_the_urls_of_the_sources_consulted() -> None:
     assert urls == [f"  {source['url']}" for source in renders["also_consulted"]]
     for card in renders["cards"]:
         assert card["url"] in out
+
+
+@pytest.mark.parametrize(
+    ("name", "first_line"),
+    [
+        ("mistral/magistral-medium-2507-stream", "2 + 2 = 4"),
+        ("mistral/magistral-medium-2507", "2 + 2 = 4"),
+        ("deepseek/deepseek-reasoner-hello-stream", "Hello there! 😊 How can I help you today?"),
+        ("deepseek/deepseek-reasoner-stream", 'The word "strawberry" contains three "r"s.'),
+        ("groq/compound-beta-stream", "The weather in San Francisco today is partly cloudy"),
+    ],
+)
+async def test_piped_output_starts_with_the_answer_not_the_reasoning(
+    name: str, first_line: str
+) -> None:
+    """Magistral's answer comes only as a text part after its thinking parts, DeepSeek's after
+    ``reasoning_content`` with ``content: null``, Groq's after reasoning full of search output."""
+    out = await ask(BY_NAME[name])
+    assert out.startswith(first_line)
+    assert "\x1b" not in out
+    assert not any(word in out for word in ("The user is asking", "We need", "<think>", "<tool>"))

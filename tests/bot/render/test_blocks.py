@@ -57,6 +57,11 @@ def test_both_marker_forms_and_runs_are_footnotes() -> None:
     assert markers("Grace builds on nature.[^1][^2] See also [3].") == [1, 2, 3]
 
 
+def test_azure_doc_markers_are_footnotes() -> None:
+    """Azure On Your Data writes ``[docN]``; ``[doc]`` or ``[document1]`` are words."""
+    assert markers("Hosting plans [doc1][doc2]. See [doc] and [document1] [doc4].") == [1, 2, 4]
+
+
 def test_brackets_in_code_and_links_are_not_footnotes() -> None:
     text = "Use `a[1]` or [a[1]](https://x.org) and [^2].\n\n```py\nb = a[1]\n```\n"
     assert markers(text) == [2]
@@ -74,6 +79,15 @@ def test_an_unfinished_marker_is_held_back_while_streaming() -> None:
     assert reader.tail() == "Faith and reason."
     reader.feed("1] Next")
     assert reader.tail() == "Faith and reason.[^1] Next"
+
+
+@pytest.mark.parametrize("held", ["[", "[d", "[do", "[doc", "[doc1"])
+def test_an_unfinished_doc_marker_is_held_back_while_streaming(held: str) -> None:
+    reader = BlockReader()
+    reader.feed("Functions run on Kubernetes " + held)
+    assert reader.tail() == "Functions run on Kubernetes "
+    reader.feed("[doc1]"[len(held) :] + ". Next")
+    assert reader.tail() == "Functions run on Kubernetes [doc1]. Next"
 
 
 def test_a_definition_line_never_shows_while_streaming() -> None:

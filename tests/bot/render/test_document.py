@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render.document import Footnote, Paragraph, parse_blocks
+from bot.render.document import Footnote, Paragraph, Text, parse_blocks
 
 
 def sentences(source: str) -> list[str]:
@@ -43,3 +43,31 @@ def test_a_sentence_goes_on_past_an_abbreviation() -> None:
         "A consensus from authoritative U.S. data sources.",
         "And FRED/St. Louis data.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("source", "shown", "supported"),
+    [
+        # Azure On Your Data writes a blank before each marker
+        (
+            "It runs on Kubernetes [doc1]. It scales [doc2][doc3];",
+            "It runs on Kubernetes¹. It scales¹¹;",
+            ["It runs on Kubernetes.", "It scales;", "It scales;"],
+        ),
+        # a footnote inside a sentence, or at its end with no stop, keeps its blank
+        ("Plain [1] marker.", "Plain ¹ marker.", ["Plain marker."]),
+        ("Hosting plans [doc1]", "Hosting plans ¹", ["Hosting plans"]),
+    ],
+)
+def test_a_footnote_that_closes_a_clause_sits_on_its_word(
+    source: str, shown: str, supported: list[str]
+) -> None:
+    (paragraph,) = parse_blocks(source)
+    assert isinstance(paragraph, Paragraph)
+    written = "".join(
+        "¹" if isinstance(node, Footnote) else node.text
+        for node in paragraph.inlines
+        if isinstance(node, Footnote | Text)
+    )
+    assert written == shown
+    assert sentences(source) == supported

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import pytest
 
@@ -107,3 +108,29 @@ def test_citations_that_no_marker_names_are_all_cited_in_the_providers_order(
     assert all(card.supports == () for card in result.cards)
     assert result.also_consulted == ()
     assert result.links == {1: None, 2: None}
+
+
+def test_sources_of_the_whole_answer_are_cited_after_the_footnotes() -> None:
+    """OpenRouter's web sources (zero-width spans at 0) support the answer as a whole."""
+    whole = replace(cite(1, "https://w", "1"), scope="answer")
+    footnoted = cite(2, "https://f", "2")
+    result = resolve([(2, "It is so.")], [whole, footnoted])
+    assert [(c.number, c.citation.source_url, c.supports) for c in result.cards] == [
+        (1, "https://f", ("It is so.",)),
+        (2, "https://w", ()),
+    ]
+    assert result.links == {1: "https://f", 2: "https://w"}
+    assert result.also_consulted == ()
+
+
+@pytest.mark.parametrize("uses", [[], [(9, "A marker with no citation.")]])
+def test_sources_only_consulted_are_never_cards_unless_a_footnote_names_them(
+    uses: list[tuple[int, str]],
+) -> None:
+    """Groq's search results: consulted, so listed as such even when no marker names any."""
+    consulted = [replace(cite(n, f"https://{n}", None), scope="consulted") for n in (1, 2)]
+    assert resolve(uses, consulted).cards == ()
+    assert [c.number for c in resolve(uses, consulted).also_consulted] == [1, 2]
+    named = resolve([(2, "Linked.")], consulted)
+    assert [(c.number, c.citation.source_url) for c in named.cards] == [(1, "https://2")]
+    assert [(c.number, c.source_url) for c in named.also_consulted] == [(2, "https://1")]

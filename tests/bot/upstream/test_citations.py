@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 
-from bot.upstream.citations import Citation, normalise_citations, safe_url
+from bot.upstream.citations import Citation, safe_url
+from bot.upstream.sources import Sources
+
+
+def normalise_citations(*payloads: Mapping[str, Any], text: str = "") -> tuple[Citation, ...]:
+    """The citations of ``payloads`` read as one answer's chunks, in order."""
+    sources = Sources()
+    for payload in payloads:
+        sources.take(payload)
+    return sources.citations(text)
 
 
 def test_magisterium_citations_are_decoded_and_keep_the_raw_object() -> None:
@@ -163,14 +175,15 @@ def test_no_citations_at_all() -> None:
     assert normalise_citations({"citations": []}) == ()
 
 
-def test_annotations_collected_over_a_stream_are_not_read_again_from_the_final_chunk() -> None:
-    annotation = {
-        "type": "url_citation",
-        "url_citation": {"start_index": 0, "end_index": 4, "url": "https://a.example/1"},
-    }
-    final = {"choices": [{"index": 0, "delta": {"annotations": [annotation]}}]}
-    # the stream's collection already holds the final chunk's annotation
-    (citation,) = normalise_citations(final, annotations=[annotation])
-    assert citation.source_url == "https://a.example/1"
-    (alone,) = normalise_citations(final)  # a payload read on its own still gives its own
-    assert alone == citation
+def test_annotations_of_every_chunk_count_once_the_final_chunks_too() -> None:
+    def annotated(url: str) -> dict[str, Any]:
+        body = {"start_index": 0, "end_index": 4, "url": url}
+        annotation = {"type": "url_citation", "url_citation": body}
+        return {"choices": [{"index": 0, "delta": {"annotations": [annotation]}}]}
+
+    first, final = annotated("https://a.example/1"), annotated("https://a.example/2")
+    citations = normalise_citations(first, final)
+    assert [(c.number, c.source_url) for c in citations] == [
+        (1, "https://a.example/1"),
+        (2, "https://a.example/2"),
+    ]

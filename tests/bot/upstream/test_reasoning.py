@@ -118,3 +118,25 @@ async def test_a_stream_cut_while_the_model_reasons_says_so_when_retries_run_out
     ) as client:
         with pytest.raises(UpstreamDown, match="while the model reasoned"):
             await collect(client)
+
+
+async def test_content_parts_show_their_text_and_never_their_thinking(
+    upstream: UpstreamSim, answer_client: AnswerClient
+) -> None:
+    """Magistral's deltas are lists of parts (the recorded streams' shapes): a thinking part is
+    reasoning, a text part is answer, and a stream may switch to plain strings."""
+    thinking = [{"type": "thinking", "thinking": [{"type": "text", "text": "The user is asking"}]}]
+    upstream.queue(
+        Stream(
+            (
+                delta(role="assistant", content=thinking),
+                delta(content=[{"type": "text", "text": "2 + 2"}]),
+                delta(content=" = 4"),
+                delta("stop", content=""),
+            )
+        )
+    )
+    events = [event async for event in answer_client.stream("Why?")]
+    assert [type(e) for e in events] == [Reasoning, TextDelta, TextDelta, AnswerDone]
+    assert isinstance(events[-1], AnswerDone)
+    assert events[-1].text == "2 + 2 = 4"

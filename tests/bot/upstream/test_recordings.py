@@ -21,7 +21,9 @@ async def replay(
 
 def test_the_corpus_covers_every_provider_shape() -> None:
     """Magisterium's documented example in four languages, Perplexity streamed and whole (with
-    a reasoning model), OpenAI search annotations, and compatible servers that reason."""
+    a reasoning model), OpenAI search annotations, compatible servers that reason, Mistral's
+    content parts, OpenRouter's web sources, Azure On Your Data in both API generations,
+    Groq's compound search and DeepSeek's reasoner."""
     names = {recording.name for recording in recordings()}
     assert len([n for n in names if n.startswith("magisterium/")]) >= 4
     assert {
@@ -31,6 +33,13 @@ def test_the_corpus_covers_every_provider_shape() -> None:
         "openai/o4-mini-stream",
         "compatible/llama-cpp-gpt-oss-stream",
         "compatible/openrouter-grok-stream",
+        "mistral/magistral-medium-stream",
+        "mistral/magistral-medium-2507-stream",
+        "openrouter/web-search-deepseek-chat-stream",
+        "azure/on-your-data-2023-08-01-preview",
+        "azure/on-your-data-docs-2024-10-21",
+        "groq/compound-beta-stream",
+        "deepseek/deepseek-reasoner-stream",
     } <= names
     assert all(r.expected["provenance"] for r in recordings())
 

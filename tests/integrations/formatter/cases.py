@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from bot.upstream.citations import Citation, normalise_citations
+from bot.upstream.citations import Citation
 from bot.upstream.events import AnswerDone
+from bot.upstream.sources import Sources
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,9 @@ class Case:
         )
 
     def normalised(self) -> tuple[Citation, ...]:
-        return normalise_citations({"citations": self.citations}) if self.citations else ()
+        sources = Sources()
+        sources.take({"citations": self.citations})
+        return sources.citations("")
 
 
 class CitationFields(TypedDict, total=False):

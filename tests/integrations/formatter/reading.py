@@ -35,6 +35,9 @@ _DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _SLACK_TITLE = re.compile(r"\*([0-9]+)\.\* \*(?:<([^|>]+)\|(.*)>|(.*))\*", re.S)
 _SLACK_LISTED = re.compile(r"• (?:<([^|>]+)\|(.*?)>|(.*?))(?: — .*)?")
 _WORD = re.compile(r"\w+")
+_FENCE_LABEL = re.compile(r"^── \S.*$", re.M)
+"""The terminal's rule over a code block, naming its language: a label, not the answer's words
+(Discord and Slack show none)."""
 
 
 @dataclass
@@ -104,6 +107,8 @@ def _markdown(source: str, notes: re.Pattern[str]) -> Reading:
     for token in MarkdownIt("commonmark").enable("strikethrough").parse(source):
         if token.type == "inline":
             _inline(token.children or [], reading, out, notes)
+        elif token.type == "list_item_open" and token.info:  # an ordered list shows its numbers
+            out.append(f"{token.info}{token.markup} ")
         elif token.type.endswith("_close") or token.type in ("fence", "code_block", "hr"):
             out.append(token.content + "\n")
     reading.text = "".join(out)
@@ -245,8 +250,9 @@ def _terminal(markup: str, *, piped: bool) -> Reading:
         reading.links = re.findall(r"<(https?://[^>\s]+)>", plain)
     for match in _SUPERSCRIPT.finditer(plain):
         reading.footnotes.append((int(match.group().translate(_DIGITS)), links.get(match.start())))
-        reading.places.append(len(words(_SUPERSCRIPT.sub("", plain[: match.start()]))))
-    reading.text = _SUPERSCRIPT.sub("", plain)
+        before = _FENCE_LABEL.sub("──", _SUPERSCRIPT.sub("", plain[: match.start()]))
+        reading.places.append(len(words(before)))
+    reading.text = _FENCE_LABEL.sub("──", _SUPERSCRIPT.sub("", plain))
     return reading
 
 

@@ -42,7 +42,7 @@ def test_a_marker_split_across_deltas_never_shows_raw() -> None:
         "Faith",
         "Faith",
         "Faith ¹ and reason",
-        "Faith ¹ and reason ².",
+        "Faith ¹ and reason².",  # a footnote before a stop sits on its word
     ]
 
 
