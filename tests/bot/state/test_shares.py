@@ -11,7 +11,9 @@ from collections.abc import Callable
 from bot.state.coordination import Coordination
 from bot.state.shares import FairShare, Times
 
-QUICK = Times(lease_ttl=0.6, tick=0.05, settle=0.0)
+QUICK = Times(lease_ttl=30.0, tick=0.05, settle=0.0)
+"""Leases far longer than the test: whatever moves, moved because a worker let it go."""
+LAPSING = Times(lease_ttl=0.6, tick=0.05, settle=0.0)
 
 
 class Reader:
@@ -38,9 +40,14 @@ async def until(predicate: Callable[[], bool]) -> None:
         await asyncio.sleep(0.02)
 
 
-def share(coordination: Coordination, accepting: Callable[[], bool] = lambda: True) -> FairShare:
+def share(
+    coordination: Coordination,
+    accepting: Callable[[], bool] = lambda: True,
+    *,
+    times: Times = QUICK,
+) -> FairShare:
     return FairShare(
-        coordination=coordination, group="telegram:bot", accepting=accepting, times=QUICK
+        coordination=coordination, group="telegram:bot", accepting=accepting, times=times
     )
 
 
@@ -66,7 +73,8 @@ async def test_a_dead_workers_reader_is_taken_over_once_its_lease_lapses(
     coordinations: Callable[[], Coordination],
 ) -> None:
     first, second = Reader(), Reader()
-    dying, living = share(coordinations()), share(coordinations())
+    dying = share(coordinations(), times=LAPSING)
+    living = share(coordinations(), times=LAPSING)
     await dying.start(first)
     await until(lambda: first.running == {0})
     await living.start(second)
