@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -80,6 +81,58 @@ def _content(payload: Payload) -> dict[str, Any]:
     return {key: payload[key] for key in _CONTENT if key in payload}
 
 
+@dataclass(frozen=True, slots=True)
+class _Reply:
+    ts: str
+    dropped: frozenset[int]
+    """The cards (group indices, :func:`_groups`) Slack refused in it, left out."""
+
+
+_BLOCK_POINTER = re.compile(r"/blocks/(\d+)")
+
+
+def _groups(payload: Payload) -> list[list[int]]:
+    """The payload's blocks by the part of the thread each shows (a card, the also-consulted
+    list, the related questions, the feedback buttons): every part begins with a section
+    block, or is the feedback's ``context_actions`` (``integrations.slack.cards``)."""
+    groups: list[list[int]] = []
+    for index, block in enumerate(payload.get("blocks") or ()):
+        if not groups or block.get("type") in ("section", "context_actions"):
+            groups.append([])
+        groups[-1].append(index)
+    return groups
+
+
+def _without(payload: Payload, dropped: frozenset[int]) -> Payload:
+    if not dropped:
+        return payload
+    blocks = payload["blocks"]
+    kept = [
+        blocks[i] for n, group in enumerate(_groups(payload)) if n not in dropped for i in group
+    ]
+    return {**payload, "blocks": kept}
+
+
+def _refused_group(error: SlackApiError, payload: Payload, dropped: frozenset[int]) -> int | None:
+    """The group (of the whole payload) holding the block Slack's ``invalid_blocks`` names
+    (``[json-pointer:/blocks/3/text]`` in ``response_metadata.messages``), counted in the
+    blocks that were sent; None when it names none."""
+    if error.response.get("error") != "invalid_blocks":
+        return None
+    messages = (error.response.get("response_metadata") or {}).get("messages") or []
+    found = next((m for m in map(_BLOCK_POINTER.search, map(str, messages)) if m), None)
+    if found is None:
+        return None
+    sent = [n for n in range(len(_groups(payload))) if n not in dropped]
+    at = int(found.group(1))
+    for n in sent:
+        size = len(_groups(payload)[n])
+        if at < size:
+            return n
+        at -= size
+    return None
+
+
 def _retry_after(error: SlackApiError) -> float:
     try:
         return float(error.response.headers.get("Retry-After", 60))
@@ -113,8 +166,8 @@ class SlackSink:
         self._native = True
         self._placeholder: Payload | None = None
         self._placeholder_words = ""
-        self._replies: list[str | None] = []
-        """Each threaded reply's ``ts``; None where only its text could be posted."""
+        self._replies: list[_Reply | None] = []
+        """Each threaded reply; None where only its text could be posted."""
         self.fell_back: str | None = None
         """Why this answer left the native stream (a Slack error code), if it did."""
 
@@ -181,37 +234,45 @@ class SlackSink:
                     self._release(shown)
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
-        """Cards follow an answer already shown: one Slack refuses never loses the others."""
+        """Cards follow an answer already shown: one Slack refuses never loses the others. A
+        message Slack refuses for one card's block (its error names the block) is sent again
+        without that card; what Slack refuses otherwise shows its notification text."""
         for payload in payloads:
-            self._replies.append(None)
+            self._replies.append(await self._post_reply(payload))
+
+    async def _post_reply(self, payload: Payload) -> _Reply | None:
+        dropped: frozenset[int] = frozenset()
+        while True:
             try:
-                self._replies[-1] = await self._post(payload)
-                continue
+                return _Reply(await self._post(_without(payload, dropped)), dropped)
             except SlackApiError as error:
-                # Keep the content: the notification text carries what the blocks would show.
+                refused = _refused_group(error, payload, dropped)
                 log.warning(
-                    "Slack refused a thread message (%s); posting its text",
+                    "Slack refused a thread message (%s)%s",
                     error.response.get("error"),
+                    "; sending it without the card it names" if refused is not None else "",
                 )
-            if not payload.get("text"):
-                continue
+            if refused is None or len(dropped) + 1 == len(_groups(payload)):
+                break
+            dropped |= {refused}
+        if payload.get("text"):  # the notification text carries what the blocks would show
             try:
                 await self._post(
                     {"text": payload["text"], "unfurl_links": False, "unfurl_media": False}
                 )
             except SlackApiError as error:
-                log.warning(
-                    "Slack refused a card's text too (%s); skipping it", error.response.get("error")
-                )
+                log.warning("Slack refused a card's text too (%s); skipping it", error.response)
+        return None
 
     async def edit_thread(self, index: int, payload: Payload) -> None:
-        """Show ``payload`` in place of threaded reply ``index`` (not where Slack took only its
-        text: the blocks it refused would be refused again)."""
-        ts = self._replies[index] if index < len(self._replies) else None
-        if ts is None:
+        """Show ``payload`` in place of threaded reply ``index``, without the cards Slack
+        refused in it (not where Slack took only its text)."""
+        reply = self._replies[index] if index < len(self._replies) else None
+        if reply is None:
             return
+        shown = _without(payload, reply.dropped)
         try:
-            await self._web.chat_update(channel=self._channel, ts=ts, **_content(payload))
+            await self._web.chat_update(channel=self._channel, ts=reply.ts, **_content(shown))
         except SlackApiError as error:
             log.warning("Slack refused a card's edit (%s)", error.response.get("error"))
 

@@ -63,4 +63,6 @@ async def test_a_refused_message_is_sent_again_without_the_refused_card(
     assert refusals >= 1  # the platform did refuse the message
     assert "Catechism" in seen
     assert "Lumen Gentium" in seen
+    assert "Grace is favor." in seen  # the other cards whole, their quotes too
+    assert "Grace heals." in seen
     assert REFUSED not in seen

@@ -179,3 +179,34 @@ async def test_a_card_slack_keeps_refusing_is_skipped_and_the_rest_still_land(
     [shown] = sim.bot_replies(CHANNEL, asked)
     assert shown.shown == "2. Evangelium Vitae, 2"
     assert shown.block_text() == "Human life is sacred."
+
+
+def two_cards(first_title: str, *, verdict: str = "") -> dict[str, Any]:
+    """A thread message of two cards as integrations.slack.cards writes them (each from its
+    title section to its divider)."""
+
+    def card(title: str, said: str) -> list[dict[str, Any]]:
+        text = {"type": "text", "text": said + verdict}
+        return [
+            {"type": "section", "text": {"type": "mrkdwn", "text": f"*{title}*"}},
+            {"type": "rich_text", "elements": [{"type": "rich_text_quote", "elements": [text]}]},
+            {"type": "divider"},
+        ]
+
+    blocks = card(first_title, "Grace is favor.") + card("2. Lumen Gentium", "Grace heals.")
+    return {"text": "Sources: 1. Catechism · 2. Lumen Gentium", "blocks": blocks}
+
+
+async def test_a_card_slack_refuses_is_left_out_and_its_neighbours_land_and_take_their_edits(
+    sim: SlackSim, web: AsyncWebClient, asked: str
+) -> None:
+    """Slack names the refused block; the message goes again without that card, and the
+    verdicts edited in later leave it out too (it would be refused again)."""
+    sink = sink_for(web, asked)
+    too_long = "1. " + "x" * 3000  # past a section's 3,000 characters
+    await sink.post_thread([two_cards(too_long)])
+    await sink.edit_thread(0, two_cards(too_long, verdict=" ✓"))
+    [shown] = sim.bot_replies(CHANNEL, asked)
+    assert "Grace heals. ✓" in shown.block_text()
+    assert "Grace is favor." not in shown.block_text()
+    assert [c.method for c in sim.calls if not c.ok] == ["chat.postMessage"]
