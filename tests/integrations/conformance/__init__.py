@@ -12,15 +12,15 @@ cases and one answer crowded past every limit, 25 sources against ``MAX_CARDS`` 
   (``@everyone``, ``<@123>``, ``<!here>``) reach the platform's simulator as text and notify
   nobody;
 - **a refused message is sent again without the refused card** (``test_wire.py``): the
-  platform refuses one card of a thread message and the sink sends the rest again (Discord
-  without that embed; Slack, whose refusal names no block, as the message's text, every
-  card's title in it), the answer untouched.
+  platform refuses one card of a thread message and the sink sends the rest again, their
+  quotes whole (Discord without that embed; Slack without the blocks of the card its
+  ``invalid_blocks`` names), the answer untouched.
 
 A new platform registers its entry point, then adds one module here, ``platforms/<name>.py``,
 defining ``PLATFORM``, a :class:`~tests.integrations.conformance.kit.Conformance`:
 - ``presenter``: its presenter;
 - ``problems(payload)``: what the platform would refuse in a payload, from its ``limits.py``
-  and its spec (Telegram: text of 1-4,096 UTF-16 units after entities parsing, its
+  and its spec (Telegram: text of 1-4,096 characters after entities parsing, its
   ``callback_data`` of 1-64 bytes...), and a mention or a link citebot must never make;
 - ``footnotes(answer)`` and ``cards(thread)``: the footnotes a reader sees in the answer
   messages, and the numbers the cards show, each with its URL, read from the payloads as the
