@@ -13,15 +13,16 @@ import contextlib
 import logging
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Self
 
 from bot.state.ports import LEASE_TTL, OnWait, RateDecision
 
-__all__ = ["StateBase", "raise_if_cancelling", "sliding_window", "until_set"]
+__all__ = ["StateBase", "raise_if_cancelling", "sliding_window", "until_set", "utc_day"]
 
 log = logging.getLogger(__name__)
 
+DAY_SECONDS = 86400
 _FIRST_POLL = 0.01
 _MAX_POLL = 0.2
 
@@ -54,6 +55,31 @@ def sliding_window(
     if len(times) < limit:
         return RateDecision(allowed=True)
     return RateDecision(allowed=False, retry_after=max(times[-limit] + per_seconds - now, 0.0))
+
+
+def utc_day(now: float) -> tuple[int, float]:
+    """The UTC day ``now`` (seconds since the epoch) falls in, as a day number, and the seconds
+    left in it: the daily quotas' day, and when their counters end."""
+    day = int(now // DAY_SECONDS)
+    return day, (day + 1) * DAY_SECONDS - now
+
+
+def changed_settings(
+    current: dict[str, str], changes: Mapping[str, str | None]
+) -> list[tuple[str, str | None, str | None]]:
+    """Apply ``changes`` (None unsets) to one place's ``current`` keys in place; each key whose
+    value changed, with its old and new value, in the order of ``changes``."""
+    applied = []
+    for key, new in changes.items():
+        old = current.get(key)
+        if old == new:
+            continue
+        if new is None:
+            del current[key]
+        else:
+            current[key] = new
+        applied.append((key, old, new))
+    return applied
 
 
 class StateBase(ABC):

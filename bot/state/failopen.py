@@ -6,7 +6,10 @@ the answer goes on as if the store had said yes: an event counts as new, a quest
 its user's limit, a thread as unknown, a vote as stored. A thread's lease falls back to one
 held in this process, so a worker still answers one question of a thread at a time. Each
 failure counts on ``on_failure(operation)`` (the worker's Prometheus counter) and the first of
-an outage is logged once, as is the recovery.
+an outage is logged once, as is the recovery. A place's settings fall back to the last ones read
+from the store (a channel an admin turned off stays off), or to the environment's when none was;
+a daily quota lets the question through. What an admin asks of the store (a change, a history,
+every place's settings) is never pretended done: it raises :class:`StateUnavailable`.
 
 After a failure the store is left alone for ``pause`` seconds (a hung host would otherwise
 cost every call its timeout), then tried again: the worker recovers by itself once the store
@@ -19,7 +22,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Self, TypeVar
 
 from bot.state.base import raise_if_cancelling
@@ -30,9 +34,14 @@ from bot.state.ports import (
     LEASE_TTL,
     MEMORY_KEEP,
     MEMORY_TTL,
+    SETTINGS_HISTORY_KEEP,
+    SETTINGS_HISTORY_TTL,
     OnWait,
+    QuotaDecision,
     RateDecision,
+    SettingChange,
     State,
+    StateUnavailable,
 )
 from bot.upstream.events import Turn
 
@@ -44,6 +53,8 @@ T = TypeVar("T")
 
 PAUSE = 2.0
 """Seconds the store is left alone after a failure before it is tried again."""
+KNOWN_PLACES = 10_000
+"""Places whose last read settings are kept for an outage (the least recently read go first)."""
 
 
 class FailOpenState:
@@ -67,6 +78,8 @@ class FailOpenState:
         self._down = False
         self._local = MemoryState()
         """Where leases are held while the store is down (this process only)."""
+        self._known: OrderedDict[str, dict[str, str]] = OrderedDict()
+        """Each place's settings as last read, for when the store fails."""
 
     async def _call(self, operation: str, call: Callable[[], Awaitable[T]], fallback: T) -> T:
         if self._clock() < self._down_until:
@@ -78,6 +91,18 @@ class FailOpenState:
         except Exception as error:  # any store failure: the answer goes on without it
             self._failed(operation, error)
             return fallback
+        self._recovered()
+        return result
+
+    async def _must(self, operation: str, call: Callable[[], Awaitable[T]]) -> T:
+        """A call that cannot fail open: tried even during an outage's pause (an admin asked),
+        bounded by the timeout, and a failure raised as :class:`StateUnavailable`."""
+        try:
+            async with asyncio.timeout(self._timeout):
+                result = await call()
+        except Exception as error:
+            self._failed(operation, error)
+            raise StateUnavailable(f"the state store failed ({type(error).__name__})") from None
         self._recovered()
         return result
 
@@ -138,6 +163,47 @@ class FailOpenState:
 
     async def cache(self, key: str, value: str, *, ttl: float) -> None:
         await self._call("cache", lambda: self.backend.cache(key, value, ttl=ttl), None)
+
+    async def place_settings(self, places: Sequence[str]) -> dict[str, dict[str, str]]:
+        read = await self._call("settings", lambda: self.backend.place_settings(places), None)
+        if read is None:
+            return {place: dict(self._known[place]) for place in places if self._known.get(place)}
+        for place in places:
+            self._known[place] = read.get(place, {})
+            self._known.move_to_end(place)
+        while len(self._known) > KNOWN_PLACES:
+            self._known.popitem(last=False)
+        return read
+
+    async def every_place_settings(self) -> dict[str, dict[str, str]]:
+        return await self._must("settings", self.backend.every_place_settings)
+
+    async def change_place_settings(
+        self,
+        changes: Mapping[str, Mapping[str, str | None]],
+        *,
+        by: str,
+        keep: int = SETTINGS_HISTORY_KEEP,
+        history_ttl: float = SETTINGS_HISTORY_TTL,
+    ) -> list[SettingChange]:
+        return await self._must(
+            "settings",
+            lambda: self.backend.change_place_settings(
+                changes, by=by, keep=keep, history_ttl=history_ttl
+            ),
+        )
+
+    async def settings_history(
+        self, place: str | None = None, *, history_ttl: float = SETTINGS_HISTORY_TTL
+    ) -> list[SettingChange]:
+        return await self._must(
+            "settings", lambda: self.backend.settings_history(place, history_ttl=history_ttl)
+        )
+
+    async def take_daily(self, limits: Mapping[str, int]) -> QuotaDecision:
+        return await self._call(
+            "daily_quota", lambda: self.backend.take_daily(limits), QuotaDecision(allowed=True)
+        )
 
     @contextlib.asynccontextmanager
     async def lease(

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Mapping, Sequence
 from typing import Generic, TypeVar
 
-from bot.state.base import StateBase, sliding_window
-from bot.state.ports import DEDUP_TTL, FEEDBACK_TTL, MEMORY_KEEP, MEMORY_TTL, RateDecision
+from bot.state.base import StateBase, changed_settings, sliding_window, utc_day
+from bot.state.ports import (
+    DEDUP_TTL,
+    FEEDBACK_TTL,
+    MEMORY_KEEP,
+    MEMORY_TTL,
+    SETTINGS_HISTORY_KEEP,
+    SETTINGS_HISTORY_TTL,
+    QuotaDecision,
+    RateDecision,
+    SettingChange,
+)
 from bot.upstream.events import Turn
 
 __all__ = ["MemoryState"]
@@ -48,6 +59,10 @@ class MemoryState(StateBase):
         self._votes: _Expiring[dict[str, str]] = _Expiring()
         self._cache: _Expiring[str] = _Expiring()
         self._queues: dict[str, dict[str, float]] = {}
+        self._settings: dict[str, dict[str, str]] = {}
+        self._history: dict[str, list[SettingChange]] = {}
+        self._daily: dict[str, tuple[int, int]] = {}
+        """Counter -> (its UTC day, the count that day)."""
         self._next_sweep = 0.0
 
     def _now(self) -> float:
@@ -56,6 +71,8 @@ class MemoryState(StateBase):
             self._next_sweep = now + _SWEEP_EVERY
             for store in (self._claims, self._hits, self._threads, self._votes, self._cache):
                 store.sweep(now)
+            today, _ = utc_day(time.time())
+            self._daily = {key: count for key, count in self._daily.items() if count[0] == today}
         return now
 
     async def ping(self) -> bool:
@@ -125,3 +142,55 @@ class MemoryState(StateBase):
         queue.pop(token, None)
         if not queue:
             self._queues.pop(thread_key, None)
+
+    async def place_settings(self, places: Sequence[str]) -> dict[str, dict[str, str]]:
+        return {place: dict(self._settings[place]) for place in places if place in self._settings}
+
+    async def every_place_settings(self) -> dict[str, dict[str, str]]:
+        return {place: dict(keys) for place, keys in self._settings.items()}
+
+    async def change_place_settings(
+        self,
+        changes: Mapping[str, Mapping[str, str | None]],
+        *,
+        by: str,
+        keep: int = SETTINGS_HISTORY_KEEP,
+        history_ttl: float = SETTINGS_HISTORY_TTL,
+    ) -> list[SettingChange]:
+        now = time.time()
+        made = []
+        for place, keys in changes.items():
+            current = self._settings.setdefault(place, {})
+            applied = changed_settings(current, keys)
+            if not current:
+                del self._settings[place]
+            if not applied:
+                continue
+            recorded = [
+                SettingChange(at=now, by=by, place=place, key=key, old=old, new=new)
+                for key, old, new in applied
+            ]
+            history = [*self._history.get(place, ()), *recorded][-keep:]
+            self._history[place] = [entry for entry in history if entry.at > now - history_ttl]
+            made += recorded
+        return made
+
+    async def settings_history(
+        self, place: str | None = None, *, history_ttl: float = SETTINGS_HISTORY_TTL
+    ) -> list[SettingChange]:
+        since = time.time() - history_ttl
+        places = list(self._history) if place is None else [place]
+        changes = [entry for name in places for entry in self._history.get(name, ())]
+        return sorted((entry for entry in changes if entry.at > since), key=lambda e: e.at)
+
+    async def take_daily(self, limits: Mapping[str, int]) -> QuotaDecision:
+        self._now()
+        today, left = utc_day(time.time())
+        days = {key: self._daily.get(key, (today, 0)) for key in limits}
+        counts = {key: count if day == today else 0 for key, (day, count) in days.items()}
+        for key, limit in limits.items():
+            if counts[key] >= limit:
+                return QuotaDecision(allowed=False, refused_by=key, retry_after=left)
+        for key in limits:
+            self._daily[key] = (today, counts[key] + 1)
+        return QuotaDecision(allowed=True)

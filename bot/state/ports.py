@@ -8,7 +8,7 @@ thread's lease is one queue for every worker.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Protocol, Self
@@ -21,16 +21,23 @@ __all__ = [
     "LEASE_TTL",
     "MEMORY_KEEP",
     "MEMORY_TTL",
+    "SETTINGS_HISTORY_KEEP",
+    "SETTINGS_HISTORY_TTL",
     "STATE_TIMEOUT",
     "Cache",
     "ConversationMemory",
+    "DailyQuotas",
     "Dedup",
     "Feedback",
     "Leases",
     "OnWait",
+    "PlaceSettingsStore",
+    "QuotaDecision",
     "RateDecision",
     "RateLimiter",
+    "SettingChange",
     "State",
+    "StateUnavailable",
 ]
 
 DEDUP_TTL = 600.0
@@ -44,6 +51,10 @@ STATE_TIMEOUT = 2.0
 LEASE_TTL = 30.0
 """How long a crashed worker's lease (or place in the queue) outlives it; live holders renew."""
 
+SETTINGS_HISTORY_KEEP = 200
+"""Changes kept per place: enough for a community's whole story of settings, bounded anyway."""
+SETTINGS_HISTORY_TTL = 366 * 24 * 3600.0
+"""How long a recorded change is kept: a year (and a day), whatever ``SETTINGS_HISTORY_KEEP``."""
 OnWait = Callable[[int], Awaitable[None]]
 """Told the 1-based place in the queue when a caller has to wait (1 = next in line)."""
 
@@ -54,6 +65,35 @@ class RateDecision:
 
     allowed: bool
     retry_after: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuotaDecision:
+    """Whether a daily count was taken; when refused, which counter refused it and how many
+    seconds until its day (the UTC day) ends."""
+
+    allowed: bool
+    refused_by: str | None = None
+    retry_after: float = 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SettingChange:
+    """One recorded change of a place's setting; ``old`` or ``new`` None: it was not set."""
+
+    at: float
+    """Seconds since the epoch, by the store's clock."""
+    by: str
+    """Who changed it: a platform user's id, or ``operator`` for the command line."""
+    place: str
+    key: str
+    old: str | None
+    new: str | None
+
+
+class StateUnavailable(Exception):
+    """The store did not answer a call that must not fail open: an admin's change, or a
+    history, is never pretended done (:class:`~bot.state.failopen.FailOpenState`)."""
 
 
 class Dedup(Protocol):
@@ -120,7 +160,58 @@ class Leases(Protocol):
         ...
 
 
-class State(Dedup, RateLimiter, ConversationMemory, Feedback, Cache, Leases, Protocol):
+class PlaceSettingsStore(Protocol):
+    """Each place's settings, as the text the command line takes (``on``, ``fr``, ``30``), and
+    the record of their changes. A place is its text (``discord:1/2``); a key is a setting's
+    name. The store keeps what it is given: checking it is ``bot.places``'s work."""
+
+    async def place_settings(self, places: Sequence[str]) -> dict[str, dict[str, str]]:
+        """The set keys of each of ``places`` (a place with none set is left out)."""
+        ...
+
+    async def every_place_settings(self) -> dict[str, dict[str, str]]:
+        """The set keys of every place that has any."""
+        ...
+
+    async def change_place_settings(
+        self,
+        changes: Mapping[str, Mapping[str, str | None]],
+        *,
+        by: str,
+        keep: int = SETTINGS_HISTORY_KEEP,
+        history_ttl: float = SETTINGS_HISTORY_TTL,
+    ) -> list[SettingChange]:
+        """Apply every change (place -> key -> value, None to unset) in one step: all of them
+        or, when the store fails, none. Each that changed a value is recorded in its place's
+        history (the last ``keep``, none older than ``history_ttl``) and returned, in order."""
+        ...
+
+    async def settings_history(
+        self, place: str | None = None, *, history_ttl: float = SETTINGS_HISTORY_TTL
+    ) -> list[SettingChange]:
+        """The recorded changes of ``place`` (None: of every place), oldest first."""
+        ...
+
+
+class DailyQuotas(Protocol):
+    async def take_daily(self, limits: Mapping[str, int]) -> QuotaDecision:
+        """Count one on every counter of ``limits`` (counter -> its limit a day) if none has
+        reached its limit today, the UTC day by the store's clock; else count nothing and name
+        the first that has. One step across every worker; counters end with their day."""
+        ...
+
+
+class State(
+    Dedup,
+    RateLimiter,
+    ConversationMemory,
+    Feedback,
+    Cache,
+    Leases,
+    PlaceSettingsStore,
+    DailyQuotas,
+    Protocol,
+):
     """Everything shared; an async context manager that closes the backend."""
 
     async def ping(self) -> bool:

@@ -8,12 +8,24 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
+from collections.abc import Mapping, Sequence
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.state.base import StateBase
-from bot.state.ports import DEDUP_TTL, FEEDBACK_TTL, MEMORY_KEEP, MEMORY_TTL, RateDecision
+from bot.state.ports import (
+    DEDUP_TTL,
+    FEEDBACK_TTL,
+    MEMORY_KEEP,
+    MEMORY_TTL,
+    SETTINGS_HISTORY_KEEP,
+    SETTINGS_HISTORY_TTL,
+    QuotaDecision,
+    RateDecision,
+    SettingChange,
+)
 from bot.upstream.events import Turn
 
 __all__ = ["RedisState"]
@@ -69,6 +81,86 @@ if old == ARGV[2] then return 0 end
 return 1
 """
 
+# KEYS: places set, history places zset (place -> last change ms), then per place of the plan
+# its settings hash and its history list (newest first). ARGV: the plan as JSON, [[place,
+# [[key, value or null], ...]], ...], who, how many changes a place keeps, for how long (ms).
+# Returns each change made, as the JSON record it stored.
+_CHANGE = (
+    _NOW_MS
+    + """
+local plan, by = cjson.decode(ARGV[1]), ARGV[2]
+local keep, ttl = tonumber(ARGV[3]), tonumber(ARGV[4])
+local made = {}
+for i, entry in ipairs(plan) do
+  local place, settings, history = entry[1], KEYS[2 * i + 1], KEYS[2 * i + 2]
+  local changed = false
+  for _, change in ipairs(entry[2]) do
+    local key, new = change[1], change[2]
+    if new == cjson.null then new = false end
+    local old = redis.call('HGET', settings, key)
+    if old ~= new then
+      if new then redis.call('HSET', settings, key, new) else redis.call('HDEL', settings, key) end
+      local record = cjson.encode({at = now, by = by, place = place, key = key,
+                                   old = old or cjson.null, new = new or cjson.null})
+      redis.call('LPUSH', history, record)
+      made[#made + 1] = record
+      changed = true
+    end
+  end
+  if changed then
+    redis.call('LTRIM', history, 0, keep - 1)
+    local oldest = redis.call('LINDEX', history, -1)
+    while oldest and cjson.decode(oldest).at <= now - ttl do
+      redis.call('RPOP', history)
+      oldest = redis.call('LINDEX', history, -1)
+    end
+    redis.call('PEXPIRE', history, ttl)
+    redis.call('ZADD', KEYS[2], now, place)
+    if redis.call('EXISTS', settings) == 1 then
+      redis.call('SADD', KEYS[1], place)
+    else
+      redis.call('SREM', KEYS[1], place)
+    end
+  end
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ttl)
+return made
+"""
+)
+
+# KEYS: places set. ARGV: the prefix of a place's settings hash. Returns [place, [key, value,
+# ...], ...] for every place, read in one step.
+_EVERY_PLACE = """
+local out = {}
+for _, place in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  out[#out + 1] = place
+  out[#out + 1] = redis.call('HGETALL', ARGV[1] .. place)
+end
+return out
+"""
+
+# KEYS: one hash per counter (day, n). ARGV: each counter's limit. Returns {0, ms left in the
+# day} when every counter was counted, {i, ms left} when counter i refused and none was.
+_DAILY = (
+    _NOW_MS
+    + """
+local day = math.floor(now / 86400000)
+local ends = (day + 1) * 86400000
+local counts = {}
+for i, key in ipairs(KEYS) do
+  local counted = redis.call('HMGET', key, 'day', 'n')
+  counts[i] = 0
+  if tonumber(counted[1]) == day then counts[i] = tonumber(counted[2]) end
+  if counts[i] >= tonumber(ARGV[i]) then return {i, ends - now} end
+end
+for i, key in ipairs(KEYS) do
+  redis.call('HSET', key, 'day', day, 'n', counts[i] + 1)
+  redis.call('PEXPIREAT', key, ends)
+end
+return {0, ends - now}
+"""
+)
+
 
 def _ms(seconds: float) -> int:
     return max(int(seconds * 1000), 1)
@@ -83,6 +175,9 @@ class RedisState(StateBase):
         self._hit = client.register_script(_HIT)
         self._claim_script = client.register_script(_CLAIM)
         self._vote = client.register_script(_VOTE)
+        self._change = client.register_script(_CHANGE)
+        self._every_place = client.register_script(_EVERY_PLACE)
+        self._daily = client.register_script(_DAILY)
 
     def _key(self, kind: str, key: str) -> str:
         return f"{self._ns}:{kind}:{key}"
@@ -161,3 +256,79 @@ class RedisState(StateBase):
             pipe.zrem(f"{base}:queue", token)
             pipe.zrem(f"{base}:deadlines", token)
             await pipe.execute()
+
+    async def place_settings(self, places: Sequence[str]) -> dict[str, dict[str, str]]:
+        async with self._redis.pipeline(transaction=True) as pipe:
+            for place in places:
+                pipe.hgetall(self._key("settings", place))
+            found = await pipe.execute()
+        return {place: dict(keys) for place, keys in zip(places, found, strict=True) if keys}
+
+    async def every_place_settings(self) -> dict[str, dict[str, str]]:
+        flat = await self._every_place(
+            keys=[self._key("settings-index", "places")], args=[self._key("settings", "")]
+        )
+        return {
+            str(flat[i]): dict(zip(flat[i + 1][::2], flat[i + 1][1::2], strict=True))
+            for i in range(0, len(flat), 2)
+            if flat[i + 1]
+        }
+
+    async def change_place_settings(
+        self,
+        changes: Mapping[str, Mapping[str, str | None]],
+        *,
+        by: str,
+        keep: int = SETTINGS_HISTORY_KEEP,
+        history_ttl: float = SETTINGS_HISTORY_TTL,
+    ) -> list[SettingChange]:
+        keys = [self._key("settings-index", "places"), self._key("settings-index", "history")]
+        for place in changes:
+            keys += [self._key("settings", place), self._key("settings-history", place)]
+        plan = [[place, list(values.items())] for place, values in changes.items()]
+        made = await self._change(
+            keys=keys,
+            args=[json.dumps(plan, ensure_ascii=False), by, max(keep, 1), _ms(history_ttl)],
+        )
+        return [_change(record) for record in made]
+
+    async def settings_history(
+        self, place: str | None = None, *, history_ttl: float = SETTINGS_HISTORY_TTL
+    ) -> list[SettingChange]:
+        since = time.time() - history_ttl
+        if place is None:
+            index = self._key("settings-index", "history")
+            found = await self._redis.zrangebyscore(index, since * 1000, "+inf")
+            places = [str(name) for name in found]
+        else:
+            places = [place]
+        async with self._redis.pipeline(transaction=True) as pipe:
+            for name in places:
+                pipe.lrange(self._key("settings-history", name), 0, -1)
+            lists = await pipe.execute()
+        changes = [_change(record) for records in lists for record in reversed(records)]
+        return sorted((change for change in changes if change.at > since), key=lambda c: c.at)
+
+    async def take_daily(self, limits: Mapping[str, int]) -> QuotaDecision:
+        counters = list(limits)
+        refused, left_ms = await self._daily(
+            keys=[self._key("daily", counter) for counter in counters],
+            args=[limits[counter] for counter in counters],
+        )
+        if int(refused) == 0:
+            return QuotaDecision(allowed=True)
+        return QuotaDecision(
+            allowed=False, refused_by=counters[int(refused) - 1], retry_after=int(left_ms) / 1000
+        )
+
+
+def _change(record: str) -> SettingChange:
+    fields = json.loads(record)
+    return SettingChange(
+        at=fields["at"] / 1000,
+        by=fields["by"],
+        place=fields["place"],
+        key=fields["key"],
+        old=fields["old"],
+        new=fields["new"],
+    )

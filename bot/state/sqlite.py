@@ -10,18 +10,22 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from bot.state.base import StateBase, sliding_window
+from bot.state.base import DAY_SECONDS, StateBase, changed_settings, sliding_window, utc_day
 from bot.state.ports import (
     DEDUP_TTL,
     FEEDBACK_TTL,
     MEMORY_KEEP,
     MEMORY_TTL,
+    SETTINGS_HISTORY_KEEP,
+    SETTINGS_HISTORY_TTL,
     STATE_TIMEOUT,
+    QuotaDecision,
     RateDecision,
+    SettingChange,
 )
 from bot.upstream.events import Turn
 
@@ -44,14 +48,23 @@ CREATE TABLE IF NOT EXISTS cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, exp
 CREATE TABLE IF NOT EXISTS lease_queue (seq INTEGER PRIMARY KEY AUTOINCREMENT,
                                         thread TEXT NOT NULL, token TEXT NOT NULL UNIQUE,
                                         deadline REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS place_settings (place TEXT NOT NULL, key TEXT NOT NULL,
+                                           value TEXT NOT NULL, PRIMARY KEY (place, key));
+CREATE TABLE IF NOT EXISTS settings_history (seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                                             place TEXT NOT NULL, key TEXT NOT NULL, old TEXT,
+                                             new TEXT, by TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS settings_history_by_place ON settings_history (place, seq);
+CREATE TABLE IF NOT EXISTS daily (key TEXT PRIMARY KEY, day INTEGER NOT NULL, n INTEGER NOT NULL);
 """
-_SWEEP = """
+_SWEEP = f"""
 DELETE FROM claims WHERE expires <= :now;
 DELETE FROM hits WHERE expires <= :now;
 DELETE FROM turns WHERE thread IN (SELECT thread FROM threads WHERE expires <= :now);
 DELETE FROM threads WHERE expires <= :now;
 DELETE FROM votes WHERE expires <= :now;
 DELETE FROM cache WHERE expires <= :now;
+DELETE FROM settings_history WHERE at <= :now - {SETTINGS_HISTORY_TTL};
+DELETE FROM daily WHERE day < CAST(:now / {DAY_SECONDS} AS INTEGER);
 """
 
 
@@ -220,3 +233,100 @@ class SqliteState(StateBase):
         await self._run(
             lambda db, now: db.execute("DELETE FROM lease_queue WHERE token = ?", (token,))
         )
+
+    async def place_settings(self, places: Sequence[str]) -> dict[str, dict[str, str]]:
+        def read(db: sqlite3.Connection, now: float) -> dict[str, dict[str, str]]:
+            found: dict[str, dict[str, str]] = {}
+            for place in places:
+                rows = db.execute(
+                    "SELECT key, value FROM place_settings WHERE place = ?", (place,)
+                ).fetchall()
+                if rows:
+                    found[place] = dict(rows)
+            return found
+
+        return await self._run(read)
+
+    async def every_place_settings(self) -> dict[str, dict[str, str]]:
+        def read(db: sqlite3.Connection, now: float) -> dict[str, dict[str, str]]:
+            found: dict[str, dict[str, str]] = {}
+            for place, key, value in db.execute("SELECT place, key, value FROM place_settings"):
+                found.setdefault(place, {})[key] = value
+            return found
+
+        return await self._run(read)
+
+    async def change_place_settings(
+        self,
+        changes: Mapping[str, Mapping[str, str | None]],
+        *,
+        by: str,
+        keep: int = SETTINGS_HISTORY_KEEP,
+        history_ttl: float = SETTINGS_HISTORY_TTL,
+    ) -> list[SettingChange]:
+        def change(db: sqlite3.Connection, now: float) -> list[SettingChange]:
+            made = []
+            for place, keys in changes.items():
+                current = dict(
+                    db.execute(
+                        "SELECT key, value FROM place_settings WHERE place = ?", (place,)
+                    ).fetchall()
+                )
+                for key, old, new in changed_settings(current, keys):
+                    db.execute(
+                        "DELETE FROM place_settings WHERE place = ? AND key = ?", (place, key)
+                    )
+                    if new is not None:
+                        db.execute("INSERT INTO place_settings VALUES (?, ?, ?)", (place, key, new))
+                    db.execute(
+                        "INSERT INTO settings_history (place, key, old, new, by, at)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (place, key, old, new, by, now),
+                    )
+                    made.append(
+                        SettingChange(at=now, by=by, place=place, key=key, old=old, new=new)
+                    )
+                db.execute(
+                    "DELETE FROM settings_history WHERE place = ? AND (at <= ? OR seq NOT IN"
+                    " (SELECT seq FROM settings_history WHERE place = ? ORDER BY seq DESC"
+                    " LIMIT ?))",
+                    (place, now - history_ttl, place, keep),
+                )
+            return made
+
+        return await self._run(change)
+
+    async def settings_history(
+        self, place: str | None = None, *, history_ttl: float = SETTINGS_HISTORY_TTL
+    ) -> list[SettingChange]:
+        def read(db: sqlite3.Connection, now: float) -> list[SettingChange]:
+            rows = db.execute(
+                "SELECT at, by, place, key, old, new FROM settings_history"
+                " WHERE (? IS NULL OR place = ?) AND at > ? ORDER BY seq",
+                (place, place, now - history_ttl),
+            ).fetchall()
+            return [
+                SettingChange(at=at, by=by, place=where, key=key, old=old, new=new)
+                for at, by, where, key, old, new in rows
+            ]
+
+        return await self._run(read)
+
+    async def take_daily(self, limits: Mapping[str, int]) -> QuotaDecision:
+        def take(db: sqlite3.Connection, now: float) -> QuotaDecision:
+            today, left = utc_day(now)
+            counts = {}
+            for key, limit in limits.items():
+                row = db.execute(
+                    "SELECT n FROM daily WHERE key = ? AND day = ?", (key, today)
+                ).fetchone()
+                counts[key] = 0 if row is None else int(row[0])
+                if counts[key] >= limit:
+                    return QuotaDecision(allowed=False, refused_by=key, retry_after=left)
+            db.executemany(
+                "INSERT OR REPLACE INTO daily VALUES (?, ?, ?)",
+                [(key, today, count + 1) for key, count in counts.items()],
+            )
+            return QuotaDecision(allowed=True)
+
+        return await self._run(take)
