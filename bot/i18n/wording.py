@@ -29,6 +29,7 @@ from babel.core import get_global, parse_locale
 from babel.messages.extract import extract_python
 from babel.numbers import format_decimal
 
+from bot.i18n.settings_words import SettingsLabels, SettingsWording
 from bot.platforms import own_words_platforms
 from bot.upstream.errors import (
     BadKey,
@@ -48,6 +49,7 @@ __all__ = [
     "LANGUAGES",
     "WORDING",
     "Labels",
+    "SettingsLabels",
     "Wording",
     "babel_locale",
     "catalogue_language",
@@ -162,10 +164,10 @@ class Labels:
 
 
 @dataclass(frozen=True, slots=True)
-class Wording:
+class Wording(SettingsWording):
     """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
     (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
-    when none fits."""
+    when none fits. A place's settings are worded in :mod:`bot.i18n.settings_words`."""
 
     language: str | None = None
     platform: str | None = None

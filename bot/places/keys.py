@@ -1,0 +1,134 @@
+"""The settings a place may change, each value as the command line writes it, and the values the
+worker's environment gives a place that sets none.
+
+A value is stored as its text (``on``, ``fr``, ``30``, ``none``), the one form the command line,
+``export`` and the store share; :func:`check_value` turns what an admin wrote into it (``ON``,
+``pt-BR`` and ``030`` are read too) and :func:`read_value` turns it into the value citebot uses.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.i18n.wording import LANGUAGES, catalogue_language, language_setting
+from bot.places.refused import SettingRefused
+from config import Settings
+
+__all__ = [
+    "DISCLAIMER_LIMIT",
+    "KEYS",
+    "MOST_A_DAY",
+    "Key",
+    "Value",
+    "check_key",
+    "check_value",
+    "read_value",
+    "written",
+]
+
+Value = bool | str | int | None
+Kind = Literal["switch", "language", "count", "text"]
+
+DISCLAIMER_LIMIT = 200
+"""Characters in a disclaimer: one short line under every answer."""
+MOST_A_DAY = 1_000_000_000
+"""The largest daily count a place may set (``daily_tokens`` needs millions)."""
+NONE = "none"
+_SWITCH = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    name: str
+    kind: Kind
+    default: Callable[[Settings], Value]
+    """The value from the worker's environment (``config.Settings``)."""
+
+
+KEYS: Mapping[str, Key] = {
+    key.name: key
+    for key in (
+        Key("enabled", "switch", lambda settings: True),
+        Key("language", "language", lambda settings: catalogue_language(settings.language) or "en"),
+        Key("private_by_default", "switch", lambda settings: False),
+        Key("follow_ups_without_mention", "switch", lambda settings: True),
+        Key("auto_answer", "switch", lambda settings: False),
+        Key("daily_questions", "count", lambda settings: None),
+        Key("daily_questions_per_person", "count", lambda settings: None),
+        Key("daily_tokens", "count", lambda settings: None),
+        Key("quote_check", "switch", lambda settings: settings.quote_check),
+        Key("disclaimer", "text", lambda settings: None),
+    )
+}
+"""Every setting, in the order they are shown."""
+
+
+def check_key(name: str) -> Key:
+    key = KEYS.get(name.strip().lower().replace("-", "_"))
+    if key is None:
+        written_key = name.strip()
+        raise SettingRefused(lambda wording: wording.no_such_setting(written_key, tuple(KEYS)))
+    return key
+
+
+def check_value(key: Key, text: str) -> str:
+    """``text`` as the value's one written form; :class:`SettingRefused` naming the key and
+    what it takes when it is not one."""
+    value = text.strip()
+    got = _shown(value)
+    if key.kind == "switch":
+        if value.lower() not in _SWITCH:
+            raise SettingRefused(lambda wording: wording.setting_on_or_off(key.name, got))
+        return written(_SWITCH[value.lower()])
+    if key.kind == "language":
+        try:
+            return language_setting(value)
+        except ValueError:
+            raise SettingRefused(
+                lambda wording: wording.setting_one_of(key.name, LANGUAGES, got)
+            ) from None
+    if key.kind == "count":
+        if value.lower() == NONE:
+            return NONE
+        if not (value.isascii() and value.isdigit() and 1 <= int(value) <= MOST_A_DAY):
+            raise SettingRefused(lambda wording: wording.setting_count(key.name, MOST_A_DAY, got))
+        return str(int(value))
+    if not value or value.lower() == NONE:
+        return NONE
+    if any(unicodedata.category(character) in ("Cc", "Zl", "Zp") for character in value):
+        raise SettingRefused(lambda wording: wording.setting_one_line(key.name))
+    if len(value) > DISCLAIMER_LIMIT:
+        length = len(value)
+        raise SettingRefused(
+            lambda wording: wording.setting_too_long(key.name, DISCLAIMER_LIMIT, length)
+        )
+    return value
+
+
+def read_value(key: Key, text: str) -> Value:
+    """The value a stored text stands for; :class:`SettingRefused` if it no longer is one (a
+    catalogue that stopped shipping)."""
+    value = check_value(key, text)
+    if key.kind == "switch":
+        return _SWITCH[value]
+    if value == NONE:
+        return None
+    if key.kind == "count":
+        return int(value)
+    return value
+
+
+def written(value: Value) -> str:
+    """A value as the command line writes it: ``on``/``off``, ``none``, the number, the text."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return NONE if value is None else str(value)
+
+
+def _shown(value: str) -> str:
+    """What an admin wrote, quoted in a refusal: short, on one line."""
+    shown = value if len(value) <= 40 else value[:39] + "…"
+    return repr(shown)

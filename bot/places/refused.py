@@ -1,0 +1,26 @@
+"""The one error of a place's settings: a key, value, place or document that is not one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.i18n.wording import WORDING, Wording
+
+__all__ = ["SettingRefused"]
+
+
+class SettingRefused(ValueError):
+    """``str()`` is one line in English that names what was refused and what is allowed (the
+    command line's message); :meth:`said` is the same line in any language, for an admin in
+    their platform."""
+
+    def __init__(self, say: Callable[[Wording], str]) -> None:
+        self._say = say
+        super().__init__(say(WORDING))
+
+    def said(self, wording: Wording) -> str:
+        return self._say(wording)
+
+    def at(self, where: str) -> SettingRefused:
+        """The same refusal, said of an entry at ``where`` (an imported place)."""
+        return SettingRefused(lambda wording: f"{where}: {self._say(wording)}")

@@ -1,0 +1,167 @@
+"""What the service and the adapters ask of places: a place's effective settings, an admin's
+change, the history, ``export`` and ``import``, and a question's daily quota.
+
+Reads go through a short cache (``CACHE_TTL``, 1 s): a worker reads a place's settings from the
+store at most once a second, and every worker on one store applies a change within about a
+second of it (docs/decisions.md, "Settings: how a change reaches every worker"). A change made
+through this object is seen by it at once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.places.document import checked_document
+from bot.places.keys import KEYS, check_key, check_value
+from bot.places.place import Place, parse_place
+from bot.places.settings import PlaceSettings, layered
+from bot.state import SettingChange, State
+from config import Settings
+
+__all__ = ["CACHED_PLACES", "CACHE_TTL", "DailyQuota", "Places"]
+
+CACHE_TTL = 1.0
+"""Seconds a place's settings are read from the cache before the store is asked again."""
+CACHED_PLACES = 10_000
+"""Places kept in the cache; the least recently read go first."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DailyQuota:
+    """Whether a question was counted; when refused, by which setting (``daily_questions`` or
+    ``daily_questions_per_person``), its limit, and the seconds until the UTC day ends."""
+
+    allowed: bool
+    refused_by: str | None = None
+    limit: int = 0
+    retry_after: float = 0.0
+
+
+class Places:
+    """Every place's settings in ``state`` (the worker's fail-open store, or the command line's
+    own), over the environment's ``defaults``."""
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        defaults: Settings,
+        ttl: float = CACHE_TTL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._state = state
+        self._defaults = defaults
+        self._ttl = ttl
+        self._clock = clock
+        self._cache: OrderedDict[str, tuple[float, Mapping[str, str]]] = OrderedDict()
+
+    async def effective(
+        self, platform: str, server: str | None, channel: str | None = None
+    ) -> PlaceSettings:
+        """The settings where a question was asked: ``server`` None for a direct message (the
+        environment's settings), ``channel`` the parent channel of a thread or forum post."""
+        place = None if server is None else Place(platform, server, channel)
+        return await self.of(place)
+
+    async def of(self, place: Place | None) -> PlaceSettings:
+        layers = [] if place is None else [str(place), str(place.server_place)]
+        return layered(place, await self._read(layers), self._defaults)
+
+    async def _read(self, places: Sequence[str]) -> dict[str, Mapping[str, str]]:
+        now = self._clock()
+        found: dict[str, Mapping[str, str]] = {}
+        for place in places:
+            cached = self._cache.get(place)
+            if cached is not None and cached[0] > now:
+                found[place] = cached[1]
+        missing = [place for place in dict.fromkeys(places) if place not in found]
+        if missing:
+            read = await self._state.place_settings(missing)
+            expires = self._clock() + self._ttl
+            for place in missing:
+                found[place] = read.get(place, {})
+                self._cache[place] = (expires, found[place])
+                self._cache.move_to_end(place)
+            while len(self._cache) > CACHED_PLACES:
+                self._cache.popitem(last=False)
+        return found
+
+    async def set(self, place: str, key: str, value: str, *, by: str) -> SettingChange | None:
+        """Set ``key`` to ``value`` in ``place`` (texts as an admin writes them); the change,
+        or None when it already had that value. :class:`~bot.places.refused.SettingRefused`
+        when the place, key or value is not one, and then nothing changes."""
+        where, setting = parse_place(place), check_key(key)
+        made = await self._change({where: {setting.name: check_value(setting, value)}}, by=by)
+        return made[0] if made else None
+
+    async def unset(self, place: str, key: str, *, by: str) -> SettingChange | None:
+        """Let ``place`` take ``key`` from its server or the environment again."""
+        made = await self._change({parse_place(place): {check_key(key).name: None}}, by=by)
+        return made[0] if made else None
+
+    async def history(self, place: str | None = None) -> list[SettingChange]:
+        """The recorded changes of ``place`` (None: of every place), oldest first."""
+        return await self._state.settings_history(
+            None if place is None else str(parse_place(place))
+        )
+
+    async def export(self) -> dict[str, dict[str, str]]:
+        """Every place that has settings, with them: what :meth:`import_` reads back."""
+        every = await self._state.every_place_settings()
+        order = {name: index for index, name in enumerate(KEYS)}
+        return {
+            place: dict(sorted(every[place].items(), key=lambda item: order.get(item[0], -1)))
+            for place in sorted(every)
+        }
+
+    async def import_(self, document: object, *, by: str) -> list[SettingChange]:
+        """Make each place of ``document`` (as :meth:`export` writes it) have exactly the
+        settings it lists there, in one step; places it does not list keep theirs. Every entry
+        is checked first: one that is not right raises
+        :class:`~bot.places.refused.SettingRefused` naming it, and nothing changes."""
+        checked = checked_document(document)
+        return await self._change(
+            {place: {name: keys.get(name) for name in KEYS} for place, keys in checked.items()},
+            by=by,
+        )
+
+    async def _change(
+        self, changes: Mapping[Place, Mapping[str, str | None]], *, by: str
+    ) -> list[SettingChange]:
+        made = await self._state.change_place_settings(
+            {str(place): keys for place, keys in changes.items()}, by=by
+        )
+        for place in changes:
+            self._cache.pop(str(place), None)
+        return made
+
+    async def take_question(self, settings: PlaceSettings, person: str) -> DailyQuota:
+        """Count one question by ``person`` against the daily limits ``settings`` set, each in
+        the place that set it (a channel's own limit, else its server's, which its channels
+        share), if neither is reached; a refused question counts on neither."""
+        limits: dict[str, int] = {}
+        named: dict[str, tuple[str, int]] = {}
+        for setting, limit, counter in (
+            ("daily_questions", settings.daily_questions, "questions:{place}"),
+            (
+                "daily_questions_per_person",
+                settings.daily_questions_per_person,
+                "questions-by:{place}:{person}",
+            ),
+        ):
+            place = settings.set_in[setting]
+            if limit is not None and place is not None:
+                key = counter.format(place=place, person=person)
+                limits[key], named[key] = limit, (setting, limit)
+        if not limits:
+            return DailyQuota(allowed=True)
+        decision = await self._state.take_daily(limits)
+        if decision.allowed or decision.refused_by is None:
+            return DailyQuota(allowed=True)
+        setting, limit = named[decision.refused_by]
+        return DailyQuota(
+            allowed=False, refused_by=setting, limit=limit, retry_after=decision.retry_after
+        )
