@@ -18,6 +18,8 @@ from typing import Any
 
 from bot.connect import open_quote_checker, open_upstream, wants_demo
 from bot.i18n.wording import language_setting
+from bot.places.cli import describe as describe_settings
+from bot.places.cli import settings_command
 from bot.platforms import load_platform, load_platforms, platform_names
 from bot.verify import Verdict
 from config import Settings, SettingsError, load_settings
@@ -70,6 +72,8 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "sync-commands", help="register the configured platforms' commands with them now"
     )
+
+    describe_settings(commands.add_parser("settings", help="places' settings, on STATE_URL"))
     return parser
 
 
@@ -259,6 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "run": lambda: _run(settings),
         "demo-server": lambda: _demo_server(settings, args),
         "sync-commands": _sync_commands,
+        "settings": lambda: settings_command(settings, args),
     }
     loop_factory = None
     if args.command == "run":

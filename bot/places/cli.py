@@ -1,0 +1,213 @@
+"""``citebot settings``: the operators' view of every place's settings, on the workers' store.
+
+It opens ``STATE_URL`` itself (the workers' SQLite file or Redis), so a change is applied by
+every worker within about a second, with nothing to restart. What it lists goes to stdout (a
+table in a terminal, tab-separated lines when piped; ``export`` prints JSON), what it says
+about it to stderr; it speaks ``CITEBOT_LANGUAGE``. A bad place, key or value is one line
+naming it and what is allowed, exit 2, and nothing changes; a store that does not answer is
+exit 1. Changes are recorded as made by ``operator``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sqlite3
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+
+from bot.i18n.wording import Wording
+from bot.places.keys import KEYS, written
+from bot.places.place import parse_place
+from bot.places.refused import SettingRefused
+from bot.places.resolver import Places
+from bot.state import SettingChange, open_state
+from config import Settings
+from config.settings import shown_url
+
+__all__ = ["OPERATOR", "describe", "settings_command"]
+
+OPERATOR = "operator"
+"""Who the history says made the command line's changes."""
+EXIT_FAILED = 1
+EXIT_REFUSED = 2
+
+
+def describe(parser: argparse.ArgumentParser) -> None:
+    """The ``settings`` subcommand's arguments, on the parser ``bot.__main__`` made for it."""
+    actions = parser.add_subparsers(dest="settings_action", required=True, metavar="ACTION")
+    place_help = "discord:GUILD_ID[/CHANNEL_ID], slack:TEAM_ID[/CHANNEL_ID] or telegram:CHAT_ID"
+    show = actions.add_parser("show", help="a place's settings, or every place that has some")
+    show.add_argument("place", nargs="?", metavar="PLACE", help=place_help)
+    change = actions.add_parser("set", help="set a setting in a place")
+    change.add_argument("place", metavar="PLACE", help=place_help)
+    change.add_argument("key", metavar="KEY", help=", ".join(KEYS))
+    change.add_argument("value", nargs="+", metavar="VALUE", help="on/off, a number, none...")
+    unset = actions.add_parser("unset", help="let a place take a setting from above again")
+    unset.add_argument("place", metavar="PLACE", help=place_help)
+    unset.add_argument("key", metavar="KEY", help=", ".join(KEYS))
+    actions.add_parser("export", help="every place's settings as JSON, on stdout")
+    load = actions.add_parser("import", help="set places' settings from export's JSON")
+    load.add_argument("file", metavar="FILE", help="a file export wrote, or - for stdin")
+    history = actions.add_parser("history", help="who changed what, and when")
+    history.add_argument("place", nargs="?", metavar="PLACE", help=place_help)
+
+
+async def settings_command(settings: Settings, args: argparse.Namespace) -> int:
+    """Run ``citebot settings ACTION``; the exit status."""
+    from redis.exceptions import RedisError  # not imported by every other command
+
+    wording = Wording(settings.language)
+    if settings.state_url.strip().startswith("memory:"):
+        print(
+            "citebot: STATE_URL: memory:// lives inside one process, so its settings would"
+            " reach no worker; set the workers' STATE_URL (sqlite:///PATH or redis://...)",
+            file=sys.stderr,
+        )
+        return EXIT_REFUSED
+    output = _Output(sys.stdout, wording)
+    try:
+        async with open_state(settings.state_url, timeout=settings.state_timeout_seconds) as state:
+            places = Places(state, defaults=settings)
+            return await _ACTIONS[args.settings_action](places, args, output)
+    except SettingRefused as refused:
+        print(f"citebot: {refused.said(wording)}", file=sys.stderr)
+        return EXIT_REFUSED
+    except (RedisError, sqlite3.Error, OSError) as error:
+        print(
+            f"citebot: STATE_URL: the state store at {shown_url(settings.state_url)} did not"
+            f" answer ({type(error).__name__})",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+
+
+class _Output:
+    """Rows as a table in a terminal, as tab-separated lines when piped."""
+
+    def __init__(self, stream: TextIO, wording: Wording) -> None:
+        self.console = Console(file=stream, highlight=False)
+        self.stream = stream
+        self.wording = wording
+        self.labels = wording.settings_labels
+
+    def rows(self, heads: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+        if not self.console.is_terminal:
+            for row in rows:
+                print("\t".join(row), file=self.stream)
+            return
+        table = Table()
+        for index, head in enumerate(heads):
+            table.add_column(head, no_wrap=index == 0)
+        for row in rows:
+            table.add_row(*row)
+        self.console.print(table)
+
+    def say(self, sentence: str) -> None:
+        print(sentence, file=sys.stderr)
+
+    def change(self, change: SettingChange) -> None:
+        old, new = (self.labels.not_set if v is None else v for v in (change.old, change.new))
+        print(f"{change.place} {change.key}: {old} → {new}", file=self.stream)
+
+
+async def _show(places: Places, args: argparse.Namespace, output: _Output) -> int:
+    labels = output.labels
+    if args.place is None:
+        every = await places.export()
+        if not every:
+            output.say(output.wording.no_place_settings())
+        rows = [[place, key, value] for place, keys in every.items() for key, value in keys.items()]
+        output.rows([labels.place, labels.setting, labels.value], rows)
+        return 0
+    effective = await places.of(parse_place(args.place))
+    rows = []
+    for key in KEYS:
+        where = effective.set_in[key]
+        rows.append(
+            [key, written(getattr(effective, key)), labels.default if where is None else str(where)]
+        )
+    output.rows([labels.setting, labels.value, labels.set_in], rows)
+    return 0
+
+
+async def _set(places: Places, args: argparse.Namespace, output: _Output) -> int:
+    made = await places.set(args.place, args.key, " ".join(args.value), by=OPERATOR)
+    _report([] if made is None else [made], output)
+    return 0
+
+
+async def _unset(places: Places, args: argparse.Namespace, output: _Output) -> int:
+    made = await places.unset(args.place, args.key, by=OPERATOR)
+    _report([] if made is None else [made], output)
+    return 0
+
+
+async def _export(places: Places, args: argparse.Namespace, output: _Output) -> int:
+    print(json.dumps(await places.export(), ensure_ascii=False, indent=2), file=output.stream)
+    return 0
+
+
+async def _import(places: Places, args: argparse.Namespace, output: _Output) -> int:
+    try:
+        document = json.loads(await asyncio.to_thread(_read, args.file))
+    except OSError as error:
+        output.say(f"citebot: {args.file}: {error.strerror}")
+        return EXIT_REFUSED
+    except ValueError as error:  # not UTF-8, or not JSON
+        detail = str(error)
+        raise SettingRefused(lambda wording: wording.not_a_settings_document(detail)) from None
+    made = await places.import_(document, by=OPERATOR)
+    _report(made, output)
+    if made:
+        output.say(output.wording.settings_changed(len(made)))
+    return 0
+
+
+async def _history(places: Places, args: argparse.Namespace, output: _Output) -> int:
+    labels = output.labels
+    changes = await places.history(args.place)
+    if not changes:
+        output.say(output.wording.no_setting_changes())
+    rows = [
+        [
+            datetime.fromtimestamp(change.at, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            change.by,
+            change.place,
+            change.key,
+            labels.not_set if change.old is None else change.old,
+            labels.not_set if change.new is None else change.new,
+        ]
+        for change in changes
+    ]
+    heads = [labels.when, labels.by, labels.place, labels.setting, labels.before, labels.after]
+    output.rows(heads, rows)
+    return 0
+
+
+def _read(file: str) -> str:
+    return sys.stdin.read() if file == "-" else Path(file).read_text("utf-8")
+
+
+def _report(made: Sequence[SettingChange], output: _Output) -> None:
+    if not made:
+        output.say(output.wording.nothing_changed())
+    for change in made:
+        output.change(change)
+
+
+_ACTIONS: dict[str, Callable[[Places, argparse.Namespace, _Output], Awaitable[int]]] = {
+    "show": _show,
+    "set": _set,
+    "unset": _unset,
+    "export": _export,
+    "import": _import,
+    "history": _history,
+}
