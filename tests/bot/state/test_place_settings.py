@@ -76,7 +76,9 @@ async def test_the_history_of_every_place_is_one_timeline(state: State) -> None:
 
 async def test_a_place_keeps_only_its_last_changes(state: State) -> None:
     for n in range(1, 8):
-        await state.change_place_settings({"discord:1": {"daily_questions": str(n)}}, by="a", keep=3)
+        await state.change_place_settings(
+            {"discord:1": {"daily_questions": str(n)}}, by="a", keep=3
+        )
     await state.change_place_settings({"discord:2": {"enabled": "off"}}, by="a", keep=3)
     history = await state.settings_history("discord:1")
     assert [change.new for change in history] == ["5", "6", "7"]
@@ -86,9 +88,7 @@ async def test_a_place_keeps_only_its_last_changes(state: State) -> None:
 async def test_changes_older_than_the_history_s_time_are_dropped(state: State) -> None:
     await state.change_place_settings({"discord:1": {"enabled": "off"}}, by="a")
     await asyncio.sleep(0.3)
-    await state.change_place_settings(
-        {"discord:1": {"enabled": "on"}}, by="b", history_ttl=0.2
-    )
+    await state.change_place_settings({"discord:1": {"enabled": "on"}}, by="b", history_ttl=0.2)
     assert [c.by for c in await state.settings_history("discord:1", history_ttl=0.2)] == ["b"]
     await asyncio.sleep(0.3)
     assert await state.settings_history(history_ttl=0.2) == []
