@@ -22,6 +22,7 @@ from typing import TextIO
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from bot.i18n.wording import Wording
 from bot.places.keys import KEYS, written
@@ -105,9 +106,9 @@ class _Output:
             return
         table = Table()
         for index, head in enumerate(heads):
-            table.add_column(head, no_wrap=index == 0)
-        for row in rows:
-            table.add_row(*row)
+            table.add_column(Text(head), no_wrap=index == 0)
+        for row in rows:  # Text: an admin's "[red]" is shown as written, never as markup
+            table.add_row(*map(Text, row))
         self.console.print(table)
 
     def say(self, sentence: str) -> None:

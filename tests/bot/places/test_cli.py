@@ -83,12 +83,16 @@ def test_set_then_show_a_place_and_every_place(settings_cli: Citebot) -> None:
 
 def test_show_in_a_terminal_is_a_table(settings_cli: Citebot) -> None:
     settings_cli("set", "discord:1", "auto_answer", "on")
-    table = settings_cli("show", "discord:1", env={"TTY_COMPATIBLE": "1", "COLUMNS": "100"})
-    lines = table.out.splitlines()
+    settings_cli("set", "discord:1", "disclaimer", "[/b] [red]Not[/red] markup")
+    terminal = {"TTY_COMPATIBLE": "1", "COLUMNS": "120", "NO_COLOR": "1"}
+    lines = settings_cli("show", "discord:1", env=terminal).out.splitlines()
     assert lines[0].startswith("┏")
     assert "Setting" in lines[1]
     assert "Set in" in lines[1]
     assert any("auto_answer" in line and "discord:1" in line for line in lines)
+    assert any("[/b] [red]Not[/red] markup" in line for line in lines)
+    every = settings_cli("show", env=terminal).out
+    assert "[/b] [red]Not[/red] markup" in every
 
 
 def test_the_defaults_shown_are_the_environment_s(settings_cli: Citebot) -> None:
