@@ -3,7 +3,8 @@
 It opens ``STATE_URL`` itself (the workers' SQLite file or Redis), so a change is applied by
 every worker within about a second, with nothing to restart. What it lists goes to stdout (a
 table in a terminal, tab-separated lines when piped; ``export`` prints JSON), what it says
-about it to stderr; it speaks ``CITEBOT_LANGUAGE``. A bad place, key or value is one line
+about it to stderr, in the command line's language as ``citebot ask`` finds it
+(``CITEBOT_LANGUAGE``, else the locale). A bad place, key or value is one line
 naming it and what is allowed, exit 2, and nothing changes; a store that does not answer is
 exit 1. Changes are recorded as made by ``operator``.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -24,6 +26,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
 from bot.places.keys import KEYS, written
 from bot.places.place import parse_place
@@ -31,7 +34,7 @@ from bot.places.refused import SettingRefused
 from bot.places.resolver import Places
 from bot.state import SettingChange, open_state
 from config import Settings
-from config.settings import shown_url
+from config.environment import shown_url
 
 __all__ = ["OPERATOR", "describe", "settings_command"]
 
@@ -65,7 +68,8 @@ async def settings_command(settings: Settings, args: argparse.Namespace) -> int:
     """Run ``citebot settings ACTION``; the exit status."""
     from redis.exceptions import RedisError  # not imported by every other command
 
-    wording = Wording(settings.language)
+    configured = settings.language if "language" in settings.model_fields_set else None
+    wording = Wording(command_line_language(None, configured=configured, environ=os.environ))
     if settings.state_url.strip().startswith("memory:"):
         print(
             "citebot: STATE_URL: memory:// lives inside one process, so its settings would"

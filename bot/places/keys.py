@@ -16,6 +16,7 @@ from typing import Literal
 from bot.i18n.wording import LANGUAGES, catalogue_language, language_setting
 from bot.places.refused import SettingRefused
 from config import Settings
+from config.environment import switch
 
 __all__ = [
     "DISCLAIMER_LIMIT",
@@ -37,7 +38,6 @@ DISCLAIMER_LIMIT = 200
 MOST_A_DAY = 1_000_000_000
 """The largest daily count a place may set (``daily_tokens`` needs millions)."""
 NONE = "none"
-_SWITCH = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +80,10 @@ def check_value(key: Key, text: str) -> str:
     value = text.strip()
     got = _shown(value)
     if key.kind == "switch":
-        if value.lower() not in _SWITCH:
-            raise SettingRefused(lambda wording: wording.setting_on_or_off(key.name, got))
-        return written(_SWITCH[value.lower()])
+        try:
+            return written(bool(switch(value)))
+        except ValueError:
+            raise SettingRefused(lambda wording: wording.setting_on_or_off(key.name, got)) from None
     if key.kind == "language":
         try:
             return language_setting(value)
@@ -113,7 +114,7 @@ def read_value(key: Key, text: str) -> Value:
     catalogue that stopped shipping)."""
     value = check_value(key, text)
     if key.kind == "switch":
-        return _SWITCH[value]
+        return value == "on"
     if value == NONE:
         return None
     if key.kind == "count":

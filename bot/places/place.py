@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from bot.places.refused import SettingRefused
-from bot.platforms import platform_names
+from bot.platforms import load_platform, platform_names
 
 __all__ = ["Place", "has_places", "parse_place", "place_forms"]
 
@@ -38,13 +38,14 @@ _SHAPES = {
     ),
     "telegram": _Shape(re.compile(r"-?[0-9]{1,20}"), None, "CHAT_ID"),
 }
-"""How each platform writes the ids of its places. They belong with each platform's descriptor
-in the registry once it has one (the platform kit); until then the core keeps them here."""
+"""How each platform writes the ids of its places: its descriptor in the registry is where they
+belong, and where the lead may move them; a platform without one here has no places yet."""
 
 
 def has_places(platform: str) -> bool:
-    """Whether ``platform`` is registered and has places (the terminal has none)."""
-    return platform in _SHAPES and platform in platform_names()
+    """Whether ``platform`` is registered and the worker runs it, so that its servers and
+    channels are places (the terminal's are not), and its ids' shape is known."""
+    return platform in _SHAPES and platform in platform_names() and load_platform(platform).runs
 
 
 def place_forms(platform: str | None = None) -> tuple[str, ...]:

@@ -17,10 +17,18 @@ __all__ = ["environment", "open_states", "register_platform", "state", "state_ur
 
 @pytest.fixture
 def register_platform(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
-    """Installs a distribution whose ``citebot.platforms`` entry point names a platform (as
-    Telegram's package will), on this test's ``sys.path`` only."""
+    """Installs a distribution whose ``citebot.platforms`` entry point is a platform the worker
+    runs (as Telegram's package will be), on this test's ``sys.path`` only."""
 
     def register(name: str) -> None:
+        (tmp_path / f"citebot_{name}_platform.py").write_text(
+            "from bot.platforms import Platform\n"
+            "from config import PlatformSettings\n\n"
+            "async def run(kit, settings, connected):\n"
+            "    connected.set()\n\n"
+            f"PLATFORM = Platform(name={name!r}, presenter=lambda: None,"
+            " environment=PlatformSettings, runner=lambda: run)\n"
+        )
         info = tmp_path / f"citebot_{name}_platform-0.1.dist-info"
         info.mkdir()
         (info / "METADATA").write_text(

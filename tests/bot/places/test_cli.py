@@ -37,7 +37,10 @@ def settings_cli(
     """``citebot settings ...`` in this process (``bot.__main__.main``) on a SQLite store, in
     an empty directory and an environment without a language or a terminal."""
     monkeypatch.chdir(tmp_path)
-    for name in ("CITEBOT_LANGUAGE", "QUOTE_CHECK", "TTY_COMPATIBLE", "FORCE_COLOR", "COLUMNS"):
+    for name in (
+        *("CITEBOT_LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "QUOTE_CHECK"),
+        *("TTY_COMPATIBLE", "FORCE_COLOR", "COLUMNS"),
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("STATE_URL", f"sqlite:///{tmp_path / 'state.db'}")
 
@@ -203,6 +206,8 @@ def test_a_bad_key_value_or_place_exits_2_with_one_line_and_changes_nothing(
 def test_a_refusal_is_in_the_operator_s_language(settings_cli: Citebot) -> None:
     ran = settings_cli("set", "discord:1", "enabled", "peut-être", env={"CITEBOT_LANGUAGE": "fr"})
     assert ran.err == "citebot: enabled\u00a0: doit valoir on ou off, et non 'peut-être'\n"
+    ran = settings_cli("set", "discord:1", "enabled", "vielleicht", env={"LANG": "de_DE.UTF-8"})
+    assert ran.err == "citebot: enabled: muss on oder off sein, nicht 'vielleicht'\n"
 
 
 @pytest.mark.parametrize(
