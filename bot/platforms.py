@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GROUP",
+    "PlaceIds",
     "Platform",
     "Runner",
     "load_platform",
@@ -41,6 +42,22 @@ S = TypeVar("S", bound=PlatformSettings)
 Runner = Callable[["PlatformKit", S, asyncio.Event], Coroutine[Any, Any, None]]
 """A platform's worker: answers through the kit until cancelled (or its ``stop`` is set),
 sets the event once connected, and drains its own tasks on the way out."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlaceIds:
+    """How a platform writes the ids of its places (``citebot settings``' PLACE): patterns of
+    its server's and its channel's ids, and their names in a PLACE's written form."""
+
+    server: str
+    """A regular expression the server's (workspace's, group's) id matches whole."""
+    server_name: str
+    """``GUILD_ID``, ``TEAM_ID``, ``CHAT_ID``."""
+    channel: str | None = None
+    """Its channels' ids; None where a place is its server alone (a Telegram group)."""
+    channel_name: str | None = None
+    upper: bool = False
+    """Ids written in capitals (Slack's): a lower-case one is read as its capitals."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,6 +83,8 @@ class Platform(Generic[S]):
     """Whether a conversation with the bot alone must pass the allowlists like any channel.
     Slack's are inside a workspace, already a fence; a Discord or Telegram bot can be
     messaged by anyone."""
+    place_ids: PlaceIds | None = None
+    """Its places' ids, where its admins may change citebot's settings (None: none)."""
     sync_commands: Callable[[S], Awaitable[None]] | None = None
     """Registers its commands with the platform now (``citebot sync-commands``)."""
     live: Callable[[LiveWords], tuple[LiveSink, Presenter]] | None = None

@@ -11,41 +11,22 @@ import re
 from dataclasses import dataclass
 
 from bot.places.refused import SettingRefused
-from bot.platforms import load_platform, platform_names
+from bot.platforms import PlaceIds, load_platform, platform_names
 
 __all__ = ["Place", "has_places", "parse_place", "place_forms"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    server: re.Pattern[str]
-    channel: re.Pattern[str] | None
-    server_name: str
-    channel_name: str | None = None
-    upper: bool = False
-    """Ids written in capitals (Slack's); a lower-case one is read as its capitals."""
-
-
-_SNOWFLAKE = re.compile(r"[0-9]{1,20}")
-_SHAPES = {
-    "discord": _Shape(_SNOWFLAKE, _SNOWFLAKE, "GUILD_ID", "CHANNEL_ID"),
-    "slack": _Shape(
-        re.compile(r"[TE][A-Z0-9]{2,}"),
-        re.compile(r"[CGD][A-Z0-9]{2,}"),
-        "TEAM_ID",
-        "CHANNEL_ID",
-        upper=True,
-    ),
-    "telegram": _Shape(re.compile(r"-?[0-9]{1,20}"), None, "CHAT_ID"),
-}
-"""How each platform writes the ids of its places: its descriptor in the registry is where they
-belong, and where the lead may move them; a platform without one here has no places yet."""
-
-
 def has_places(platform: str) -> bool:
-    """Whether ``platform`` is registered and the worker runs it, so that its servers and
-    channels are places (the terminal's are not), and its ids' shape is known."""
-    return platform in _SHAPES and platform in platform_names() and load_platform(platform).runs
+    """Whether ``platform`` is registered, the worker runs it and its registry entry says how
+    its places' ids are written (the terminal has no places)."""
+    return _ids(platform) is not None
+
+
+def _ids(platform: str) -> PlaceIds | None:
+    if platform not in platform_names():
+        return None
+    described = load_platform(platform)
+    return described.place_ids if described.runs else None
 
 
 def place_forms(platform: str | None = None) -> tuple[str, ...]:
@@ -53,10 +34,11 @@ def place_forms(platform: str | None = None) -> tuple[str, ...]:
     platforms = [platform] if platform and has_places(platform) else _with_places()
     forms = []
     for name in platforms:
-        shape = _SHAPES[name]
-        forms.append(f"{name}:{shape.server_name}")
-        if shape.channel is not None:
-            forms.append(f"{name}:{shape.server_name}/{shape.channel_name}")
+        ids = _ids(name)
+        assert ids is not None
+        forms.append(f"{name}:{ids.server_name}")
+        if ids.channel is not None:
+            forms.append(f"{name}:{ids.server_name}/{ids.channel_name}")
     return tuple(forms)
 
 
@@ -89,14 +71,14 @@ def parse_place(text: str) -> Place:
     platform, colon, rest = written.partition(":")
     platform = platform.lower()
     server, slash, channel = rest.partition("/")
-    shape = _SHAPES.get(platform) if has_places(platform) else None
-    if shape is not None and shape.upper:
+    ids = _ids(platform)
+    if ids is not None and ids.upper:
         server, channel = server.upper(), channel.upper()
     if (
-        shape is None
+        ids is None
         or not colon
-        or not shape.server.fullmatch(server)
-        or (slash and (shape.channel is None or not shape.channel.fullmatch(channel)))
+        or not re.fullmatch(ids.server, server)
+        or (slash and (ids.channel is None or not re.fullmatch(ids.channel, channel)))
     ):
         forms = place_forms(platform)
         raise SettingRefused(lambda wording: wording.not_a_place(written, forms))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.pacing import Pacer
-from bot.platforms import Platform, Runner
+from bot.platforms import PlaceIds, Platform, Runner
 from bot.render.ports import Presenter
 from integrations.discord.settings import DiscordSettings
 
@@ -38,5 +38,11 @@ DISCORD = Platform(
     pacer=Pacer(min_interval=1.0),
     noisy_loggers=("discord.gateway", "discord.http"),
     own_words=True,
+    place_ids=PlaceIds(
+        server=r"[0-9]{1,20}",
+        server_name="GUILD_ID",
+        channel=r"[0-9]{1,20}",
+        channel_name="CHANNEL_ID",
+    ),
     sync_commands=_sync_commands,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.pacing import Pacer
-from bot.platforms import Platform, Runner
+from bot.platforms import PlaceIds, Platform, Runner
 from bot.render.ports import Payload, Presenter
 from integrations.slack.settings import SlackSettings
 
@@ -42,6 +42,13 @@ SLACK = Platform(
     pacer=Pacer(min_interval=1.0),
     noisy_loggers=("slack_bolt", "slack_sdk"),
     own_words=True,
+    place_ids=PlaceIds(
+        server=r"[TE][A-Z0-9]{2,}",
+        server_name="TEAM_ID",
+        channel=r"[CGD][A-Z0-9]{2,}",
+        channel_name="CHANNEL_ID",
+        upper=True,
+    ),
     # A workspace is already a fence: its members' DMs with the app pass the channel allowlist.
     direct_messages_fenced=False,
     preview_url=_builder_url,

@@ -18,16 +18,18 @@ __all__ = ["environment", "open_states", "register_platform", "state", "state_ur
 @pytest.fixture
 def register_platform(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
     """Installs a distribution whose ``citebot.platforms`` entry point is a platform the worker
-    runs (as Telegram's package will be), on this test's ``sys.path`` only."""
+    runs, its places one group each (ids as Telegram's chats), on this test's ``sys.path``
+    only: a platform another distribution adds."""
 
     def register(name: str) -> None:
         (tmp_path / f"citebot_{name}_platform.py").write_text(
-            "from bot.platforms import Platform\n"
+            "from bot.platforms import PlaceIds, Platform\n"
             "from config import PlatformSettings\n\n"
             "async def run(kit, settings, connected):\n"
             "    connected.set()\n\n"
             f"PLATFORM = Platform(name={name!r}, presenter=lambda: None,"
-            " environment=PlatformSettings, runner=lambda: run)\n"
+            " environment=PlatformSettings, runner=lambda: run,"
+            " place_ids=PlaceIds(server=r'-?[0-9]{1,20}', server_name='CHAT_ID'))\n"
         )
         info = tmp_path / f"citebot_{name}_platform-0.1.dist-info"
         info.mkdir()

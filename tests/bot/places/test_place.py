@@ -68,18 +68,18 @@ def test_the_terminal_is_a_platform_without_places() -> None:
     assert has_places("slack")
 
 
-def test_telegram_has_places_once_its_platform_is_installed(
+def test_a_platform_another_distribution_installs_has_the_places_its_entry_describes(
     register_platform: Callable[[str], None],
 ) -> None:
-    assert not has_places("telegram")
-    register_platform("telegram")
-    assert has_places("telegram")
-    assert parse_place("telegram:-1001234567890") == Place("telegram", "-1001234567890")
-    assert parse_place("telegram:987654321") == Place("telegram", "987654321")
-    assert "telegram:CHAT_ID" in place_forms()
-    # a topic is in its group: a Telegram place has no channel
-    with pytest.raises(SettingRefused, match=r"write telegram:CHAT_ID$"):
-        parse_place("telegram:-1001234567890/5")
+    assert not has_places("signal")
+    register_platform("signal")
+    assert has_places("signal")
+    assert parse_place("signal:-1001234567890") == Place("signal", "-1001234567890")
+    assert parse_place("signal:987654321") == Place("signal", "987654321")
+    assert "signal:CHAT_ID" in place_forms()
+    # its entry describes no channels: a place is its group alone
+    with pytest.raises(SettingRefused, match=r"write signal:CHAT_ID$"):
+        parse_place("signal:-1001234567890/5")
 
 
 def test_a_refused_place_is_said_in_the_admin_s_language() -> None:
