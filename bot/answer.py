@@ -59,7 +59,10 @@ class Question:
     platform: str
     user_id: str
     channel_id: str
+    """The channel; a thread's or forum post's parent."""
     thread_id: str | None = None
+    server_id: str | None = None
+    """The server, workspace or group; None in a conversation outside any (a Discord DM)."""
     language: str | None = None
     """The language citebot's own words take (a shipped catalogue, e.g. ``"nl"``); None: the
     worker's default."""
@@ -231,6 +234,7 @@ async def answer_question(
     checker: QuoteChecker | None = None,
     max_messages: int | None = None,
     max_cards: int | None = None,
+    disclaimer: str | None = None,
 ) -> Outcome:
     """Answer one question into ``sink``; never raises an upstream failure, only words it
     (in ``wording``, by default the question's language). An answer longer than
@@ -238,11 +242,15 @@ async def answer_question(
     summary instead of a card each. An answer the upstream takes too long over, or sends an
     oversized event in, keeps its text and says why it stops (the client's deadline and cap).
     With a ``checker``, the cards' quotes are then checked on their pages in the background
-    and the verdicts edited in."""
+    and the verdicts edited in. ``disclaimer`` closes the answer (a place's admins' line)."""
     started = time.monotonic()
     wording = wording or Wording(language=question.language, platform=question.platform)
     formatter = AnswerFormatter(
-        presenter, wording=wording, max_messages=max_messages, max_cards=max_cards
+        presenter,
+        wording=wording,
+        max_messages=max_messages,
+        max_cards=max_cards,
+        disclaimer=disclaimer,
     )
     writer = _Writer(sink=sink, pacer=pacer, started=started)
     streamer = _Streamer(formatter, writer)

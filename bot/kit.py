@@ -21,6 +21,7 @@ from bot.answer import AnswerSink, Outcome, Question
 from bot.i18n.wording import Wording
 from bot.inflight import Closer
 from bot.pacing import Pacer
+from bot.places import PlaceSettings
 from bot.platforms import Platform
 from bot.render.ports import Presenter
 from bot.service import AnswerService
@@ -96,11 +97,25 @@ class PlatformKit:
     async def refusal(self, place: Place, language: str | None) -> str | None:
         """The words that refuse a question asked in ``place`` (in ``language``), or None when
         citebot may answer there: the one authorization check of every way in. The platform's
-        allowlists are the fence; a conversation with the bot alone passes it where the
-        platform says such conversations are already fenced (Slack's, inside a workspace)."""
-        if self._inside_fence(place):
+        allowlists are the fence (a conversation with the bot alone passes it where the
+        platform says such conversations are already fenced: Slack's, inside a workspace);
+        inside it, the place's admins may have turned citebot off (``enabled``)."""
+        settings = await self.settings_at(place)
+        if self._inside_fence(place) and settings.enabled:
             return None
-        return self.wording(language).not_allowed_here()
+        return self.wording(language or settings.language).not_allowed_here()
+
+    async def settings_at(self, place: Place) -> PlaceSettings:
+        """The settings where ``place`` is: its channel's over its server's over the
+        environment (read through a one-second cache). A store slower than
+        :data:`CLAIM_SECONDS` is not waited for (a platform's deadline to acknowledge counts
+        the claim and this read): the environment's settings apply."""
+        try:
+            async with asyncio.timeout(CLAIM_SECONDS):
+                return await self._service.place_settings(self.name, place.server, place.channel)
+        except TimeoutError:
+            log.warning("the state store did not give a place's settings in time")
+            return await self._service.place_settings(self.name, None, None)
 
     def _inside_fence(self, place: Place) -> bool:
         if place.direct and not self.platform.direct_messages_fenced:
@@ -111,15 +126,23 @@ class PlatformKit:
             not channels or place.channel in channels
         )
 
+    async def words(self, place: Place, language: str | None) -> Wording:
+        """The words for an asker in ``place``: their own ``language``, else the place's."""
+        return self.wording(language or (await self.settings_at(place)).language)
+
     def wording(self, language: str | None) -> Wording:
         """The words for an asker who speaks ``language`` (None: the worker's default), with
         the platform's own words for its threads and channels."""
         return self._service.wording_for(language, self.name)
 
     async def ask(self, question: Question, sink: AnswerSink) -> Outcome | None:
-        """Answer ``question`` into ``sink`` (see :meth:`AnswerService.ask`)."""
+        """Answer ``question`` into ``sink`` (see :meth:`AnswerService.ask`), as the settings
+        of the place it was asked in say."""
+        place = await self.settings_at(
+            Place(server=question.server_id, channel=question.channel_id)
+        )
         return await self._service.ask(
-            question, presenter=self.presenter, sink=sink, pacer=self.pacer
+            question, presenter=self.presenter, sink=sink, pacer=self.pacer, place=place
         )
 
     async def refuse(self, sink: AnswerSink, words: str) -> None:

@@ -35,6 +35,7 @@ from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
 from bot.ops.metrics import Metrics
 from bot.pacing import Pacer
+from bot.places import Places, PlaceSettings
 from bot.render.ports import Presenter
 from bot.state import State, open_state
 from bot.state.coordination import Coordination, shared_coordination
@@ -90,10 +91,12 @@ class AnswerService:
         inflight: InFlight | None = None,
         checker: QuoteChecker | None = None,
         coordination: Coordination | None = None,
+        places: Places | None = None,
     ) -> None:
         """``checker``: the process's quote checks of posted cards (None: QUOTE_CHECK=off);
         ``coordination``: the workers' shared Redis (None: this worker is alone), for the
-        platforms' shard leases and rate windows."""
+        platforms' shard leases and rate windows; ``places``: each place's settings (None:
+        the environment's everywhere)."""
         self.client = client
         self.checker = checker
         self.state = state
@@ -104,6 +107,8 @@ class AnswerService:
         self.inflight = inflight or InFlight(None)
         """Every answer's record, so that another worker closes it if this one dies."""
         self.coordination = coordination
+        self.places = places or Places(state, defaults=Settings.model_construct())
+        """Each place's settings; without ``places`` (tests), over citebot's own defaults."""
         self._tasks: set[asyncio.Task[object]] = set()
         self._accepting = True
 
@@ -127,6 +132,13 @@ class AnswerService:
             return ()
         return await self.state.recent(key, self.limits.history_turns * 2)
 
+    async def place_settings(
+        self, platform: str, server: str | None, channel: str | None
+    ) -> PlaceSettings:
+        """The settings of a place (``server`` None: a conversation outside any server, where
+        the environment's apply)."""
+        return await self.places.effective(platform, server, channel)
+
     def wording_for(self, language: str | None, platform: str | None = None) -> Wording:
         """The words for a person who speaks ``language`` (None: this worker's default), with
         ``platform``'s own words for its threads and channels."""
@@ -137,14 +149,26 @@ class AnswerService:
         await sink.show((presenter.notice(words),), final=True)
 
     async def ask(
-        self, question: Question, *, presenter: Presenter, sink: AnswerSink, pacer: Pacer
+        self,
+        question: Question,
+        *,
+        presenter: Presenter,
+        sink: AnswerSink,
+        pacer: Pacer,
+        place: PlaceSettings | None = None,
     ) -> Outcome | None:
         """Answer ``question`` into ``sink``, or tell the user why not; None when refused.
 
         ``question.history`` is used when the adapter found one (e.g. Slack's thread replies);
-        otherwise the remembered turns of the thread are sent. Never raises but on
-        cancellation: a failure before the answer's final write shows a "please try again".
+        otherwise the remembered turns of the thread are sent. ``place``: the settings where it
+        was asked (its language for an asker whose own is unknown, its daily quotas, quote
+        checks and disclaimer). Never raises but on cancellation: a failure before the
+        answer's final write shows a "please try again".
         """
+        if place is not None and question.language is None and place.set_in["language"]:
+            # an admin's choice for the place: citebot's words, and the upstream asked for it
+            # (the environment's alone asks the upstream nothing: it answers as it was asked)
+            question = replace(question, language=place.language, locale=None)
         wording = self.wording_for(question.language, question.platform)
         shown: list[bool] = []  # the final write landed: a failure after it replaces nothing
 
@@ -160,6 +184,7 @@ class AnswerService:
                 presenter=presenter,
                 sink=sink,
                 pacer=pacer,
+                place=place,
                 after_show=after_show,
             )
         except Exception as error:
@@ -179,12 +204,13 @@ class AnswerService:
         presenter: Presenter,
         sink: AnswerSink,
         pacer: Pacer,
+        place: PlaceSettings | None,
         after_show: Callable[[bool, bool], None],
     ) -> Outcome | None:
         """:meth:`ask`'s work; notices go to ``sink`` itself, the answer through the sink the
         in-flight record tracks, its writes told to ``after_show``."""
         notices = sink
-        refusal = await self._gate(question, wording)
+        refusal = await self._gate(question, wording, place)
         if refusal is not None:
             await self.refuse(notices, presenter, refusal)
             return None
@@ -218,9 +244,10 @@ class AnswerService:
                         sink=WatchedSink(tracked, after_show),
                         pacer=pacer,
                         wording=wording,
-                        checker=self.checker,
+                        checker=self.checker if place is None or place.quote_check else None,
                         max_messages=self.limits.max_answer_messages,
                         max_cards=self.limits.max_cards,
+                        disclaimer=place.disclaimer if place is not None else None,
                     )
                     if key is not None and outcome.text.strip():
                         # still holding the thread: the next question in it reads this turn
@@ -263,7 +290,11 @@ class AnswerService:
         )
         return changed
 
-    async def _gate(self, question: Question, wording: Wording) -> str | None:
+    async def _gate(
+        self, question: Question, wording: Wording, place: PlaceSettings | None
+    ) -> str | None:
+        """Why not to answer ``question``, in ``wording``; None to answer it. The place's daily
+        quotas are asked last, so a question refused for any other reason counts on none."""
         if not self._accepting:
             return wording.restarting()
         if not question.text.strip():
@@ -278,6 +309,13 @@ class AnswerService:
         if not decision.allowed:
             self.metrics.rate_limited_users.labels(question.platform).inc()
             return wording.user_rate_limited(decision.retry_after)
+        if place is not None:
+            quota = await self.places.take_question(place, question.user_id)
+            if not quota.allowed:
+                per_person = quota.refused_by == "daily_questions_per_person"
+                return wording.daily_limit_reached(
+                    quota.limit, quota.retry_after, per_person=per_person
+                )
         return None
 
     @contextlib.contextmanager
@@ -368,6 +406,7 @@ async def answer_service(
         service = AnswerService(
             client=client,
             state=state,
+            places=Places(state, defaults=settings),
             metrics=metrics,
             admission=Admission(max_in_flight=settings.max_in_flight),
             limits=Limits.from_settings(settings),

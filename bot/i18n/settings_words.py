@@ -44,6 +44,8 @@ class _Speaker(Protocol):
 
     def number(self, n: float) -> str: ...
 
+    def duration(self, seconds: float) -> str: ...
+
 
 def _one_of(speaker: _Speaker, choices: Sequence[str]) -> str:
     """``a, b or c``, as the language lists alternatives."""
@@ -127,3 +129,21 @@ class SettingsWording:
         return self.ngettext("{n} setting changed.", "{n} settings changed.", n).format(
             n=self.number(n)
         )
+
+    def daily_limit_reached(
+        self: _Speaker, limit: int, retry_after: float, *, per_person: bool
+    ) -> str:
+        """A question over a place's daily quota (``daily_questions``, or the asker's own,
+        ``daily_questions_per_person``); the day is UTC's, ``retry_after`` seconds from its
+        end."""
+        if per_person:
+            said = self._(
+                "You have reached today's limit of questions here ({limit}). Please ask again "
+                "in {wait}, when the day ends (UTC)."
+            )
+        else:
+            said = self._(
+                "Today's limit of questions here ({limit}) has been reached. citebot will answer "
+                "here again in {wait}, when the day ends (UTC)."
+            )
+        return said.format(limit=self.number(limit), wait=self.duration(retry_after))

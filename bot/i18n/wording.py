@@ -232,7 +232,12 @@ class Wording(SettingsWording):
         if whole < 90:
             return self.ngettext("{n} second", "{n} seconds", whole).format(n=self.number(whole))
         minutes = math.ceil(whole / 60)
-        return self.ngettext("{n} minute", "{n} minutes", minutes).format(n=self.number(minutes))
+        if minutes < 90:
+            return self.ngettext("{n} minute", "{n} minutes", minutes).format(
+                n=self.number(minutes)
+            )
+        hours = round(minutes / 60)
+        return self.ngettext("{n} hour", "{n} hours", hours).format(n=self.number(hours))
 
     def explain(self, error: UpstreamError) -> str:
         """One friendly paragraph for a failed answer: what happened and what to do."""

@@ -70,11 +70,15 @@ class AnswerFormatter:
         wording: Wording = WORDING,
         max_messages: int | None = None,
         max_cards: int | None = None,
+        disclaimer: str | None = None,
     ) -> None:
         """``max_messages``: the answer stops after that many messages, with a note (the rest
         is neither rendered nor cited); ``max_cards``: citation cards beyond it become one
-        summary message at the end of the thread (``MAX_ANSWER_MESSAGES``, ``MAX_CARDS``)."""
+        summary message at the end of the thread (``MAX_ANSWER_MESSAGES``, ``MAX_CARDS``);
+        ``disclaimer``: a line a place's admins wrote, closing every answer there (plain text:
+        escaped, its mentions made inert, like the upstream's)."""
         self._presenter = presenter
+        self._disclaimer = disclaimer.strip() if disclaimer and disclaimer.strip() else None
         self._max_messages = max_messages
         self._max_cards = max_cards
         self._overflowed = False
@@ -143,8 +147,9 @@ class AnswerFormatter:
         self._complete()
         if done.citations and not self._uses():
             self._insert_spans(done.citations, done.text)
-        if note:
-            self._add_note(note)
+        for closing in (note, self._disclaimer):
+            if closing:
+                self._add_note(closing)
         resolution = resolve(self._uses(), done.citations)
         answer = self._final(resolution, feedback=True)
         carded, rest = capped(resolution.cards, self._max_cards)
@@ -169,7 +174,9 @@ class AnswerFormatter:
     def interrupt(self, note: str) -> tuple[Payload, ...]:
         """Final messages for the text so far plus ``note``; footnotes (not resolvable) dropped."""
         self._complete()
-        self._add_note(note)
+        for closing in (note, self._disclaimer):
+            if closing:
+                self._add_note(closing)
         if self._uses():
             log.info("interrupted answer: removed %d footnote markers", len(self._uses()))
         return self._final(_NO_CITATIONS, feedback=False)

@@ -144,11 +144,18 @@ class CitebotDiscord(ShardedClient):
             return channel
         return None
 
-    async def _ask(self, interaction: discord.Interaction, question: str, private: bool) -> None:
+    async def _ask(
+        self, interaction: discord.Interaction, question: str, private: bool | None
+    ) -> None:
+        """``private`` None: the asker did not say, and the place's ``private_by_default``
+        decides."""
         if not await self.kit.claim(f"interaction:{interaction.id}"):
             return
         if await self._refused_here(interaction):
             return
+        if private is None:
+            place = _place(interaction.guild_id, interaction.channel, interaction.channel_id)
+            private = (await self.kit.settings_at(place)).private_by_default
         await self._answer_interaction(interaction, question, private=private)
 
     async def _answer_interaction(
@@ -191,6 +198,7 @@ class CitebotDiscord(ShardedClient):
                 platform=self.kit.name,
                 user_id=str(interaction.user.id),
                 channel_id=str(conversation[0]),
+                server_id=None if interaction.guild_id is None else str(interaction.guild_id),
                 thread_id=None if private or conversation[1] is None else str(conversation[1]),
                 language=_language(interaction),
                 locale=interaction.locale.value,
@@ -219,6 +227,7 @@ class CitebotDiscord(ShardedClient):
                 platform=self.kit.name,
                 user_id=str(message.author.id),
                 channel_id=str(thread.parent_id),
+                server_id=str(message.guild.id) if message.guild else None,
                 thread_id=str(thread.id),
             ),
             sink,

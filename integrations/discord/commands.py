@@ -18,7 +18,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["AskHandler", "add_ask_command", "sync_if_changed"]
 
-AskHandler = Callable[[discord.Interaction, str, bool], Awaitable[None]]
+AskHandler = Callable[[discord.Interaction, str, bool | None], Awaitable[None]]
+"""Given the question and whether the asker chose a private answer (None: they did not say)."""
 
 
 def add_ask_command(tree: app_commands.CommandTree[Any], handler: AskHandler) -> None:
@@ -26,9 +27,12 @@ def add_ask_command(tree: app_commands.CommandTree[Any], handler: AskHandler) ->
 
     @tree.command(name="ask", description="Ask a question; the answer cites its sources")
     @app_commands.describe(
-        question="What you want to know", private="Only you see the answer (no thread)"
+        question="What you want to know",
+        private="Only you see the answer (no thread); by default as this server's admins chose",
     )
-    async def ask(interaction: discord.Interaction, question: str, private: bool = False) -> None:
+    async def ask(
+        interaction: discord.Interaction, question: str, private: bool | None = None
+    ) -> None:
         await handler(interaction, question, private)
 
     del ask

@@ -187,8 +187,9 @@ class SlackBot:
         )
         locale = await self.locales.locale(user)
         language = catalogue_language(locale)
-        wording = self.kit.wording(language)
-        refusal = await self.kit.refusal(_place(team, channel, direct), language)
+        place = _place(team, channel, direct)
+        wording = await self.kit.words(place, language)
+        refusal = await self.kit.refusal(place, language)
         if refusal is not None:
             await self.kit.refuse(sink, refusal)
             return
@@ -204,6 +205,7 @@ class SlackBot:
             platform=self.kit.name,
             user_id=user,
             channel_id=channel,
+            server_id=team,
             thread_id=thread_ts,
             language=language,
             locale=locale,

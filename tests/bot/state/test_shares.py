@@ -6,6 +6,7 @@ tests/integrations/discord/test_shards.py; as real processes in test_many_worker
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 
 from bot.state.coordination import Coordination
@@ -51,22 +52,28 @@ def share(
     )
 
 
-async def test_one_worker_runs_the_reader_and_hands_it_over_when_it_stops(
+async def test_one_worker_at_a_time_runs_the_reader_and_hands_it_over_when_it_stops(
     coordinations: Callable[[], Coordination],
 ) -> None:
-    accepting = {"first": True}
-    first, second = Reader(), Reader()
-    shares = [share(coordinations(), lambda: accepting["first"]), share(coordinations())]
-    await shares[0].start(first)
-    await until(lambda: first.running == {0})
-    await shares[1].start(second)
-    await asyncio.sleep(QUICK.tick * 10)  # many ticks: the newcomer takes nothing held
-    assert (first.running, second.running) == ({0}, set())
-    accepting["first"] = False  # SIGTERM
-    await until(lambda: second.running == {0})
-    assert first.running == set()
-    for plan, reader in zip(shares, (first, second), strict=True):
-        await plan.stop(reader)
+    """Which of two workers runs it is the fair share's choice (the lower worker id); never
+    both, and the other takes it when the one running it stops."""
+    accepting = {"first": True, "second": True}
+    readers = {"first": Reader(), "second": Reader()}
+    shares = {name: share(coordinations(), lambda name=name: accepting[name]) for name in readers}
+    await shares["first"].start(readers["first"])
+    await until(lambda: readers["first"].running == {0})
+    await shares["second"].start(readers["second"])
+    for _ in range(20):  # twenty ticks: the share settles, one reader at every moment
+        await asyncio.sleep(QUICK.tick)
+        running = [name for name, reader in readers.items() if reader.running]
+        assert len(running) <= 1
+    (holder,) = running
+    other = "second" if holder == "first" else "first"
+    accepting[holder] = False  # SIGTERM
+    await until(lambda: readers[other].running == {0})
+    assert readers[holder].running == set()
+    for name, plan in shares.items():
+        await plan.stop(readers[name])
 
 
 async def test_a_dead_workers_reader_is_taken_over_once_its_lease_lapses(

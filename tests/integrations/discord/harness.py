@@ -79,14 +79,18 @@ class Harness:
         self,
         question: str,
         *,
-        private: bool = False,
+        private: bool | None = False,
         channel_id: int | None = None,
         locale: str = "en-US",
     ) -> SimMessage:
-        """A person runs /ask and waits for the whole answer; returns the answer message."""
+        """A person runs /ask and waits for the whole answer; returns the answer message.
+        ``private`` None: the person leaves the option out."""
         done = len(self.service.outcomes)
+        options: dict[str, object] = {"question": question}
+        if private is not None:
+            options["private"] = private
         interaction = await self.sim.slash_command(
-            "ask", {"question": question, "private": private}, channel_id=channel_id, locale=locale
+            "ask", options, channel_id=channel_id, locale=locale
         )
         await self.answers(done + 1)
         assert interaction.original is not None

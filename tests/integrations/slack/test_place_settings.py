@@ -1,0 +1,91 @@
+"""A workspace's or a channel's settings, set by an operator on the workers' STATE_URL (as
+``citebot settings set`` does, and as the App Home will), decide the next mention there."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from bot.places import Places
+from bot.state import open_state
+from tests.integrations.slack.conftest import World, slack_settings, worker_on
+from tests.sim.slack import SlackSim
+from tests.sim.slack.webapi import BOT_SCOPES, Identity
+from tests.sim.upstream import UpstreamSim, answer
+
+CHANNEL = "C0GENERAL"
+
+
+@asynccontextmanager
+async def operated(
+    tmp_path: Path, *, scopes: frozenset[str] = BOT_SCOPES
+) -> AsyncIterator[tuple[World, Places, str]]:
+    """A worker on a SQLite state store, the operator's handle on the same store, and the
+    workspace's place."""
+    url = f"sqlite:///{tmp_path / 'state.db'}"
+    async with SlackSim(me=Identity(scopes=scopes)) as sim, UpstreamSim().running() as upstream:
+        config = slack_settings(sim, upstream, STATE_URL=url)
+        async with (
+            open_state(url) as state,
+            worker_on(sim, upstream, config) as world,
+        ):
+            yield world, Places(state, defaults=config.settings), f"slack:{sim.me.team_id}"
+
+
+async def test_a_channel_turned_off_is_told_so_in_its_thread(tmp_path: Path) -> None:
+    async with operated(tmp_path) as (world, places, workspace):
+        await places.set(f"{workspace}/{CHANNEL}", "enabled", "off", by="operator")
+        asked = await world.sim.mention(CHANNEL, "What is grace?")
+        await world.sim.wait_for(lambda: world.sim.bot_replies(CHANNEL, asked.ts))
+        [refusal] = world.sim.bot_replies(CHANNEL, asked.ts)
+    assert refusal.shown == (
+        "citebot is not enabled here. Please ask in a channel where it is allowed."
+    )
+    assert world.upstream.requests == []
+
+
+async def test_without_the_askers_language_the_workspaces_language_speaks(
+    tmp_path: Path,
+) -> None:
+    """No users:read scope: citebot cannot know the asker's language, so the workspace's
+    Dutch is citebot's and the upstream's."""
+    async with operated(tmp_path, scopes=BOT_SCOPES - {"users:read"}) as (world, places, ws):
+        await places.set(ws, "language", "nl", by="operator")
+        world.upstream.queue(answer(["Genade is een gave."]))
+        asked = await world.sim.mention(CHANNEL, "Wat is genade?")
+        await world.answered(CHANNEL, asked.ts)
+        [answered] = world.answer_of(CHANNEL, asked.ts)
+        [question] = world.upstream.questions
+    assert world.first_shown(answered) == "*citebot denkt na…*"
+    assert "speaks Dutch" in question[0]["content"]
+
+
+async def test_a_daily_limit_per_person_refuses_the_next_question_and_tells_when(
+    tmp_path: Path,
+) -> None:
+    async with operated(tmp_path) as (world, places, workspace):
+        await places.set(workspace, "daily_questions_per_person", "1", by="operator")
+        world.upstream.queue(answer(["The answer of the day."]))
+        first = await world.sim.mention(CHANNEL, "First?")
+        await world.answered(CHANNEL, first.ts)
+        second = await world.sim.mention(CHANNEL, "Second?")
+        await world.sim.wait_for(
+            lambda: any("limit" in m.shown for m in world.sim.bot_replies(CHANNEL, second.ts))
+        )
+        [refusal] = world.answer_of(CHANNEL, second.ts)
+    assert refusal.shown.startswith("You have reached today's limit of questions here (1).")
+    assert "when the day ends (UTC)" in refusal.shown
+    assert len(world.upstream.requests) == 1
+
+
+async def test_the_disclaimer_closes_the_answer_with_its_mentions_inert(tmp_path: Path) -> None:
+    async with operated(tmp_path) as (world, places, workspace):
+        await places.set(workspace, "disclaimer", "Generated: ask <!here> first.", by="operator")
+        world.upstream.queue(answer(["Grace is a gift."]))
+        asked = await world.sim.mention(CHANNEL, "What is grace?")
+        await world.answered(CHANNEL, asked.ts)
+        [answered] = world.answer_of(CHANNEL, asked.ts)
+    assert answered.shown.startswith("Grace is a gift.\n\n*Generated: ask")
+    assert "<!here>" not in answered.shown  # shown as text, pinging no one
+    assert "here" in answered.shown
