@@ -59,7 +59,10 @@ async def test_one_worker_at_a_time_runs_the_reader_and_hands_it_over_when_it_st
     both, and the other takes it when the one running it stops."""
     accepting = {"first": True, "second": True}
     readers = {"first": Reader(), "second": Reader()}
-    shares = {name: share(coordinations(), lambda name=name: accepting[name]) for name in readers}
+    shares = {
+        name: share(coordinations(), functools.partial(accepting.__getitem__, name))
+        for name in readers
+    }
     await shares["first"].start(readers["first"])
     await until(lambda: readers["first"].running == {0})
     await shares["second"].start(readers["second"])
