@@ -100,7 +100,13 @@ class Settings(BaseSettings):
     """The worker's and the CLI's configuration; see the README's table for each variable."""
 
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        # A blank value is an unset one, whatever its kind: ``.env.example`` copied unchanged
+        # (``DISCORD_TOKEN=``), or Compose passing a blank line through, keeps every default.
+        env_ignore_empty=True,
+        extra="ignore",
+        frozen=True,
     )
 
     upstream_base_url: str = Field(default=MAGISTERIUM_API, validation_alias="UPSTREAM_BASE_URL")
@@ -325,6 +331,7 @@ def load_settings(
     try:
         if env is None:
             return Settings(_env_file=env_file)  # type: ignore[call-arg]
-        return Settings.model_validate(dict(env), by_alias=True)
+        given = {name: value for name, value in env.items() if value != ""}  # as env_ignore_empty
+        return Settings.model_validate(given, by_alias=True)
     except ValidationError as error:
         raise SettingsError(_one_line(error)) from None
