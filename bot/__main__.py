@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
+from importlib import metadata
 from typing import Any
 
 from bot.connect import open_quote_checker, open_upstream, wants_demo
@@ -31,6 +32,10 @@ EXIT_INTERRUPTED = 130
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="citebot", description="Answers with sources, in the terminal, Discord and Slack."
+    )
+    # the version is written once, in pyproject.toml, and read back from the installed metadata
+    parser.add_argument(
+        "--version", action="version", version=f"citebot {metadata.version('citebot')}"
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

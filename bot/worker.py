@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
+import importlib.metadata
 import logging
 import os
 import signal
@@ -81,6 +81,7 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Runner]) -> 
         print(f"citebot run: {problem}", file=sys.stderr)
         return 2
     configure_json_logging(settings.log_level)
+    log.info("citebot %s starting: %s", importlib.metadata.version("citebot"), ", ".join(platforms))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
