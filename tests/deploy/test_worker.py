@@ -49,8 +49,8 @@ async def test_the_worker_in_its_container_answers_ask_from_the_demo(
         async with container(image, env=env, log=tmp_path / "worker.log") as worker:
             await asyncio.wait_for(sim.connected.wait(), STARTED)
             healthy = await worker.healthcheck()
-            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as probe:
-                ready = (await probe.get("/readyz")).json()
+            async with httpx.AsyncClient() as probe:
+                ready = (await probe.get(f"http://127.0.0.1:{port}/readyz")).json()
 
             asked = await sim.slash_command("ask", {"question": "How do I deploy citebot?"})
 
@@ -118,22 +118,21 @@ async def test_two_containers_on_one_redis_answer_one_ask_once(
             SHUTDOWN_GRACE_SECONDS="2",
             QUOTE_CHECK="off",
         )
+        ports = [free_port(), free_port()]  # the host's network is shared, as pods' are not
         async with (
-            # each its own probe port: the host's network is shared, as a pod's is not
-            container(
-                image, env={**env, "METRICS_PORT": str(free_port())}, log=tmp_path / "1"
-            ) as one,
-            container(
-                image, env={**env, "METRICS_PORT": str(free_port())}, log=tmp_path / "2"
-            ) as two,
+            container(image, env={**env, "METRICS_PORT": str(ports[0])}, log=tmp_path / "1") as one,
+            container(image, env={**env, "METRICS_PORT": str(ports[1])}, log=tmp_path / "2") as two,
         ):
             await until_joined(redis_process.url, 2)
             await sim.wait_shards(within=STARTED)
+            # the worker running the one shard and the one running none: both ready for work
+            ready = [await readyz(port) for port in ports]
             asked = await sim.slash_command("ask", {"question": "Who answers?"})
             await sim.until(lambda: "by one of two workers" in shown(asked), within=30)
             await asyncio.sleep(2)  # time for a second answer, were there one
             codes = await asyncio.gather(*(w.stop(kill_after=30) for w in (one, two)))
 
+    assert ready == [200, 200]
     assert shown(asked) == "Answered once, by one of two workers."
     assert len(asked.acks) == 1
     assert len(upstream.requests) == 1
@@ -149,6 +148,17 @@ async def until_joined(redis_url: str, count: int) -> None:
             if sum([await redis.zcard(key) for key in groups]) >= count:
                 return
             await asyncio.sleep(0.2)
+
+
+async def readyz(port: int) -> int:
+    """The status a readiness probe gets from the worker's ``/readyz``, once it settles."""
+    async with httpx.AsyncClient() as probe:
+        for _ in range(50):
+            status = (await probe.get(f"http://127.0.0.1:{port}/readyz")).status_code
+            if status == 200:
+                break
+            await asyncio.sleep(0.2)
+    return status
 
 
 def answers(worker: Container) -> int:
