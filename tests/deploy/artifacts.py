@@ -18,7 +18,7 @@ import pytest
 __all__ = ["ROOT", "base", "image", "needed", "sdist", "version", "wheel"]
 
 ROOT = Path(__file__).resolve().parents[2]
-BUILD = '`eval "$(.ci/artifacts)"` builds them (README, "Tests")'
+BUILD = '`eval "$(.ci/artifacts)"` builds them (README, "Quick start")'
 
 
 def needed(missing: str) -> None:
