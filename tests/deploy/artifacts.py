@@ -7,15 +7,18 @@ fails: CI must never go green without having run the image and the wheel.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-__all__ = ["ROOT", "base", "image", "needed", "sdist", "version", "wheel"]
+__all__ = ["ROOT", "base", "image", "needed", "one_at_a_time", "sdist", "version", "wheel"]
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = '`eval "$(.ci/artifacts)"` builds them (README, "Quick start")'
@@ -72,3 +75,14 @@ def wheel() -> Path:
 
 def sdist() -> Path:
     return _file("CITEBOT_TEST_SDIST")
+
+
+@contextmanager
+def one_at_a_time(folder: Path) -> Iterator[None]:
+    """Holds the turn that the tests building or running the image, or installing the wheel, take
+    across xdist's workers (``folder`` is shared by them): each loads both cores for seconds, and
+    the suite's timing tests run beside them. (xdist's loadgroup would do it, but groups nothing
+    on pytest 9.2: pytest-xdist issue 1386.)"""
+    with (folder / "citebot-deploy.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield

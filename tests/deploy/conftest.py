@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,3 +28,9 @@ def wheel() -> Path:
 @pytest.fixture
 def sdist() -> Path:
     return artifacts.sdist()
+
+
+@pytest.fixture
+def taking_turns(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    with artifacts.one_at_a_time(tmp_path_factory.getbasetemp().parent):
+        yield

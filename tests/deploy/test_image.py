@@ -9,9 +9,15 @@ import subprocess
 from pathlib import Path
 from uuid import uuid4
 
+import pytest
+
 from tests.deploy.artifacts import ROOT, version
 from tests.deploy.containers import run_once
 from tests.sim.pages import FOUND
+
+# One at a time across xdist's workers (tests/deploy/conftest.py); the time waiting for the turn
+# counts against the timeout, so it is the whole group's, not one test's.
+pytestmark = [pytest.mark.usefixtures("taking_turns"), pytest.mark.timeout(900)]
 
 
 def test_citebot_in_the_image_is_the_checkouts_version(image: str) -> None:
@@ -70,10 +76,9 @@ def test_a_dotenv_in_the_build_context_reaches_no_layer(
         )
         assert build.returncode == 0, build.stderr[-2000:]
         try:
-            archive = tmp_path / f"{stage}.tar"
-            _podman("save", "--format=docker-archive", f"--output={archive}", tag)
-            assert archive.stat().st_size > 50_000_000  # the whole image, every layer
-            assert not _holds(archive, secret.encode()), f"the {stage} stage holds the secret"
+            size, holds = _saved_holds(tag, secret.encode())
+            assert size > 50_000_000  # the whole image was read, every layer
+            assert not holds, f"the {stage} stage holds the secret"
         finally:
             _podman("rmi", "--no-prune", tag)  # its cached layers stay for the next build
 
@@ -89,15 +94,21 @@ def _context_files() -> list[str]:
     return [name for name in listed.stdout.decode().split("\0") if (ROOT / name).is_file()]
 
 
-def _holds(archive: Path, needle: bytes) -> bool:
-    """Whether the file holds ``needle``, read a megabyte at a time."""
-    tail = b""
-    with archive.open("rb") as stream:
-        while block := stream.read(1 << 20):
-            if needle in tail + block:
-                return True
+def _saved_holds(image: str, needle: bytes) -> tuple[int, bool]:
+    """Streams ``podman save`` (every layer, as docker-archive) looking for ``needle``; how many
+    bytes it read, and whether it was there."""
+    saving = subprocess.Popen(
+        ["podman", "save", "--format=docker-archive", image], stdout=subprocess.PIPE
+    )
+    assert saving.stdout is not None
+    size, tail, found = 0, b"", False
+    with saving:
+        while block := saving.stdout.read(1 << 20):
+            size += len(block)
+            found = found or needle in tail + block
             tail = block[-len(needle) :]
-    return False
+    assert saving.returncode == 0
+    return size, found
 
 
 def _podman(*args: str) -> str:

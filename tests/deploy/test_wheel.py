@@ -20,15 +20,18 @@ from tests.sim.pages import FOUND
 
 PACKAGES = ("bot", "config", "integrations")
 
+# One at a time across xdist's workers (tests/deploy/conftest.py); the time waiting for the turn
+# counts against the timeout, so it is the whole group's, not one test's.
+pytestmark = [pytest.mark.usefixtures("taking_turns"), pytest.mark.timeout(900)]
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The built wheel in a new virtual environment; its ``bin``."""
-    built = wheel()
+
+@pytest.fixture
+def installed(tmp_path_factory: pytest.TempPathFactory, taking_turns: None) -> Path:
+    """The built wheel in a new virtual environment (in this test's turn); its ``bin``."""
     venv = tmp_path_factory.mktemp("fresh") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     subprocess.run(
-        [str(venv / "bin/pip"), "install", "--quiet", str(built)],
+        [str(venv / "bin/pip"), "install", "--quiet", "--no-compile", str(wheel())],
         check=True,
         timeout=600,
         cwd=venv,
@@ -63,25 +66,19 @@ def test_the_wheel_and_sdist_hold_every_file_the_packages_read(sdist: Path) -> N
     assert [name for name in [*data, "setup.py", "pyproject.toml"] if name not in in_sdist] == []
 
 
-def test_citebot_ask_answers_from_the_demo_in_another_directory(
+async def test_the_wheel_in_a_fresh_venv_answers_from_the_demo_anywhere_and_runs(
     installed: Path, elsewhere: tuple[Path, dict[str, str]]
 ) -> None:
+    """From a directory away from the clone: ``citebot ask`` answers from the demo its wheel
+    carries, and ``citebot run`` connects, says its version first, and stops on SIGTERM."""
     cwd, env = elsewhere
-    where = _run(installed / "python", "-c", "import bot; print(bot.__file__)", cwd=cwd, env=env)
-    shown = _run(installed / "citebot", "--version", cwd=cwd, env=env)
-    asked = _run(installed / "citebot", "ask", "How do I deploy citebot?", cwd=cwd, env=env)
-    assert Path(where.stdout.strip()).is_relative_to(installed.parent)
-    assert shown.stdout == f"citebot {version()}\n"
-    assert asked.returncode == 0, asked.stderr
-    assert "embedded demo upstream" in asked.stderr
-    assert "To deploy citebot, run `citebot run`" in asked.stdout
-    assert asked.stdout.count(FOUND) == 3  # each quote checked on the demo's own page
-
-
-async def test_citebot_run_starts_connects_and_stops(
-    installed: Path, elsewhere: tuple[Path, dict[str, str]]
-) -> None:
-    cwd, env = elsewhere
+    _, where, _ = await _run(
+        installed / "python", "-c", "import bot; print(bot.__file__)", cwd=cwd, env=env
+    )
+    _, shown, _ = await _run(installed / "citebot", "--version", cwd=cwd, env=env)
+    code, answer, said = await _run(
+        installed / "citebot", "ask", "How do I deploy citebot?", cwd=cwd, env=env
+    )
     async with DiscordSim() as sim:
         worker = await asyncio.create_subprocess_exec(
             str(installed / "citebot"),
@@ -100,6 +97,13 @@ async def test_citebot_run_starts_connects_and_stops(
         finally:
             worker.send_signal(signal.SIGTERM)
             _, logged = await asyncio.wait_for(worker.communicate(), 30)
+
+    assert Path(where.strip()).is_relative_to(installed.parent)
+    assert shown == f"citebot {version()}\n"
+    assert code == 0, said
+    assert "embedded demo upstream" in said
+    assert "To deploy citebot, run `citebot run`" in answer
+    assert answer.count(FOUND) == 3  # each quote checked on the demo's own page
     first = logged.decode().splitlines()[0]
     assert f'"message": "citebot {version()} starting: discord"' in first
     assert worker.returncode == 0
@@ -112,13 +116,15 @@ def _tracked(*folders: str) -> list[str]:
     return [name for name in listed.stdout.decode().split("\0") if name]
 
 
-def _run(*command: str | Path, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(part) for part in command],
+async def _run(*command: str | Path, cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
+    """The command's exit code, stdout and stderr."""
+    process = await asyncio.create_subprocess_exec(
+        *(str(part) for part in command),
         cwd=cwd,
         env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
+    out, err = await asyncio.wait_for(process.communicate(), 120)
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
