@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
+from importlib import metadata
 from typing import Any
 
 from bot.connect import open_quote_checker, open_upstream, wants_demo
@@ -35,6 +36,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="citebot",
         description="Answers with sources, in the terminal and the places people talk.",
+    )
+    # the version is written once, in pyproject.toml, and read back from the installed metadata
+    parser.add_argument(
+        "--version", action="version", version=f"citebot {metadata.version('citebot')}"
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
+import importlib.metadata
 import logging
 import os
 import signal
@@ -107,6 +107,9 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Platform[Any
         return 2
     configure_json_logging(
         settings.log_level, quiet=[name for p in platforms.values() for name in p.noisy_loggers]
+    )
+    log.info(
+        "citebot %s starting: %s", importlib.metadata.version("citebot"), ", ".join(configured)
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

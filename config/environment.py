@@ -88,7 +88,13 @@ class EnvironmentSettings(BaseSettings):
     into a :class:`SettingsError` of one line naming the variable."""
 
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        # A blank value is an unset one, whatever its kind: ``.env.example`` copied unchanged
+        # (``DISCORD_TOKEN=``), or Compose passing a blank line through, keeps every default.
+        env_ignore_empty=True,
+        extra="ignore",
+        frozen=True,
     )
 
     url_fields: ClassVar[frozenset[str]] = frozenset()
@@ -100,7 +106,8 @@ class EnvironmentSettings(BaseSettings):
         try:
             if env is None:
                 return cls(_env_file=env_file)  # type: ignore[call-arg]
-            return cls.model_validate(dict(env), by_alias=True)
+            given = {name: value for name, value in env.items() if value != ""}  # as above
+            return cls.model_validate(given, by_alias=True)
         except ValidationError as error:
             raise SettingsError(cls._one_line(error)) from None
 

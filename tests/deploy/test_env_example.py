@@ -1,0 +1,75 @@
+""".env.example, the file a deployment starts from: every variable README "Configuration" lists
+and no other, none filled in, and copied to .env unchanged it leaves every setting at its
+default. Settings are added over time: the first test keeps the two files in step."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from config import Settings, load_settings
+from tests.deploy.artifacts import ROOT
+
+LINE = re.compile(r"^(?:# )?([A-Z][A-Z0-9_]*)=(.*)$")
+
+
+def readme_variables() -> list[str]:
+    """The variables of README "Configuration"'s table (first column; aliases left out)."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    names: list[str] = []
+    for row in section.splitlines():
+        if row.startswith("| `"):
+            first_column = re.sub(r"\(alias[^)]*\)", "", row.split("|")[1])
+            names += re.findall(r"`([A-Z][A-Z0-9_]*)`", first_column)
+    return names
+
+
+def example_lines() -> list[tuple[str, str]]:
+    """Each variable line of .env.example (``NAME=`` or ``# NAME=``) as (name, value)."""
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    return [(m[1], m[2]) for line in lines if (m := LINE.match(line))]
+
+
+def test_env_example_lists_every_variable_of_the_readme_and_no_other() -> None:
+    listed = [name for name, _ in example_lines()]
+    documented = readme_variables()
+    assert len(documented) > 30  # the table was found and read
+    assert sorted(set(documented) - set(listed)) == [], "missing from .env.example"
+    assert sorted(set(listed) - set(documented)) == [], "in .env.example, not in the README"
+    assert len(listed) == len(set(listed)), "listed twice"
+
+
+def test_env_example_fills_nothing_in() -> None:
+    assert [(name, value) for name, value in example_lines() if value] == []
+
+
+@pytest.fixture
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A working directory holding .env.example copied to .env, no setting in the environment."""
+    for field in Settings.model_fields.values():
+        for name in re.findall(r"[A-Z][A-Z0-9_]+", repr(field.validation_alias)):
+            monkeypatch.delenv(name, raising=False)
+    (tmp_path / ".env").write_text((ROOT / ".env.example").read_text())
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / ".env"
+
+
+def test_env_example_copied_to_dotenv_unchanged_keeps_every_default(
+    clean_environment: Path,
+) -> None:
+    settings = load_settings()  # reads ./.env, as citebot does
+    assert settings == load_settings({}, env_file=None)
+    assert settings.model_fields_set == set()
+
+
+def test_the_key_under_its_magisterium_alias_is_read_beside_the_blank_line(
+    clean_environment: Path,
+) -> None:
+    with clean_environment.open("a") as dotenv:
+        dotenv.write("MAGISTERIUM_API_KEY=sk-live-abc\n")
+    key = load_settings().upstream_api_key
+    assert key is not None
+    assert key.get_secret_value() == "sk-live-abc"
