@@ -78,6 +78,11 @@ def _parser() -> argparse.ArgumentParser:
         "sync-commands", help="register the configured platforms' commands with them now"
     )
 
+    manifest = commands.add_parser(
+        "manifest", help="print what an admin pastes to set citebot up on a platform"
+    )
+    manifest.add_argument("platform", choices=platform_names(), help="the platform")
+
     describe_settings(commands.add_parser("settings", help="places' settings, on STATE_URL"))
     return parser
 
@@ -219,6 +224,15 @@ async def _run(settings: Settings) -> int:
     return await run_worker(settings, platforms=load_platforms())
 
 
+async def _manifest(args: argparse.Namespace) -> int:
+    platform = load_platform(args.platform)
+    if platform.manifest is None or platform.environment is None:
+        print(f"citebot: {args.platform} needs nothing set up on its side", file=sys.stderr)
+        return EXIT_SETTINGS
+    print(platform.manifest(platform.environment.load()))
+    return 0
+
+
 async def _sync_commands() -> int:
     from bot.worker import configured_platforms
 
@@ -268,6 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "run": lambda: _run(settings),
         "demo-server": lambda: _demo_server(settings, args),
         "sync-commands": _sync_commands,
+        "manifest": lambda: _manifest(args),
         "settings": lambda: settings_command(settings, args),
     }
     loop_factory = None

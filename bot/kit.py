@@ -18,13 +18,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.answer import AnswerSink, Outcome, Question
+from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
 from bot.inflight import Closer
 from bot.pacing import Pacer
-from bot.places import PlaceSettings
+from bot.places import Place as PlaceOfSettings
+from bot.places import PlaceSettings, SettingRefused
 from bot.platforms import Platform
 from bot.render.ports import Presenter
 from bot.service import AnswerService
+from bot.state import SettingChange
 from bot.state.coordination import Coordination
 from bot.upstream.events import Turn
 from config import PlatformSettings, Settings
@@ -130,6 +133,31 @@ class PlatformKit:
         """The words for an asker in ``place``: their own ``language``, else the place's."""
         return self.wording(language or (await self.settings_at(place)).language)
 
+    async def change_setting(
+        self, place: Place, key: str, value: str | None, *, by: str
+    ) -> SettingChange | None:
+        """An admin sets ``key`` to ``value`` where ``place`` is (its channel, or with
+        ``place.channel`` None its server), or with ``value`` None lets it follow the server
+        or the environment again; the change, None when nothing changed. Whether ``by`` may
+        is the platform's to check first (its own admins). Raises
+        :class:`~bot.places.SettingRefused` (``.said(wording)`` in the admin's language) for a
+        key or value that is not one, and :class:`~bot.state.StateUnavailable` when the store
+        cannot save it (:meth:`Wording.could_not_save`); nothing changes then."""
+        where = str(self._settings_place(place))
+        if value is None:
+            return await self._service.places.unset(where, key, by=by)
+        return await self._service.places.set(where, key, value, by=by)
+
+    async def setting_history(self, place: Place) -> list[SettingChange]:
+        """The changes made to ``place``'s settings (its channel's, or its server's), oldest
+        first."""
+        return await self._service.places.history(str(self._settings_place(place)))
+
+    def _settings_place(self, place: Place) -> PlaceOfSettings:
+        if place.server is None:
+            raise SettingRefused(lambda wording: wording.no_place_settings_here())
+        return PlaceOfSettings(self.name, place.server, place.channel)
+
     def wording(self, language: str | None) -> Wording:
         """The words for an asker who speaks ``language`` (None: the worker's default), with
         the platform's own words for its threads and channels."""
@@ -149,10 +177,25 @@ class PlatformKit:
         """Say ``words`` instead of an answer."""
         await self._service.refuse(sink, self.presenter, words)
 
-    async def vote(self, *, answer_key: str, user_id: str, value: str) -> bool:
-        """Keep one person's 👍/👎 on an answer; True when it changed their vote."""
+    async def vote(
+        self,
+        *,
+        answer_key: str,
+        user_id: str,
+        value: str,
+        reason: Reason | None = None,
+        comment: str | None = None,
+    ) -> bool:
+        """Keep one person's 👍/👎 on an answer (a 👎 with why, when they said: one of
+        :data:`~bot.i18n.conversation_words.REASONS` and their words); True when it changed
+        their vote."""
         return await self._service.record_feedback(
-            platform=self.name, answer_key=answer_key, user_id=user_id, value=value
+            platform=self.name,
+            answer_key=answer_key,
+            user_id=user_id,
+            value=value,
+            reason=reason,
+            comment=comment,
         )
 
     async def remembered(self, question: Question) -> tuple[Turn, ...]:

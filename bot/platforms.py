@@ -87,6 +87,10 @@ class Platform(Generic[S]):
     """Its places' ids, where its admins may change citebot's settings (None: none)."""
     sync_commands: Callable[[S], Awaitable[None]] | None = None
     """Registers its commands with the platform now (``citebot sync-commands``)."""
+    manifest: Callable[[S], str] | None = None
+    """What an admin pastes to set the app up on the platform (``citebot manifest NAME``):
+    Slack's app manifest, Discord's invite URL and commands, Telegram's command list. Needs
+    no token: read from the platform's variables as they are."""
     live: Callable[[LiveWords], tuple[LiveSink, Presenter]] | None = None
     """Shows an answer as it streams where ``citebot ask`` runs (the terminal), with the
     presenter that fits it; None: ``citebot ask`` prints the platform's payloads as JSON."""

@@ -31,6 +31,7 @@ from bot.answer import (
     answer_question,
 )
 from bot.connect import open_quote_checker
+from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
 from bot.ops.metrics import Metrics
@@ -272,9 +273,18 @@ class AnswerService:
             return outcome
 
     async def record_feedback(
-        self, *, platform: str, answer_key: str, user_id: str, value: str
+        self,
+        *,
+        platform: str,
+        answer_key: str,
+        user_id: str,
+        value: str,
+        reason: Reason | None = None,
+        comment: str | None = None,
     ) -> bool:
-        """Keep one person's vote on an answer and log it (one JSON line with the vote)."""
+        """Keep one person's vote on an answer, with why when a 👎 said it, and log it (one
+        JSON line with the vote and its reason; a comment's words are the person's, never
+        logged)."""
         changed = await self.state.record_feedback(answer_key, user_id, value)
         log.info(
             "feedback",
@@ -285,6 +295,8 @@ class AnswerService:
                     "user": user_id,
                     "value": value,
                     "changed": changed,
+                    "reason": reason,
+                    "commented": bool(comment and comment.strip()),
                 }
             },
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +56,32 @@ async def checker(site: Site) -> AsyncIterator[QuoteChecker]:
     """A checker allowed to read the test site (loopback is otherwise refused)."""
     async with QuoteChecker(allow_hosts=[("127.0.0.1", site.port)], limits=FAST) as checker:
         yield checker
+
+
+@pytest.fixture
+def register_platform(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """Installs a distribution whose ``citebot.platforms`` entry point is a platform the worker
+    runs, its places one group each (ids as Telegram's chats), on this test's ``sys.path``
+    only: a platform another distribution adds."""
+
+    def register(name: str) -> None:
+        (tmp_path / f"citebot_{name}_platform.py").write_text(
+            "from bot.platforms import PlaceIds, Platform\n"
+            "from config import PlatformSettings\n\n"
+            "async def run(kit, settings, connected):\n"
+            "    connected.set()\n\n"
+            f"PLATFORM = Platform(name={name!r}, presenter=lambda: None,"
+            " environment=PlatformSettings, runner=lambda: run,"
+            " place_ids=PlaceIds(server=r'-?[0-9]{1,20}', server_name='CHAT_ID'))\n"
+        )
+        info = tmp_path / f"citebot_{name}_platform-0.1.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: citebot-{name}-platform\nVersion: 0.1\n"
+        )
+        (info / "entry_points.txt").write_text(
+            f"[citebot.platforms]\n{name} = citebot_{name}_platform:PLATFORM\n"
+        )
+        monkeypatch.syspath_prepend(str(tmp_path))
+
+    return register

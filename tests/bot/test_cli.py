@@ -316,3 +316,9 @@ def test_an_unknown_language_is_one_line_listing_those_citebot_speaks() -> None:
         "zh_Hant, got 'klingon'\n"
     )
     assert result.stdout == ""
+
+
+def test_manifest_of_a_platform_with_nothing_to_set_up_says_so() -> None:
+    result = citebot("manifest", "terminal")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "citebot: terminal needs nothing set up on its side"

@@ -1,0 +1,118 @@
+"""The platform kit: what every platform's adapter is handed, on a platform another
+distribution registers (the core's tests import no platform of citebot's own)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+
+from bot.admission import Admission
+from bot.answer import Question
+from bot.i18n.wording import Wording
+from bot.kit import Place, PlatformKit
+from bot.places import SettingRefused
+from bot.platforms import load_platform
+from bot.service import AnswerService
+from bot.state import open_state
+from bot.upstream.client import AnswerClient
+from config import PlatformSettings, load_settings
+from tests.bot.presenter import PlainPresenter
+from tests.bot.test_service import NOW, Sink
+
+GROUP = Place(server="-100200", channel=None)
+
+
+@pytest.fixture
+async def kit(
+    answer_client: AnswerClient, register_platform: Callable[[str], None]
+) -> AsyncIterator[PlatformKit]:
+    register_platform("signal")
+    async with open_state("memory://") as state:
+        service = AnswerService(
+            client=answer_client, state=state, admission=Admission(max_in_flight=2)
+        )
+        yield PlatformKit(
+            service,
+            load_platform("signal"),
+            environment=PlatformSettings(),
+            settings=load_settings({}, env_file=None),
+            presenter=PlainPresenter(),
+            pacer=NOW,
+        )
+
+
+async def test_an_admins_change_is_applied_and_recorded_and_can_be_undone(
+    kit: PlatformKit,
+) -> None:
+    made = await kit.change_setting(GROUP, "language", "fr", by="admin-1")
+    assert made is not None
+    assert (await kit.settings_at(GROUP)).language == "fr"
+    assert (await kit.words(GROUP, None)).language == "fr"
+    assert (await kit.words(GROUP, "de")).language == "de"  # the asker's own language first
+    await kit.change_setting(GROUP, "language", None, by="admin-2")
+    assert (await kit.settings_at(GROUP)).language == "en"
+    history = await kit.setting_history(GROUP)
+    assert [(c.by, c.key, c.old, c.new) for c in history] == [
+        ("admin-1", "language", None, "fr"),
+        ("admin-2", "language", "fr", None),
+    ]
+
+
+async def test_a_bad_value_is_refused_in_the_admins_language_and_changes_nothing(
+    kit: PlatformKit,
+) -> None:
+    with pytest.raises(SettingRefused) as refused:
+        await kit.change_setting(GROUP, "enabled", "peut-être", by="admin")
+    assert refused.value.said(Wording("fr")).startswith("enabled\u00a0: doit valoir on ou off")
+    assert await kit.setting_history(GROUP) == []
+    with pytest.raises(SettingRefused) as outside:
+        await kit.change_setting(Place(direct=True), "enabled", "off", by="anyone")
+    assert "not to a conversation with citebot alone" in outside.value.said(Wording())
+
+
+async def test_a_place_turned_off_refuses_in_its_language(kit: PlatformKit) -> None:
+    await kit.change_setting(GROUP, "enabled", "off", by="admin")
+    await kit.change_setting(GROUP, "language", "nl", by="admin")
+    refusal = await kit.refusal(GROUP, None)
+    assert refusal == Wording("nl").not_allowed_here()
+    assert await kit.refusal(Place(server="-100300"), None) is None
+
+
+async def test_a_thumbs_down_with_its_reason_is_kept_and_logged_without_its_words(
+    kit: PlatformKit, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, "citebot.answers")
+    await kit.vote(
+        answer_key="signal:1",
+        user_id="U1",
+        value="down",
+        reason="quote_not_on_page",
+        comment="My own words about it",
+    )
+    [feedback] = [r.__dict__["feedback"] for r in caplog.records if "feedback" in r.__dict__]
+    assert (feedback["value"], feedback["reason"], feedback["commented"]) == (
+        "down",
+        "quote_not_on_page",
+        True,
+    )
+    assert "My own words" not in caplog.text
+
+
+async def test_the_disclaimer_and_the_daily_limit_of_a_place_apply_to_its_answers(
+    kit: PlatformKit,
+) -> None:
+    await kit.change_setting(GROUP, "disclaimer", "Generated: check with a person.", by="a")
+    await kit.change_setting(GROUP, "daily_questions", "1", by="a")
+
+    def asked(text: str) -> Question:
+        return Question(
+            text=text, platform="signal", user_id="U1", channel_id="-100200", server_id="-100200"
+        )
+
+    first, second = Sink(), Sink()
+    await kit.ask(asked("First?"), first)
+    await kit.ask(asked("Second?"), second)
+    assert first.shown[-1].endswith("*Generated: check with a person.*")
+    assert second.shown[-1].startswith("Today's limit of questions here (1) has been reached.")
