@@ -163,14 +163,23 @@ class PlatformKit:
         the platform's own words for its threads and channels."""
         return self._service.wording_for(language, self.name)
 
-    async def ask(self, question: Question, sink: AnswerSink) -> Outcome | None:
+    async def ask(
+        self, question: Question, sink: AnswerSink, *, max_messages: int | None = None
+    ) -> Outcome | None:
         """Answer ``question`` into ``sink`` (see :meth:`AnswerService.ask`), as the settings
-        of the place it was asked in say."""
+        of the place it was asked in say. ``max_messages``: where the platform lets this answer
+        take fewer messages than ``MAX_ANSWER_MESSAGES`` (Discord's five followups where the
+        bot is not a member), the answer stops there with a note."""
         place = await self.settings_at(
             Place(server=question.server_id, channel=question.channel_id)
         )
         return await self._service.ask(
-            question, presenter=self.presenter, sink=sink, pacer=self.pacer, place=place
+            question,
+            presenter=self.presenter,
+            sink=sink,
+            pacer=self.pacer,
+            place=place,
+            max_messages=max_messages,
         )
 
     async def refuse(self, sink: AnswerSink, words: str) -> None:

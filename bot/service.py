@@ -157,14 +157,17 @@ class AnswerService:
         sink: AnswerSink,
         pacer: Pacer,
         place: PlaceSettings | None = None,
+        max_messages: int | None = None,
     ) -> Outcome | None:
         """Answer ``question`` into ``sink``, or tell the user why not; None when refused.
 
         ``question.history`` is used when the adapter found one (e.g. Slack's thread replies);
         otherwise the remembered turns of the thread are sent. ``place``: the settings where it
         was asked (its language for an asker whose own is unknown, its daily quotas, quote
-        checks and disclaimer). Never raises but on cancellation: a failure before the
-        answer's final write shows a "please try again".
+        checks and disclaimer). ``max_messages``: fewer messages than the worker's
+        ``MAX_ANSWER_MESSAGES`` for this answer (the platform's limit where it is asked). Never
+        raises but on cancellation: a failure before the answer's final write shows a "please
+        try again".
         """
         if place is not None and question.language is None and place.set_in["language"]:
             # an admin's choice for the place: citebot's words, and the upstream asked for it
@@ -186,6 +189,7 @@ class AnswerService:
                 sink=sink,
                 pacer=pacer,
                 place=place,
+                max_messages=_fewest(self.limits.max_answer_messages, max_messages),
                 after_show=after_show,
             )
         except Exception as error:
@@ -206,6 +210,7 @@ class AnswerService:
         sink: AnswerSink,
         pacer: Pacer,
         place: PlaceSettings | None,
+        max_messages: int | None,
         after_show: Callable[[bool, bool], None],
     ) -> Outcome | None:
         """:meth:`ask`'s work; notices go to ``sink`` itself, the answer through the sink the
@@ -246,7 +251,7 @@ class AnswerService:
                         pacer=pacer,
                         wording=wording,
                         checker=self.checker if place is None or place.quote_check else None,
-                        max_messages=self.limits.max_answer_messages,
+                        max_messages=max_messages,
                         max_cards=self.limits.max_cards,
                         disclaimer=place.disclaimer if place is not None else None,
                     )
@@ -386,6 +391,11 @@ class AnswerService:
             len(late),
             time.monotonic() - started,
         )
+
+
+def _fewest(*limits: int | None) -> int | None:
+    """The tightest of several caps (None: no cap)."""
+    return min((limit for limit in limits if limit is not None), default=None)
 
 
 @contextlib.asynccontextmanager
