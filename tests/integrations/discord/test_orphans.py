@@ -18,7 +18,8 @@ from bot.i18n.wording import Wording
 from bot.inflight import Orphan
 from integrations.discord.orphans import DiscordOrphans
 from integrations.discord.presenter import DiscordPresenter
-from integrations.discord.sink import DiscordAnswerSink, InteractionToken, RouteBudgets
+from integrations.discord.routes import InteractionToken, RouteBudgets
+from integrations.discord.sink import DiscordAnswerSink
 from integrations.discord.wire import DiscordWire
 from tests.sim.discord import DiscordSim, SimInteraction
 
