@@ -71,8 +71,8 @@ class InteractionAnswers:
         thread = self._our_thread(interaction.channel)
         if thread is not None:
             conversation: tuple[int, int | None] = (thread.parent_id, thread.id)
-        else:
-            conversation = (interaction.channel_id, original)
+        else:  # in someone's thread or forum post, its parent's settings apply
+            conversation = (int(here.place.channel or interaction.channel_id), original)
         token = self.token(interaction, issued=issued, original=original)
         sink = self.sink(
             interaction,

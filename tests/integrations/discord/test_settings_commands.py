@@ -190,3 +190,13 @@ async def test_a_store_that_does_not_answer_is_said_and_nothing_is_pretended(
         redis_process.kill()
         said = await change(sim, "enabled", "off", locale="fr")
     assert said == FRENCH.could_not_save()
+
+
+async def test_ask_in_a_forum_post_follows_the_forums_settings(
+    harness: Harness, sim: DiscordSim
+) -> None:
+    line = "Answers in this forum are generated."
+    await change(sim, "disclaimer", line, where="channel", channel_id=sim.forum_post.id)
+    harness.upstream.queue(answer(["Grace is a gift."]))
+    shown = await harness.ask("What is grace?", channel_id=sim.forum_post.id)
+    assert shown.content.endswith(f"*{line}*")
