@@ -18,7 +18,7 @@ import discord
 from bot.i18n.wording import Wording
 from bot.inflight import Orphan
 from bot.render.ports import Presenter
-from integrations.discord.routes import INVALID_WEBHOOK_TOKEN, RouteBudgets
+from integrations.discord.routes import INVALID_WEBHOOK_TOKEN, TOO_MANY_FOLLOWUPS, RouteBudgets
 from integrations.discord.wire import DiscordWire, message_body
 
 __all__ = ["DiscordOrphans"]
@@ -55,7 +55,7 @@ class DiscordOrphans:
                 await self._wire.followup(int(application), orphan.secret, body)
                 return
             except discord.HTTPException as error:
-                if error.code != INVALID_WEBHOOK_TOKEN:
+                if error.code not in (INVALID_WEBHOOK_TOKEN, TOO_MANY_FOLLOWUPS):
                     raise
         if ephemeral or place.get("bot_member") is False:
             log.info("an interrupted answer's token expired (private, or no bot there): no note")
