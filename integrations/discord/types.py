@@ -3,7 +3,6 @@ the values every message body carries."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import IntEnum
 from typing import Literal, NotRequired, TypedDict
 
@@ -14,7 +13,6 @@ __all__ = [
     "SUPPRESS_EMBEDS",
     "ActionRow",
     "Button",
-    "Callback",
     "CallbackType",
     "Embed",
     "EmbedAuthor",
@@ -135,13 +133,6 @@ class Modal(TypedDict):
     custom_id: str
     title: str
     components: list[Label]
-
-
-class Callback(TypedDict):
-    """An interaction's response (``POST /interactions/{id}/{token}/callback``)."""
-
-    type: int
-    data: NotRequired[Mapping[str, object]]
 
 
 class CallbackType(IntEnum):
