@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.state.base import StateBase
+from bot.state.logged import LoggedAnswer, LoggedVote
 from bot.state.ports import (
     DEDUP_TTL,
     FEEDBACK_TTL,
@@ -26,14 +27,12 @@ from bot.state.ports import (
     RateDecision,
     SettingChange,
 )
+from bot.state.redis_log import NOW_MS, RedisAnswerLog
 from bot.upstream.events import Turn
 
 __all__ = ["RedisState"]
 
-_NOW_MS = """
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-"""
+_NOW_MS = NOW_MS
 
 # KEYS: hits zset. ARGV: limit, window ms, unique member. Returns -1 (counted) or ms to wait.
 _HIT = (
@@ -162,6 +161,29 @@ return {0, ends - now}
 )
 
 
+# KEYS: one hash per counter (day, n). ARGV: each counter's amount (none: only read them).
+# Returns each counter's count today, after adding.
+_ADD_DAILY = (
+    _NOW_MS
+    + """
+local day = math.floor(now / 86400000)
+local out = {}
+for i, key in ipairs(KEYS) do
+  local counted = redis.call('HMGET', key, 'day', 'n')
+  local count = 0
+  if tonumber(counted[1]) == day then count = tonumber(counted[2]) end
+  if ARGV[i] then
+    count = count + tonumber(ARGV[i])
+    redis.call('HSET', key, 'day', day, 'n', count)
+    redis.call('PEXPIREAT', key, (day + 1) * 86400000)
+  end
+  out[i] = count
+end
+return out
+"""
+)
+
+
 def _ms(seconds: float) -> int:
     return max(int(seconds * 1000), 1)
 
@@ -178,6 +200,8 @@ class RedisState(StateBase):
         self._change = client.register_script(_CHANGE)
         self._every_place = client.register_script(_EVERY_PLACE)
         self._daily = client.register_script(_DAILY)
+        self._add_daily = client.register_script(_ADD_DAILY)
+        self._log = RedisAnswerLog(client, namespace=namespace)
 
     def _key(self, kind: str, key: str) -> str:
         return f"{self._ns}:{kind}:{key}"
@@ -320,6 +344,61 @@ class RedisState(StateBase):
         return QuotaDecision(
             allowed=False, refused_by=counters[int(refused) - 1], retry_after=int(left_ms) / 1000
         )
+
+    async def add_daily(self, amounts: Mapping[str, int]) -> None:
+        counters = list(amounts)
+        await self._add_daily(
+            keys=[self._key("daily", counter) for counter in counters],
+            args=[amounts[counter] for counter in counters],
+        )
+
+    async def daily_counts(self, counters: Sequence[str]) -> dict[str, int]:
+        counts = await self._add_daily(keys=[self._key("daily", counter) for counter in counters])
+        return {counter: int(count) for counter, count in zip(counters, counts, strict=True)}
+
+    # -- the answer log and forgetting (bot/state/redis_log.py) --------------------------------
+
+    async def log_answer(self, record: LoggedAnswer, *, retention: float) -> None:
+        await self._log.log_answer(record, retention=retention)
+
+    async def log_verdicts(self, answer_id: str, verdicts: Sequence[str | None]) -> None:
+        await self._log.log_verdicts(answer_id, verdicts)
+
+    async def log_vote(self, vote_key: str, vote: LoggedVote) -> LoggedAnswer | None:
+        return await self._log.log_vote(vote_key, vote)
+
+    def logged_answers(
+        self,
+        *,
+        since: float,
+        until: float,
+        platform: str | None = None,
+        server: str | None = None,
+        batch: int = 1000,
+    ) -> AsyncIterator[list[LoggedAnswer]]:
+        return self._log.logged_answers(
+            since=since, until=until, platform=platform, server=server, batch=batch
+        )
+
+    async def note_belongings(
+        self,
+        platform: str,
+        *,
+        person: str | None,
+        server: str | None,
+        threads: Sequence[str] = (),
+        votes: Sequence[str] = (),
+        ttl: float,
+    ) -> None:
+        await self._log.note_belongings(
+            platform, person=person, server=server, threads=threads, votes=votes, ttl=ttl
+        )
+
+    async def forget_person(self, platform: str, person: str) -> int:
+        return await self._log.forget_person(platform, person)
+
+    async def forget_place(self, platform: str, server: str) -> int:
+        return await self._log.forget_place(platform, server)
 
 
 def _change(record: str) -> SettingChange:
