@@ -61,7 +61,7 @@ class ReportWording:
                 "answered": self._("Answered"),
                 "interrupted": self._("Interrupted"),
                 "failed": self._("Failed"),
-                "filtered": self._("Declined by the upstream"),
+                "filtered": self._("Declined by the answer service"),
                 "refused": self._("Refused"),
             },
             refusals={
@@ -79,9 +79,9 @@ class ReportWording:
             sites=self._("Sites those quotes cite"),
             first_text=self._("Time to first text, in seconds"),
             tokens=self._("Tokens used"),
-            reported=self._("As the upstream reported them"),
+            reported=self._("As the answer service reported them"),
             estimated=self._("Estimated from characters"),
-            channels=self._("Busiest channels"),
+            channels=self._("Where most questions were asked"),
             what=self._("What"),
             count=self._("Count"),
             nothing=self._("Nothing was asked in this period."),
@@ -100,9 +100,9 @@ class ReportWording:
     def questions_not_kept(self: _Speaker, mode: str) -> str:
         """The most asked questions, when the log keeps no question's words."""
         return self._(
-            "The questions' words are not kept (ANSWER_LOG={mode}), so the most asked "
+            "The questions' words are not kept ({setting}), so the most asked "
             "questions cannot be shown."
-        ).format(mode=mode)
+        ).format(setting=f"ANSWER_LOG={mode}")
 
     def not_a_period(self: _Speaker, got: str) -> str:
         """``citebot report --since`` that is not a period."""
