@@ -190,7 +190,8 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
             continue
         if not rows:
             continue
-        table = Table(title=Text(title), title_justify="left")
+        console.print(Text(title, style="bold"))  # a title in the table would wrap at its width
+        table = Table()
         table.add_column(Text(labels.what))
         table.add_column(Text(labels.count), justify="right")
         for what, count in rows:  # Text: a question's "[red]" is shown as asked, not as markup
