@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
+from typing import cast
 
 from redis.asyncio import Redis
 
@@ -307,12 +308,31 @@ class RedisAnswerLog:
             if server is not None
             else self._key("log", "time")
         )
-        ids = await self._redis.zrangebyscore(index, _ms(since), f"({_ms(until)}")
-        for start in range(0, len(ids), batch):
-            keys = [self._key("log", "answer", str(i)) for i in ids[start : start + batch]]
+        low, until_ms = _ms(since), f"({_ms(until)}"
+        seen: set[str] = set()
+        """The ids read at ``low`` already: a page starts at the last one's time, inclusive,
+        so answers asked in the same millisecond are neither lost nor read twice."""
+        while True:
+            page = cast(
+                "list[tuple[str, float]]",
+                await self._redis.zrangebyscore(
+                    index, low, until_ms, start=0, num=batch + len(seen), withscores=True
+                ),
+            )
+            fresh = [(str(i), int(score)) for i, score in page if str(i) not in seen]
+            if not fresh:
+                return
+            keys = [self._key("log", "answer", answer_id) for answer_id, _ in fresh]
             found = [loads(str(text)) for text in await self._redis.mget(keys) if text]
             if found:
                 yield found
+            if len(page) < batch + len(seen):
+                return
+            last = fresh[-1][1]
+            seen = {answer_id for answer_id, at in fresh if at == last} | (
+                seen if last == low else set()
+            )
+            low = last
 
     async def note_belongings(
         self,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from redis.asyncio import Redis
 
@@ -62,6 +63,14 @@ async def test_records_are_read_back_oldest_first_by_period_and_by_server(state:
     [kept] = [r for r in await everything(state) if r.id == "c"]
     assert kept == logged["c"]  # every field as it was written
     assert kept.place == "discord:G1/C1"
+
+
+async def test_answers_asked_in_the_same_instant_are_each_read_once(state: State) -> None:
+    at = time.time() - 10
+    for n in range(7):
+        await state.log_answer(replace(record(f"same-{n}"), at=at), retention=DAY)
+    read = [r.id for r in await everything(state)]  # two a batch
+    assert sorted(read) == [f"same-{n}" for n in range(7)]
 
 
 async def test_the_quote_checks_and_the_votes_complete_their_record(state: State) -> None:
