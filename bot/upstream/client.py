@@ -161,7 +161,8 @@ class AnswerClient:
         self._timeouts = timeouts
         self._retry = retry
         self._related_questions = related_questions
-        self._usage_in_stream = usage_in_stream
+        self.usage_in_stream = usage_in_stream
+        """Whether a stream asks for its tokens (``stream_options.include_usage``)."""
         self._sleep: Sleep = sleep or asyncio.sleep
         self._on_retry = on_retry
         self._http = httpx.AsyncClient(
@@ -185,7 +186,7 @@ class AnswerClient:
         body: dict[str, Any] = {"model": self._model, "messages": messages, "stream": stream}
         if self._related_questions:
             body["return_related_questions"] = True
-        if self._usage_in_stream and stream:
+        if self.usage_in_stream and stream:
             body["stream_options"] = {"include_usage": True}
         return body
 
