@@ -9,13 +9,12 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.state.base import StateBase
-from bot.state.logged import LoggedAnswer, LoggedVote
 from bot.state.ports import (
     DEDUP_TTL,
     FEEDBACK_TTL,
@@ -188,12 +187,13 @@ def _ms(seconds: float) -> int:
     return max(int(seconds * 1000), 1)
 
 
-class RedisState(StateBase):
+class RedisState(StateBase, RedisAnswerLog):
+    """Every port on one Redis; the answer log and forgetting are :class:`RedisAnswerLog`'s."""
+
     def __init__(self, client: Redis, *, namespace: str) -> None:
         """Take ownership of ``client`` (created with ``decode_responses=True``)."""
-        super().__init__()
-        self._redis = client
-        self._ns = namespace
+        StateBase.__init__(self)
+        RedisAnswerLog.__init__(self, client, namespace=namespace)
         self._hit = client.register_script(_HIT)
         self._claim_script = client.register_script(_CLAIM)
         self._vote = client.register_script(_VOTE)
@@ -201,7 +201,6 @@ class RedisState(StateBase):
         self._every_place = client.register_script(_EVERY_PLACE)
         self._daily = client.register_script(_DAILY)
         self._add_daily = client.register_script(_ADD_DAILY)
-        self._log = RedisAnswerLog(client, namespace=namespace)
 
     def _key(self, kind: str, key: str) -> str:
         return f"{self._ns}:{kind}:{key}"
@@ -355,50 +354,6 @@ class RedisState(StateBase):
     async def daily_counts(self, counters: Sequence[str]) -> dict[str, int]:
         counts = await self._add_daily(keys=[self._key("daily", counter) for counter in counters])
         return {counter: int(count) for counter, count in zip(counters, counts, strict=True)}
-
-    # -- the answer log and forgetting (bot/state/redis_log.py) --------------------------------
-
-    async def log_answer(self, record: LoggedAnswer, *, retention: float) -> None:
-        await self._log.log_answer(record, retention=retention)
-
-    async def log_verdicts(self, answer_id: str, verdicts: Sequence[str | None]) -> None:
-        await self._log.log_verdicts(answer_id, verdicts)
-
-    async def log_vote(self, vote_key: str, vote: LoggedVote) -> LoggedAnswer | None:
-        return await self._log.log_vote(vote_key, vote)
-
-    def logged_answers(
-        self,
-        *,
-        since: float,
-        until: float,
-        platform: str | None = None,
-        server: str | None = None,
-        batch: int = 1000,
-    ) -> AsyncIterator[list[LoggedAnswer]]:
-        return self._log.logged_answers(
-            since=since, until=until, platform=platform, server=server, batch=batch
-        )
-
-    async def note_belongings(
-        self,
-        platform: str,
-        *,
-        person: str | None,
-        server: str | None,
-        threads: Sequence[str] = (),
-        votes: Sequence[str] = (),
-        ttl: float,
-    ) -> None:
-        await self._log.note_belongings(
-            platform, person=person, server=server, threads=threads, votes=votes, ttl=ttl
-        )
-
-    async def forget_person(self, platform: str, person: str) -> int:
-        return await self._log.forget_person(platform, person)
-
-    async def forget_place(self, platform: str, server: str) -> int:
-        return await self._log.forget_place(platform, server)
 
 
 def _change(record: str) -> SettingChange:

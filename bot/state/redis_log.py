@@ -240,34 +240,37 @@ def _ms(seconds: float) -> int:
 
 
 class RedisAnswerLog:
-    """The answer log's and forgetting's half of :class:`~bot.state.redis.RedisState`."""
+    """The answer log's and forgetting's half of :class:`~bot.state.redis.RedisState` (mixed
+    into it)."""
 
     def __init__(self, client: Redis, *, namespace: str) -> None:
         self._redis = client
         self._ns = namespace
-        self._log = client.register_script(_LOG)
-        self._verdicts = client.register_script(_VERDICTS)
-        self._vote = client.register_script(_VOTE)
-        self._note = client.register_script(_NOTE)
-        self._forget_person = client.register_script(_FORGET_PERSON)
-        self._forget_place = client.register_script(_FORGET_PLACE)
+        self._log_script = client.register_script(_LOG)
+        self._verdicts_script = client.register_script(_VERDICTS)
+        self._log_vote_script = client.register_script(_VOTE)
+        self._note_script = client.register_script(_NOTE)
+        self._forget_person_script = client.register_script(_FORGET_PERSON)
+        self._forget_place_script = client.register_script(_FORGET_PLACE)
 
-    def _key(self, *parts: str) -> str:
+    def _log_key(self, *parts: str) -> str:
         return ":".join((self._ns, *parts))
 
     async def log_answer(self, record: LoggedAnswer, *, retention: float) -> None:
-        answer = self._key("log", "answer", record.id)
-        time_index = self._key("log", "time")
+        answer = self._log_key("log", "answer", record.id)
+        time_index = self._log_key("log", "time")
         place = (
-            self._key("log", "in", record.platform, record.server) if record.server else time_index
+            self._log_key("log", "in", record.platform, record.server)
+            if record.server
+            else time_index
         )
-        voted = self._key("log", "vote", record.vote_key) if record.vote_key else answer
-        await self._log(
+        voted = self._log_key("log", "vote", record.vote_key) if record.vote_key else answer
+        await self._log_script(
             keys=[
                 answer,
                 time_index,
                 place,
-                self._key("log", "by", record.platform, record.asker),
+                self._log_key("log", "by", record.platform, record.asker),
                 voted,
             ],
             args=[
@@ -283,14 +286,17 @@ class RedisAnswerLog:
         )
 
     async def log_verdicts(self, answer_id: str, verdicts: Sequence[str | None]) -> None:
-        await self._verdicts(
-            keys=[self._key("log", "answer", answer_id)], args=[json.dumps(list(verdicts))]
+        await self._verdicts_script(
+            keys=[self._log_key("log", "answer", answer_id)], args=[json.dumps(list(verdicts))]
         )
 
     async def log_vote(self, vote_key: str, vote: LoggedVote) -> LoggedAnswer | None:
-        was = await self._vote(
-            keys=[self._key("log", "vote", vote_key)],
-            args=[self._key("log", "answer", ""), json.dumps(fields_of(vote), ensure_ascii=False)],
+        was = await self._log_vote_script(
+            keys=[self._log_key("log", "vote", vote_key)],
+            args=[
+                self._log_key("log", "answer", ""),
+                json.dumps(fields_of(vote), ensure_ascii=False),
+            ],
         )
         return loads(str(was)) if was else None
 
@@ -304,9 +310,9 @@ class RedisAnswerLog:
         batch: int = 1000,
     ) -> AsyncIterator[list[LoggedAnswer]]:
         index = (
-            self._key("log", "in", str(platform), server)
+            self._log_key("log", "in", str(platform), server)
             if server is not None
-            else self._key("log", "time")
+            else self._log_key("log", "time")
         )
         low, until_ms = _ms(since), f"({_ms(until)}"
         seen: set[str] = set()
@@ -322,7 +328,7 @@ class RedisAnswerLog:
             fresh = [(str(i), int(score)) for i, score in page if str(i) not in seen]
             if not fresh:
                 return
-            keys = [self._key("log", "answer", answer_id) for answer_id, _ in fresh]
+            keys = [self._log_key("log", "answer", answer_id) for answer_id, _ in fresh]
             found = [loads(str(text)) for text in await self._redis.mget(keys) if text]
             if found:
                 yield found
@@ -351,22 +357,22 @@ class RedisAnswerLog:
         ]
         if not notes:
             return
-        await self._note(
+        await self._note_script(
             keys=[
-                self._key("own", "person", platform, person) if person else "",
-                self._key("own", "place", platform, server) if server else "",
+                self._log_key("own", "person", platform, person) if person else "",
+                self._log_key("own", "place", platform, server) if server else "",
             ],
             args=[_ms(ttl), *notes],
         )
 
     async def forget_person(self, platform: str, person: str) -> int:
         counters = await self._daily_counters(lambda c: belongs_to_person(c, platform, person))
-        forgotten = await self._forget_person(
+        forgotten = await self._forget_person_script(
             args=[
                 self._ns,
                 platform,
                 person,
-                self._key("hits", rate_window(platform, person)),
+                self._log_key("hits", rate_window(platform, person)),
                 FORGOTTEN,
                 *counters,
             ]
@@ -375,11 +381,11 @@ class RedisAnswerLog:
 
     async def forget_place(self, platform: str, server: str) -> int:
         counters = await self._daily_counters(lambda c: belongs_to_place(c, platform, server))
-        return int(await self._forget_place(args=[self._ns, platform, server, *counters]))
+        return int(await self._forget_place_script(args=[self._ns, platform, server, *counters]))
 
     async def _daily_counters(self, wanted: Callable[[str], bool]) -> list[str]:
         """Today's counters ``wanted`` picks: found by SCAN, a forget being rare."""
-        prefix = self._key("daily", "")
+        prefix = self._log_key("daily", "")
         found = []
         async for key in self._redis.scan_iter(match=f"{_glob(prefix)}*", count=1000):
             if wanted(str(key).removeprefix(prefix)):
