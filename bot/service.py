@@ -412,22 +412,13 @@ class AnswerService:
         sink: AnswerSink | None = None,
     ) -> None:
         """Everything an answer leaves: its counts, its JSON line, its tokens on its place's
-        budget, its record in the answer log (and where its votes will arrive: ``sink``'s)."""
+        budget, its record in the answer log (and where its votes will arrive: ``sink``'s).
+        Never raises: a store that fails here (one used without the fail-open wrapper) costs
+        the record, not the answer."""
         question = entry.question
         citations = len(outcome.rendered.citations) if outcome.rendered else 0
         tokens = tokens_used(question, outcome)
         self.metrics.observe_answer(question.platform, outcome, tokens)
-        if place is not None:
-            await self.places.spend_tokens(
-                place, question.platform, question.server_id, tokens.count
-            )
-        await self.answer_log.answered(
-            entry,
-            outcome,
-            tokens=tokens,
-            vote_key=sink.vote_key() if isinstance(sink, VoteKeyed) else None,
-            thread=self.conversation_key(question),
-        )
         log.info(
             "answer",
             extra={
@@ -451,6 +442,20 @@ class AnswerService:
                 }
             },
         )
+        try:
+            if place is not None:
+                await self.places.spend_tokens(
+                    place, question.platform, question.server_id, tokens.count
+                )
+            await self.answer_log.answered(
+                entry,
+                outcome,
+                tokens=tokens,
+                vote_key=sink.vote_key() if isinstance(sink, VoteKeyed) else None,
+                thread=self.conversation_key(question),
+            )
+        except Exception as error:
+            log.warning("an answer's record was not kept: %s", type(error).__name__)
 
     async def drain(self, grace: float) -> None:
         """Stop taking questions; give those in flight ``grace`` seconds, then interrupt them.
