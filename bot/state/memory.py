@@ -232,8 +232,9 @@ class MemoryState(StateBase):
     async def log_answer(self, record: LoggedAnswer, *, retention: float) -> None:
         self._now()
         cutoff = time.time() - retention
-        for answer_id in [i for i, (_, kept) in self._answers.items() if kept.at <= cutoff]:
-            self._drop_answer(answer_id)
+        # oldest first, as they were logged: one that ended out of turn waits for the sweep
+        while self._answers and next(iter(self._answers.values()))[1].at <= cutoff:
+            self._drop_answer(next(iter(self._answers)))
         if record.at > cutoff:
             self._answers[record.id] = (record.at + retention, record)
             if record.vote_key is not None:
