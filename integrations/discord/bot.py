@@ -34,6 +34,7 @@ from integrations.discord.sink import (
     DiscordAnswerSink,
     InteractionToken,
     RouteBudgets,
+    answer_key,
     thread_name,
 )
 from integrations.discord.wire import DiscordWire, rate_limit_trace
@@ -256,7 +257,7 @@ class CitebotDiscord(ShardedClient):
         wording = self.kit.wording(_language(interaction))
         await interaction.response.send_message(wording.feedback_thanks(), ephemeral=True)
         await self.kit.vote(
-            answer_key=f"{self.kit.name}:{interaction.message.id}",
+            answer_key=answer_key(interaction.message.id),
             user_id=str(interaction.user.id),
             value=value,
         )
