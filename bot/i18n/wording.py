@@ -30,6 +30,7 @@ from babel.messages.extract import extract_python
 from babel.numbers import format_decimal
 
 from bot.i18n.conversation_words import ConversationWording
+from bot.i18n.report_words import ReportLabels, ReportWording
 from bot.i18n.settings_words import SettingsLabels, SettingsWording
 from bot.platforms import own_words_platforms
 from bot.upstream.errors import (
@@ -50,6 +51,7 @@ __all__ = [
     "LANGUAGES",
     "WORDING",
     "Labels",
+    "ReportLabels",
     "SettingsLabels",
     "Wording",
     "babel_locale",
@@ -165,7 +167,7 @@ class Labels:
 
 
 @dataclass(frozen=True, slots=True)
-class Wording(SettingsWording, ConversationWording):
+class Wording(SettingsWording, ConversationWording, ReportWording):
     """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
     (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
     when none fits. A place's settings are worded in :mod:`bot.i18n.settings_words`."""

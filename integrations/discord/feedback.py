@@ -21,6 +21,7 @@ from bot.render.text import clip
 from integrations.discord.cards import FEEDBACK
 from integrations.discord.here import language_of
 from integrations.discord.modals import modal_values
+from integrations.discord.sink import answer_key
 from integrations.discord.types import CallbackType, Label, Modal
 from integrations.discord.wire import DiscordWire, message_body
 
@@ -118,7 +119,7 @@ class Feedback:
         comment: str | None = None,
     ) -> None:
         await self._kit.vote(
-            answer_key=f"{self._kit.name}:{answer}",
+            answer_key=answer_key(answer),
             user_id=str(interaction.user.id),
             value=value,
             reason=reason,

@@ -50,7 +50,12 @@ from integrations.discord.wire import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DiscordAnswerSink", "thread_name"]
+__all__ = ["DiscordAnswerSink", "answer_key", "thread_name"]
+
+
+def answer_key(message_id: int) -> str:
+    """The key votes on an answer are kept under: the id of its message with the buttons."""
+    return f"discord:{message_id}"
 
 
 def thread_name(question: str) -> str:
@@ -119,6 +124,8 @@ class DiscordAnswerSink:
         self._shown: list[int | None] = [None] if answers_in_original else []
         """Each message's :func:`fingerprint` as last written (None: nothing yet)."""
         self.thread_id: int | None = None
+        self._buttons_on: int | None = None
+        """Which answer message shows the vote buttons (the last to have any)."""
         self._replies: list[list[_Reply]] = []
         """What each threaded reply became (empty: nothing that can be edited)."""
 
@@ -131,6 +138,8 @@ class DiscordAnswerSink:
                 return
             await asyncio.sleep(self._hold_until - now)
         bodies = [message_body(payload, ephemeral=self._ephemeral) for payload in messages]
+        with_buttons = [index for index, body in enumerate(bodies) if body.get("components")]
+        self._buttons_on = with_buttons[-1] if with_buttons else self._buttons_on
         prints = [fingerprint(body) for body in bodies]
         fresh = range(len(self._shown), len(bodies))
         stale = [
@@ -256,6 +265,15 @@ class DiscordAnswerSink:
             return []
         body, message_id = sent
         return [_Reply(message_id=message_id, embeds=embeds, shown=fingerprint(body))]
+
+    def vote_key(self) -> str | None:
+        """Where votes on this answer arrive (``bot.answerlog.VoteKeyed``), once it shows its
+        buttons."""
+        index = self._buttons_on
+        if index is None or index >= len(self.message_ids):
+            return None
+        message_id = self.message_ids[index]
+        return answer_key(message_id) if message_id is not None else None
 
     def whereabouts(self) -> Whereabouts:
         """Where this answer is, for another worker to close it if this one dies
