@@ -326,8 +326,8 @@ class AnswerService:
         )
         if changed:
             self.metrics.votes.labels(platform, value).inc()
-            if value == "down":
-                self.metrics.down_reasons.labels(platform, reason or "none").inc()
+        if value == "down" and reason is not None:  # a 👎's reason may come after the 👎
+            self.metrics.down_reasons.labels(platform, reason).inc()
         log.info(
             "feedback",
             extra={

@@ -86,7 +86,7 @@ class Metrics:
         )
         self.down_reasons = Counter(
             "citebot_down_reasons",
-            "Why a 👎 was given: wrong, sources, unclear, other, or none.",
+            "Why a 👎 was given, counted when its reason is (a 👎 given without one is not).",
             ["platform", "reason"],
             registry=self.registry,
         )

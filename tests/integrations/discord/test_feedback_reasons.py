@@ -84,6 +84,10 @@ async def test_a_thumbs_down_asks_why_and_keeps_the_reason_with_the_vote(
         (answer_key, "down", "quote_not_on_page", True),  # why, once sent
     ]
     assert not [line for line in votes_kept.text if "Paragraph 1996" in line]  # never logged
+    counted = harness.service.metrics.registry.get_sample_value
+    assert counted("citebot_votes_total", {"platform": "discord", "value": "down"}) == 1
+    reasons = {"platform": "discord", "reason": "quote_not_on_page"}
+    assert counted("citebot_down_reasons_total", reasons) == 1  # the reason, after the 👎
 
 
 async def test_a_thumbs_up_is_thanked_and_kept(harness: Harness) -> None:
