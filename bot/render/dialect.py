@@ -47,6 +47,10 @@ class Dialect(ABC):
         markup takes a URL raw (HTML escapes its ``&``)."""
         return target
 
+    def length(self, text: str) -> int:
+        """Characters the platform counts against its limits: every written one."""
+        return len(text)
+
     def kill_mentions(self, text: str) -> str:
         """Every mention sequence made inert with a zero-width space (idempotent)."""
         if self.mention is None:

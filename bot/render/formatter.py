@@ -247,8 +247,12 @@ class AnswerFormatter:
         notes = "".join("\n\n" + self._note(note).text for note in self._tail_notes if note.strip())
         texts = [self._final_text(message, resolution) for message in messages[:-1]]
         if messages:
-            last = self._final_text(messages[-1], resolution, reserve=len(notes))
-            texts.append(clip(last, self._presenter.message_limit - len(notes)) + notes)
+            reserve = self._markdown.length(notes)
+            last = self._final_text(messages[-1], resolution, reserve=reserve)
+            room = self._presenter.message_limit - reserve
+            texts.append(
+                (last if self._markdown.length(last) <= room else clip(last, room)) + notes
+            )
         return tuple(
             self._presenter.answer_message(text, feedback=feedback and index == len(texts) - 1)
             for index, text in enumerate(texts)
@@ -277,15 +281,16 @@ class AnswerFormatter:
             linked.append(markdown.footnote(shown, url) if shown and url else plain[-1])
         source = join(self._blocks, message)
         text = markdown.neutralise(_fill(source, plain, markdown.footnote_separator))
-        room = presenter.message_limit - reserve - len(text)
+        room = presenter.message_limit - reserve - markdown.length(text)
         for index, (short, long) in enumerate(zip(plain, linked, strict=True)):
-            if len(long) - len(short) <= room:
-                room -= len(long) - len(short)
+            cost = markdown.length(long) - markdown.length(short)
+            if cost <= room:
+                room -= cost
                 plain[index] = long
         richer = markdown.neutralise(_fill(source, plain, markdown.footnote_separator))
         if not richer.strip():
             return ELLIPSIS  # only markers without sources were here; a message can't be empty
-        return richer if len(richer) <= presenter.message_limit - reserve else text
+        return richer if markdown.length(richer) <= presenter.message_limit - reserve else text
 
 
 def _footnoted(text: str, citations: Sequence[Citation]) -> str:

@@ -86,6 +86,12 @@ class MarkdownSyntax(Protocol):
         """Make every mention sequence in already-written text inert (a last pass per message)."""
         ...
 
+    def length(self, text: str) -> int:
+        """How many characters of written ``text`` the platform's limits count: all of them in
+        Markdown; in a markup whose tags and entities the platform parses first (Telegram's
+        HTML), only those a person sees."""
+        ...
+
 
 class ThreadParts(Protocol[Part]):
     """How one platform writes the parts of a thread, each in its own syntax and within its
@@ -139,7 +145,7 @@ class Presenter(Protocol):
     """Answer text a message may hold while streaming, footnotes counted at their widest plain
     form; the rest of the message limit is room for the final render's footnote links."""
     message_limit: int
-    """Hard limit of an answer message's text."""
+    """Hard limit of an answer message's text, as :meth:`MarkdownSyntax.length` counts it."""
     footnote_width: int
     """The widest plain footnote (number 999) this platform writes, with its separator."""
 
@@ -155,7 +161,7 @@ class Presenter(Protocol):
         ...
 
     def answer_message(self, text: str, *, feedback: bool) -> Payload:
-        """An answer message holding ``text`` (at most ``message_limit`` characters), with the
+        """An answer message holding ``text`` (at most ``message_limit`` long), with the
         feedback buttons when ``feedback`` and the platform puts them under the answer."""
         ...
 

@@ -112,17 +112,17 @@ def listed(
 def _more_sources(more: MoreSources, presenter: Presenter, labels: Labels) -> Payload:
     """The cited sources past ``MAX_CARDS``, as an answer message in the platform's Markdown:
     the lead (which says how many there are, those that do not fit counted too), then one
-    linked line per source while they fit."""
+    linked line per source while they fit (as the platform counts a message's length)."""
     markdown = presenter.markdown
     lead = markdown.emphasis("strong", markdown.escape(more.lead, line_start=True))
     lines = [lead]
-    used = len(lead)
+    used = markdown.length(lead)
     for source in sources(more.citations, labels):
         text = markdown.bullet(source.number) + _linked(markdown, source.title, source.url)
-        if used + 1 + len(text) > presenter.message_limit:
+        if used + 1 + markdown.length(text) > presenter.message_limit:
             break
         lines.append(text)
-        used += 1 + len(text)
+        used += 1 + markdown.length(text)
     return presenter.answer_message(markdown.neutralise("\n".join(lines)), feedback=False)
 
 

@@ -66,3 +66,6 @@ class TerminalMarkdown:
     def neutralise(self, text: str) -> str:
         """Nobody is pinged in a terminal."""
         return text
+
+    def length(self, text: str) -> int:
+        return len(text)
