@@ -2,8 +2,9 @@
 
 Every way in of every platform takes the same steps, written here once: claim the event once
 across workers (bounded: a platform's deadline to acknowledge must not wait on a slow store),
-ask whether the place is allowed, find the asker's words, ask or refuse, record a vote; and the
-platform's own tasks are spawned here and drained on shutdown. An adapter only translates: an
+ask whether the place is allowed, find the asker's words, ask or refuse, record a vote, follow a
+chain of replies to its conversation; and the platform's own tasks are spawned here and drained
+on shutdown. An adapter only translates: an
 event into a :class:`~bot.answer.Question` and a :class:`Place`, the platform's API into an
 :class:`~bot.answer.AnswerSink`, an orphaned answer's record into its closing note.
 """
@@ -242,6 +243,23 @@ class PlatformKit:
     async def remembered(self, question: Question) -> tuple[Turn, ...]:
         """The turns remembered for the question's thread (oldest first)."""
         return await self._service.history(question)
+
+    async def join_thread(self, message: str, thread: str) -> None:
+        """Note that ``message`` (the platform's id of a message citebot posted) belongs to
+        ``thread``, for as long as conversations are remembered: where a conversation is a
+        chain of replies rather than a thread (Telegram), a reply to that message continues
+        the conversation. A store that fails forgets it: the reply then starts a new one."""
+        await self._service.state.cache(
+            self._thread_key(message), thread, ttl=self._service.limits.memory_ttl
+        )
+
+    async def thread_of(self, message: str) -> str | None:
+        """The thread :meth:`join_thread` noted for ``message``; None when none was (or it
+        was forgotten)."""
+        return await self._service.state.cached(self._thread_key(message))
+
+    def _thread_key(self, message: str) -> str:
+        return f"thread-of:{self.name}:{message}"
 
     @property
     def history_turns(self) -> int:
