@@ -4,7 +4,8 @@ Sentences go through gettext (domain ``citebot``). The sources are ``bot/locale/
 (the template, extracted from this module) and ``bot/locale/<language>/LC_MESSAGES/citebot.po``;
 the build compiles them to ``citebot.mo`` with Babel (``setup.py``), so no ``.mo`` is committed.
 A :class:`Wording` speaks one language, numbers included (Babel's locale data): the asker's own
-where the platform tells it, else the worker's ``CITEBOT_LANGUAGE``. English is the msgids.
+where the platform tells it, else the worker's ``CITEBOT_LANGUAGE``. English is the msgids; its
+catalogue, where one ships, holds only what a platform's own client says differently.
 
 A sentence that names a place on the platform (a thread, a channel) goes through
 :meth:`Wording._here`: platforms do not always name it alike in one language (Discord's French
@@ -124,8 +125,8 @@ def language_setting(tag: str) -> str:
 
 @functools.cache
 def _translations(language: str) -> gettext.NullTranslations:
-    if language == "en":
-        return gettext.NullTranslations()
+    if language == "en" and not (LOCALE_DIR / language).is_dir():
+        return gettext.NullTranslations()  # the msgids are English
     try:
         return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
     except FileNotFoundError as missing:
