@@ -1,6 +1,6 @@
-"""An answer in any of citebot's languages still keeps every Discord and Slack limit: the longest
-answer with many sources, its cards, related questions and notes, and every notice, rendered
-through the real formatter with each language's labels."""
+"""An answer in any of citebot's languages still keeps every Discord, Slack and Telegram limit:
+the longest answer with many sources, its cards, related questions and notes, and every notice,
+rendered through the real formatter with each language's labels."""
 
 from __future__ import annotations
 
@@ -30,8 +30,10 @@ from bot.upstream.events import AnswerDone
 from bot.verify import Verdict
 from integrations.discord.presenter import DiscordPresenter
 from integrations.slack.presenter import SlackPresenter
+from integrations.telegram.presenter import TelegramPresenter
 from tests.integrations.discord.payloads import validate_discord_payload
 from tests.integrations.slack.payloads import validate_slack_payload
+from tests.integrations.telegram.payloads import validate_telegram_payload
 
 SENTENCE = {
     "zh_Hans": "恩宠建立在本性之上，并不摧毁本性，而是成全本性，使人能够分享天主的生命。",
@@ -44,6 +46,7 @@ USED, UNUSED = 30, 12
 PRESENTERS: list[tuple[Presenter, Any]] = [
     (DiscordPresenter(), validate_discord_payload),
     (SlackPresenter(), validate_slack_payload),
+    (TelegramPresenter(), validate_telegram_payload),
 ]
 """Each platform's presenter and validator; its ``name`` chooses its words."""
 
@@ -81,7 +84,9 @@ def _shown(payloads: Iterable[Payload]) -> str:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("presenter", "validate"), PRESENTERS, ids=["discord", "slack"])
+@pytest.mark.parametrize(
+    ("presenter", "validate"), PRESENTERS, ids=["discord", "slack", "telegram"]
+)
 def test_a_long_cited_answer_keeps_the_limits_in_every_language(
     language: str, presenter: Presenter, validate: Any
 ) -> None:
@@ -110,7 +115,9 @@ def test_a_long_cited_answer_keeps_the_limits_in_every_language(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("presenter", "validate"), PRESENTERS, ids=["discord", "slack"])
+@pytest.mark.parametrize(
+    ("presenter", "validate"), PRESENTERS, ids=["discord", "slack", "telegram"]
+)
 def test_an_interrupted_answer_keeps_the_limits_in_every_language(
     language: str, presenter: Presenter, validate: Any
 ) -> None:
@@ -131,7 +138,9 @@ def _cards_in(payload: Payload) -> list[str]:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("presenter", "validate"), PRESENTERS, ids=["discord", "slack"])
+@pytest.mark.parametrize(
+    ("presenter", "validate"), PRESENTERS, ids=["discord", "slack", "telegram"]
+)
 @pytest.mark.parametrize("verdicts", ["not found", "mixed"])
 def test_verdicts_edited_into_the_cards_keep_the_limits_and_move_no_card(
     language: str, presenter: Presenter, validate: Any, verdicts: str
@@ -174,7 +183,9 @@ ERRORS: list[UpstreamError] = [
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize(("presenter", "validate"), PRESENTERS, ids=["discord", "slack"])
+@pytest.mark.parametrize(
+    ("presenter", "validate"), PRESENTERS, ids=["discord", "slack", "telegram"]
+)
 def test_every_notice_keeps_the_limits_in_every_language(
     language: str, presenter: Presenter, validate: Any
 ) -> None:

@@ -25,9 +25,9 @@ from rich.text import Text
 from bot.i18n.wording import Labels
 from bot.render.ports import Payload
 
-__all__ = ["PLATFORMS", "Card", "Reading", "read", "same_url", "words"]
+__all__ = ["PLATFORMS", "Card", "Reading", "quoted", "read", "same_url", "words"]
 
-PLATFORMS = ("discord", "slack", "terminal", "terminal-piped")
+PLATFORMS = ("discord", "slack", "telegram", "terminal", "terminal-piped")
 """``terminal-piped``: the terminal's output as printed into a pipe (no OSC 8 links)."""
 
 _SUPERSCRIPT = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
@@ -85,6 +85,10 @@ def read(
     elif platform == "slack":
         reading = _markdown("\n\n".join(p["markdown_text"] for p in answer), _SUPERSCRIPT)
         _slack_thread(reading, thread, labels)
+    elif platform == "telegram":
+        from tests.integrations.telegram.reading import read_telegram
+
+        reading = read_telegram(answer, thread, labels)
     else:
         piped = platform == "terminal-piped"
         reading = _terminal("\n\n".join(p["markup"] for p in answer), piped=piped)
@@ -146,7 +150,7 @@ def _markdown_text(source: str) -> str:
     return _markdown(source, _SUPERSCRIPT).text.strip()
 
 
-def _quoted(text: str, labels: Labels) -> list[str]:
+def quoted(text: str, labels: Labels) -> list[str]:
     """The sentences of a "Supports" line: inside the language's quotation marks, " … "
     between them."""
     opening, closing = labels.quoted.split("{quote}")
@@ -171,7 +175,7 @@ def _discord_thread(reading: Reading, thread: Sequence[Payload], labels: Labels)
         card = Card(int(number.group(1)), embed["title"], embed.get("url"), quote)
         for item in embed.get("fields", []):
             if item["name"] == labels.supports:
-                card.supports = _quoted(_markdown_text(item["value"]), labels)
+                card.supports = quoted(_markdown_text(item["value"]), labels)
         card.text = " ".join([embed["author"]["name"], embed.get("footer", {}).get("text", "")])
         reading.cards.append(card)
 
@@ -219,7 +223,7 @@ def _slack_thread(reading: Reading, thread: Sequence[Payload], labels: Labels) -
         elif kind == "context":
             text = html.unescape(block["elements"][0]["text"])
             if text.startswith(f"_{labels.supports_lead}_"):
-                reading.cards[-1].supports = _quoted(text, labels)
+                reading.cards[-1].supports = quoted(text, labels)
             else:
                 reading.cards[-1].text = text
 
@@ -275,7 +279,7 @@ def _terminal_thread(
             if line.startswith("│ "):
                 card.quote += ("\n" if card.quote else "") + line[2:]
             elif line.startswith(labels.supports_lead):
-                card.supports = _quoted(line, labels)
+                card.supports = quoted(line, labels)
             elif re.fullmatch(r"https?://\S+", line):
                 card.url = line
         reading.cards.append(card)

@@ -22,10 +22,12 @@ from bot.render.text import ELLIPSIS
 from bot.upstream.client import AnswerClient
 from integrations.discord.presenter import DiscordPresenter
 from integrations.slack.presenter import SlackPresenter
+from integrations.telegram.presenter import TelegramPresenter
 from integrations.terminal.presenter import TerminalPresenter
 from tests.integrations.discord.payloads import validate_discord_payload
 from tests.integrations.formatter.reading import PLATFORMS, Reading, read, same_url, words
 from tests.integrations.slack.payloads import validate_slack_payload
+from tests.integrations.telegram.payloads import validate_telegram_payload
 from tests.sim.recordings import Recording, recordings
 from tests.sim.upstream import UpstreamSim
 
@@ -54,6 +56,8 @@ def presenter(platform: str) -> Presenter:
         return DiscordPresenter()
     if platform == "slack":
         return SlackPresenter()
+    if platform == "telegram":
+        return TelegramPresenter()
     return TerminalPresenter(hyperlinks=platform == "terminal")
 
 
@@ -78,6 +82,8 @@ def problems(platform: str, payload: Payload) -> list[str]:
         return validate_discord_payload(payload)
     if platform == "slack":
         return validate_slack_payload(payload)
+    if platform == "telegram":
+        return validate_telegram_payload(payload)
     return []
 
 
