@@ -381,6 +381,21 @@ class Wording(SettingsWording, ConversationWording, ReportWording):
     def feedback_thanks(self) -> str:
         return self._("Thank you for the feedback!")
 
+    def how_to_ask(self) -> str:
+        """Where a platform asks a bot how it is used (Telegram's /start and /help)."""
+        return self._(
+            "Send me a question and I will answer it with its sources. In a group, write /ask "
+            "followed by your question. Reply to one of my answers to ask a follow-up question."
+        )
+
+    def ask_command(self) -> str:
+        """The ask command's description in a platform's command menu."""
+        return self._("Ask a question and get an answer with its sources")
+
+    def help_command(self) -> str:
+        """The help command's description in a platform's command menu."""
+        return self._("How to ask citebot a question")
+
 
 Extracted = tuple[int, str, Any, list[str]]
 """What a Babel extractor yields: line, function name, its string argument(s), comments."""

@@ -1,7 +1,8 @@
 """The shipped catalogues: the template in step with the code, every language complete and
 faithful to its placeholders and plural rules, and each one compiled where citebot reads it. A
-sentence's platform entries (msgctxt ``discord``/``slack``) may be left empty: the general one
-is shown there (the glossary test holds the platforms' words)."""
+sentence's platform entries (msgctxt ``discord``/``slack``/``telegram``) may be left empty: the
+general one is shown there (the glossary test holds the platforms' words). English's catalogue
+holds only such platform entries."""
 
 from __future__ import annotations
 
@@ -83,8 +84,22 @@ def test_a_sentence_naming_a_thread_or_channel_has_an_entry_per_platform() -> No
         }
 
 
-def test_a_catalogue_ships_for_every_language_but_english() -> None:
-    assert sorted(path.name for path in SOURCES.iterdir() if path.is_dir()) == TRANSLATED
+def test_a_catalogue_ships_for_every_language() -> None:
+    assert sorted(path.name for path in SOURCES.iterdir() if path.is_dir()) == sorted(LANGUAGES)
+
+
+def test_english_holds_only_what_a_platform_says_in_words_of_its_own() -> None:
+    """The msgids are English: its catalogue translates no general sentence, and says a
+    sentence naming a thread or channel as Telegram's own client would (a group, a
+    conversation of replies)."""
+    catalog = _po("en")
+    assert _ids(catalog) == _ids(_template()), "run `pybabel update`"
+    assert not [m.id for m in catalog if m.fuzzy and m.id]
+    assert [m.id for m in _entries(catalog) if m.context is None and any(forms(m.string))] == []
+    telegram = [m for m in _entries(catalog) if m.context == "telegram"]
+    assert telegram
+    assert all(m.string and "thread" not in str(m.string) for m in telegram)
+    assert all("channel" not in str(m.string) for m in telegram)
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -125,12 +140,13 @@ def test_polish_has_three_forms_and_chinese_one() -> None:
     assert _po("zh_Hans").num_plurals == _po("zh_Hant").num_plurals == 1
 
 
-@pytest.mark.parametrize("language", TRANSLATED)
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_compiled_catalogue_is_loadable_and_is_the_po_compiled(language: str) -> None:
     compiled = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
     assert compiled.is_file(), "install citebot (pip install -e .) or run `pybabel compile`"
     translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
-    assert translations.gettext("Related questions") != "Related questions"
+    translated = translations.gettext("Related questions") != "Related questions"
+    assert translated == (language != "en")
     fresh = io.BytesIO()
     write_mo(fresh, _po(language))
     fresh.seek(0)

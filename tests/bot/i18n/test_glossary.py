@@ -25,6 +25,7 @@ WHERE = {
     "elsewhere": (None,),
     "Discord": ("discord",),
     "Slack": ("slack",),
+    "Telegram": ("telegram",),
 }
 """The glossary's "on" column: the readers a row is for (None: no platform, the terminal)."""
 ENGLISH = {"quote": "“"}

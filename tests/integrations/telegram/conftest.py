@@ -1,5 +1,5 @@
-"""Fixtures: a running Telegram simulator, the real aiogram Bot pointed at it, and a raw HTTP
-client for the requests aiogram would never send."""
+"""Fixtures: a running Telegram simulator, the real aiogram Bot pointed at it, a raw HTTP client
+for the requests aiogram would never send, and a citebot worker answering on it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
+from tests.integrations.telegram.world import World, telegram_world
 from tests.sim.telegram import TelegramSim
 
 Raw = Callable[..., Awaitable[tuple[int, dict[str, Any]]]]
@@ -45,3 +46,11 @@ async def raw(tg: TelegramSim) -> AsyncIterator[Raw]:
                 return reply.status, body
 
         yield call
+
+
+@pytest.fixture
+async def world() -> AsyncIterator[World]:
+    """A running Telegram worker on the simulated Telegram and upstream (every request it sent
+    checked when the test ends)."""
+    async with telegram_world() as running:
+        yield running

@@ -1,0 +1,108 @@
+"""Which Telegram messages are questions for citebot, and what they ask.
+
+In a private chat every message is a question (``/start`` and ``/help`` ask how to ask). In a
+group only what is meant for the bot: ``/ask`` (``/ask@bot``), a mention of the bot, a reply to
+one of its messages. With privacy mode on, the default, Telegram delivers a group's
+``/ask@bot`` and replies to the bot's messages, but not a plain ``@bot`` mention (nor a bare
+``/ask`` unless the bot spoke last): mentions are answered when they arrive (the bot is a group
+admin, or privacy mode is off). A reply continues the conversation of the message it answers;
+in a forum topic every message "replies" to the topic's first message, which is not one.
+Entity offsets are UTF-16 units (:func:`utf16_cut`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from aiogram.types import Message, MessageEntity, User
+
+__all__ = ["Asked", "asked", "replied_bot_message", "utf16_cut"]
+
+ASK = "ask"
+HELP = frozenset({"start", "help"})
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What a message asks of citebot."""
+
+    kind: Literal["question", "help"]
+    text: str = ""
+    replied: Message | None = None
+    """The bot's message it replies to: its conversation continues."""
+
+
+def utf16_cut(text: str, offset: int, length: int) -> tuple[str, str, str]:
+    """``text`` before, inside and after an entity given in UTF-16 units."""
+    units = text.encode("utf-16-le")
+    start, end = offset * 2, (offset + length) * 2
+    return (
+        units[:start].decode("utf-16-le"),
+        units[start:end].decode("utf-16-le"),
+        units[end:].decode("utf-16-le"),
+    )
+
+
+def _command(message: Message, text: str) -> tuple[str, str | None, str] | None:
+    """The command the message starts with: its name, the bot it names, the text after it."""
+    first = next(
+        (e for e in message.entities or () if e.type == "bot_command" and e.offset == 0), None
+    )
+    if first is None:
+        return None
+    _, command, rest = utf16_cut(text, 0, first.length)
+    name, _, target = command[1:].partition("@")
+    return name.lower(), target or None, rest.strip()
+
+
+def _mentions_bot(entity: MessageEntity, text: str, me: User) -> bool:
+    if entity.type == "text_mention":
+        return entity.user is not None and entity.user.id == me.id
+    if entity.type != "mention" or not me.username:
+        return False
+    return utf16_cut(text, entity.offset, entity.length)[1][1:].lower() == me.username.lower()
+
+
+def _without_mentions(message: Message, text: str, me: User) -> tuple[str, bool]:
+    """The text with every mention of the bot taken out, and whether there was one."""
+    found = [e for e in message.entities or () if _mentions_bot(e, text, me)]
+    for entity in sorted(found, key=lambda e: e.offset, reverse=True):
+        before, _, after = utf16_cut(text, entity.offset, entity.length)
+        text = before.rstrip() + " " + after.lstrip()
+    return " ".join(text.split(" ")).strip(), bool(found)
+
+
+def replied_bot_message(message: Message, me: User) -> Message | None:
+    """The bot's message this one replies to (not a forum topic's first message)."""
+    replied = message.reply_to_message
+    if replied is None or replied.from_user is None or replied.from_user.id != me.id:
+        return None
+    if message.is_topic_message and replied.message_id == message.message_thread_id:
+        return None
+    return replied
+
+
+def asked(message: Message, me: User) -> Asked | None:
+    """What ``message`` asks of the bot ``me``; None when it is not meant for it."""
+    text = message.text
+    if text is None or message.from_user is None or message.from_user.is_bot:
+        return None
+    private = message.chat.type == "private"
+    replied = replied_bot_message(message, me)
+    command = _command(message, text)
+    if command is not None:
+        name, target, rest = command
+        if target is not None and target.lower() != (me.username or "").lower():
+            return None  # another bot's command
+        if name == ASK:
+            return Asked("question", rest, replied)
+        if name in HELP or private:
+            return Asked("help")
+        return None
+    if private:
+        return Asked("question", text.strip(), replied)
+    question, mentioned = _without_mentions(message, text, me)
+    if mentioned or replied is not None:
+        return Asked("question", question, replied)
+    return None

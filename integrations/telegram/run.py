@@ -1,0 +1,95 @@
+"""``citebot run`` and ``citebot sync-commands`` for Telegram (the registry's runner).
+
+Every Bot API call goes to ``TELEGRAM_API_BASE_URL`` (aiogram's ``TelegramAPIServer``: the
+server's root, ``/bot<token>/<method>`` after it). Updates come by long polling, read by one
+worker of those on one Redis, or by a webhook every worker serves (:mod:`.updates`); workers
+close each other's orphaned answers (:mod:`.orphans`) and keep each chat's pace together
+(:mod:`.pace`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+
+from bot.kit import PlatformKit
+from bot.state.coordination import scope_of
+from bot.state.shares import FairShare
+from integrations.telegram.bot import TelegramBot
+from integrations.telegram.commands import sync_commands_now, sync_if_changed
+from integrations.telegram.orphans import TelegramOrphans
+from integrations.telegram.pace import TelegramBudget
+from integrations.telegram.settings import TelegramSettings
+from integrations.telegram.updates import POLL_SECONDS, Reader, serve_webhook
+from integrations.telegram.wire import TelegramApi
+
+__all__ = ["run_telegram", "sync_commands"]
+
+log = logging.getLogger(__name__)
+
+
+def _bot(environment: TelegramSettings) -> Bot:
+    if environment.bot_token is None:
+        raise ValueError("Telegram needs TELEGRAM_BOT_TOKEN")
+    session = AiohttpSession(api=TelegramAPIServer.from_base(environment.api_base_url))
+    return Bot(environment.bot_token.get_secret_value(), session=session)
+
+
+async def run_telegram(
+    kit: PlatformKit,
+    environment: TelegramSettings,
+    ready: asyncio.Event | None = None,
+    *,
+    stop: asyncio.Event | None = None,
+    poll_seconds: int = POLL_SECONDS,
+    edit_interval: float = 3.0,
+    budget: TelegramBudget | None = None,
+) -> None:
+    """Answer Telegram through ``kit`` until ``stop`` is set or the task is cancelled, then
+    hand the reader over, drain and close. ``ready`` is set once updates can arrive.
+    ``edit_interval``: the least time between a group answer's edits while it streams;
+    ``budget``: the chats' pace (default: Telegram's, shared by every worker on the
+    ``STATE_URL``'s Redis)."""
+    async with contextlib.AsyncExitStack() as stack:
+        bot = _bot(environment)
+        stack.push_async_callback(bot.session.close)
+        if budget is None:
+            budget = TelegramBudget(coordination=kit.coordination, scope=scope_of(bot.token))
+        api = TelegramApi(bot, budget=budget, on_429=kit.rate_limited)
+        me = await bot.get_me()
+        await sync_if_changed(bot)
+        telegram = TelegramBot(api=api, kit=kit, me=me, edit_interval=edit_interval)
+        closer = TelegramOrphans(api=api, presenter=kit.presenter, wording_for=kit.wording)
+        # Entered before updates can arrive, so that on the way out none arrives while it drains.
+        await stack.enter_async_context(kit.serving(closer))
+        if environment.mode == "webhook":
+            runner = await serve_webhook(environment, bot, telegram.handle)
+            stack.push_async_callback(runner.cleanup)
+        else:
+            reader = Reader(bot=bot, handle=telegram.handle, poll_seconds=poll_seconds)
+            share = FairShare(
+                coordination=kit.coordination,
+                group=f"telegram:{scope_of(bot.token)}",
+                accepting=lambda: kit.accepting,
+                what="reader",
+            )
+            await share.start(reader)
+            stack.push_async_callback(share.stop, reader)
+        log.info("Telegram is listening (%s) as @%s", environment.mode, me.username)
+        if ready is not None:
+            ready.set()
+        await (stop.wait() if stop is not None else asyncio.Event().wait())
+
+
+async def sync_commands(environment: TelegramSettings) -> None:
+    """Register ``/ask`` and ``/help`` now, in every language (``citebot sync-commands``)."""
+    bot = _bot(environment)
+    try:
+        await sync_commands_now(bot)
+    finally:
+        await bot.session.close()
