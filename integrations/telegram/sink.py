@@ -111,6 +111,8 @@ class TelegramSink:
         self._api = api
         self._place = place
         self._abilities = abilities
+        self._drafts = abilities.drafts
+        """Whether this answer streams into drafts (not where Telegram refused one)."""
         self._draft_id = draft_id
         self._on_posted = on_posted
         self._edit_interval = edit_interval
@@ -156,7 +158,7 @@ class TelegramSink:
             self._claimed = 0
 
     async def _beat(self) -> None:
-        thinking = self.private and self._abilities.drafts
+        thinking = self.private and self._drafts
         since_draft = DRAFT_SECONDS
         while not self._shown_any.is_set():
             await self._quietly({"method": "sendChatAction", "action": "typing"})
@@ -193,7 +195,7 @@ class TelegramSink:
             closed = final or index < len(messages) - 1
             if index < len(self._shown):
                 written = await self._change(self._shown[index], payload, closed=closed)
-            elif not closed and self.private and self._abilities.drafts:
+            elif not closed and self.private and self._drafts:
                 written = await self._write_draft(index, payload)
             else:
                 written = await self._send(index, payload, skippable=not closed)
@@ -221,7 +223,7 @@ class TelegramSink:
                 log.info("no drafts: %s", said(error, self._api.token))
                 if isinstance(error, TelegramNotFound):
                     self._abilities.drafts = False  # this server has none: every answer
-                self._abilities = Abilities(drafts=False, rich=self._abilities.rich)
+                self._drafts = False
                 return await self._send(index, payload, skippable=True)
         self._drafting = _Drafting(index, payload)
         return True

@@ -90,16 +90,20 @@ class World:
             if task.get_name() == "citebot-telegram-answer"
         )
 
+    def settled(self) -> bool:
+        """Every update read (the reader confirms a batch once it has handed each on) and no
+        answer being written (refusals and notes included)."""
+        return not self.tg.updates.queue and not self.busy()
+
     async def answered(self, requests: int = 1, *, within: float = 10.0) -> None:
         """Until the upstream was asked ``requests`` times and every answer has finished."""
         await self.tg.until(
-            lambda: len(self.upstream.requests) >= requests and not self.busy(), within=within
+            lambda: len(self.upstream.requests) >= requests and self.settled(), within=within
         )
 
     async def idle(self) -> None:
-        """Until no answer is being written (refusals and notes included)."""
-        await asyncio.sleep(0.05)
-        await self.tg.until(lambda: not self.busy())
+        """Until every update was read and handled."""
+        await self.tg.until(self.settled)
 
     async def group(
         self, title: str = "Parish", *, admin: bool = False, forum: bool = False
