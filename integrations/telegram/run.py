@@ -71,7 +71,12 @@ async def run_telegram(
             runner = await serve_webhook(environment, bot, telegram.handle)
             stack.push_async_callback(runner.cleanup)
         else:
-            reader = Reader(bot=bot, handle=telegram.handle, poll_seconds=poll_seconds)
+            reader = Reader(
+                bot=bot,
+                handle=telegram.handle,
+                accepting=lambda: kit.accepting,
+                poll_seconds=poll_seconds,
+            )
             share = FairShare(
                 coordination=kit.coordination,
                 group=f"telegram:{scope_of(bot.token)}",

@@ -6,9 +6,10 @@ reader is a :class:`~bot.state.shares.FairShare` of one resource among the worke
 Redis (held under a renewed lease, handed over on SIGTERM, taken over within seconds when its
 worker dies); the worker holding it polls, confirms what it read, and hands every update to
 the bot, which claims it by ``update_id`` (an update read again after a hand-over is answered
-once). A 409 that still comes means another process polls, or a webhook is set: it is logged,
-and the reader waits and tries again (the lease decides who reads; another deployment's webhook
-is not deleted from under it).
+once). A worker shutting down reads nothing more: what it has not handed on is left unconfirmed
+for the next reader. A 409 that still comes means another process polls, or a webhook is set:
+it is logged, and the reader waits and tries again (the lease decides who reads; another
+deployment's webhook is not deleted from under it).
 
 With ``TELEGRAM_WEBHOOK_URL`` every worker listens on ``TELEGRAM_WEBHOOK_PORT`` at the URL's
 path and sets the webhook (the same one: idempotent), with a secret token Telegram sends back
@@ -55,9 +56,17 @@ Handle = Callable[[Update], Awaitable[None]]
 class Reader:
     """The one ``getUpdates`` reader (a :class:`~bot.state.shares.Holder` of resource 0)."""
 
-    def __init__(self, *, bot: Bot, handle: Handle, poll_seconds: int = POLL_SECONDS) -> None:
+    def __init__(
+        self,
+        *,
+        bot: Bot,
+        handle: Handle,
+        accepting: Callable[[], bool] = lambda: True,
+        poll_seconds: int = POLL_SECONDS,
+    ) -> None:
         self._bot = bot
         self._handle = handle
+        self._accepting = accepting
         self._poll_seconds = poll_seconds
         self._offset: int | None = None
         self._task: asyncio.Task[None] | None = None
@@ -86,7 +95,7 @@ class Reader:
         with contextlib.suppress(TelegramAPIError):  # polling: no webhook may be in the way
             await self._bot.delete_webhook(drop_pending_updates=False)
         backoff = BACKOFF[0]
-        while True:
+        while self._accepting():
             try:
                 updates = await self._bot.get_updates(
                     offset=self._offset,
@@ -111,6 +120,8 @@ class Reader:
                 continue
             backoff = BACKOFF[0]
             for update in updates:
+                if not self._accepting():  # shutting down: the next reader gets it
+                    return
                 self._offset = update.update_id + 1
                 await self._handle(update)
 

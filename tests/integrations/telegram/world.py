@@ -67,13 +67,31 @@ def telegram_config(tg: TelegramSim, upstream: UpstreamSim, **extra: str) -> Con
 
 
 @dataclass
+class Worker:
+    """A worker running: its answer service, and how to stop it as SIGTERM does."""
+
+    service: AnswerService
+    stopping: asyncio.Event
+    task: asyncio.Task[None]
+
+    async def stop(self) -> None:
+        """Stop taking questions, hand the reader over, drain, close (the runner's SIGTERM)."""
+        self.stopping.set()
+        await self.task
+
+
+@dataclass
 class World:
     tg: TelegramSim
     upstream: UpstreamSim
     config: Config
     client: AnswerClient
-    service: AnswerService
+    worker: Worker
     people: dict[str, SimUser] = field(default_factory=dict)
+
+    @property
+    def service(self) -> AnswerService:
+        return self.worker.service
 
     def person(self, name: str, *, language_code: str | None = "en") -> SimUser:
         if name not in self.people:
@@ -129,7 +147,7 @@ async def running(
     pacer: Pacer = FAST,
     pace: Pace = QUICK,
     **options: Any,
-) -> AsyncIterator[AnswerService]:
+) -> AsyncIterator[Worker]:
     """A Telegram worker on ``config`` (its service as ``citebot run`` builds it, unless one
     is given); ``options`` go to :func:`run_telegram`."""
     async with contextlib.AsyncExitStack() as stack:
@@ -147,11 +165,11 @@ async def running(
         if task.done():
             waiting.cancel()
             task.result()
+        worker = Worker(service, stop, task)
         try:
-            yield service
+            yield worker
         finally:
-            stop.set()
-            await task
+            await worker.stop()
 
 
 @contextlib.asynccontextmanager
@@ -173,6 +191,6 @@ async def telegram_world(
                 retry=RetryPolicy(max_retries=0),
             )
         )
-        service = await stack.enter_async_context(running(config, client, **options))
-        yield World(tg=tg, upstream=upstream, config=config, client=client, service=service)
+        worker = await stack.enter_async_context(running(config, client, **options))
+        yield World(tg=tg, upstream=upstream, config=config, client=client, worker=worker)
         tg.assert_valid()

@@ -1,0 +1,187 @@
+"""Many Telegram workers on one Redis: real ``citebot run`` processes (their leases and records
+at ``fast_worker.SCALE``), one simulated Telegram, one real redis-server. One of them reads the
+updates; every question is answered once; when the reader's worker dies (SIGKILL) another takes
+the reader within seconds and closes the dead one's answers with the note, and on SIGTERM it
+hands the reader over at once."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from tests.integrations.many_workers import INTERRUPTED, ROOT, Worker, until
+from tests.sim.telegram import SimChat, SimUser, TelegramSim
+from tests.sim.upstream import Gate, UpstreamSim, answer
+
+FIRST, REST = "First half of the answer. ", "Second half, after the gate."
+READING = "Telegram: reading updates here"
+
+
+@pytest.fixture
+async def fresh_redis(redis_url: str) -> str:
+    async with aioredis.from_url(redis_url) as client:
+        await client.flushdb()
+    return redis_url
+
+
+@dataclass
+class Workers:
+    tg: TelegramSim
+    upstream: UpstreamSim
+    state_url: str
+    workdir: Path
+    running: list[Worker] = field(default_factory=list)
+
+    async def start(self) -> Worker:
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "TELEGRAM_"))
+        }
+        env.update(
+            PYTHONPATH=str(ROOT),
+            TELEGRAM_BOT_TOKEN=self.tg.token,
+            TELEGRAM_API_BASE_URL=self.tg.base_url,
+            UPSTREAM_BASE_URL=self.upstream.base_url,
+            UPSTREAM_API_KEY="sk-test",
+            STATE_URL=self.state_url,
+            SHUTDOWN_GRACE_SECONDS="2",
+            QUOTE_CHECK="off",
+        )
+        log = self.workdir / f"worker-{len(self.running)}.log"
+        with log.open("wb") as out:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "tests.integrations.fast_worker",
+                env=env,
+                cwd=self.workdir,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+            )
+        worker = Worker(process, log)
+        self.running.append(worker)
+        return worker
+
+    def reader(self) -> Worker:
+        """The live worker that took the reader last."""
+        live = [w for w in self.running if w.process.returncode is None]
+        return max(live, key=lambda w: w.text().rfind(READING))
+
+    async def ask(self, people: list[SimUser], text: str) -> list[SimChat]:
+        chats = []
+        for n, person in enumerate(people):
+            chat = self.tg.private_chat(person)
+            await self.tg.user_says(person, chat, f"{text} {n}?")
+            chats.append(chat)
+        return chats
+
+
+@asynccontextmanager
+async def workers(state_url: str, upstream: UpstreamSim) -> AsyncIterator[Workers]:
+    async with TelegramSim() as tg, upstream.running():
+        with tempfile.TemporaryDirectory(prefix="citebot-telegram-") as workdir:
+            world = Workers(tg, upstream, state_url, Path(workdir))
+            try:
+                yield world
+            finally:
+                for worker in world.running:
+                    if worker.process.returncode is None:
+                        worker.process.kill()
+                        await worker.process.wait()
+
+
+def shown(tg: TelegramSim, chat: SimChat) -> list[str]:
+    return [m.readable for m in tg.bot_messages(chat)]
+
+
+async def test_a_killed_readers_updates_move_and_its_answers_end_with_the_note(
+    fresh_redis: str,
+) -> None:
+    upstream = UpstreamSim(default=answer([FIRST, REST], between=[Gate()]))
+    async with workers(fresh_redis, upstream) as world:
+        tg = world.tg
+        first, second = await world.start(), await world.start()
+        await until(lambda: tg.updates.long_polling, within=30)
+        people = [tg.add_user(f"Person {n}", username=f"person_{n}") for n in range(6)]
+
+        early = await world.ask(people[:3], "Before")
+        await until(lambda: len(upstream.requests) == 3, within=20)
+        await until(
+            lambda: all(
+                any(FIRST.strip() in d.history[-1] for d in tg.drafts_in(c)) for c in early
+            ),
+            within=20,
+        )
+        victim = world.reader()
+        survivor = second if victim is first else first
+        killed_at = time.monotonic()
+        victim.process.send_signal(signal.SIGKILL)
+        await victim.process.wait()
+        await until(lambda: READING in survivor.text(), within=20)
+        took_over = time.monotonic() - killed_at
+
+        late = await world.ask(people[3:], "After")
+        await until(lambda: len(upstream.requests) == 6, within=20)
+        upstream.release()
+        await until(lambda: all(shown(tg, c) for c in early + late), within=30)
+        logs = first.text() + second.text()
+        survivor.process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(survivor.process.wait(), 30) == 0
+
+    assert took_over < 10  # the lease lapses in 2 s at this scale, then a tick
+    asked = Counter(q[-1]["content"] for q in upstream.questions)
+    assert set(asked.values()) == {1}  # every question reached the upstream once
+    assert len(asked) == 6
+    for chat in early:  # the dead worker's drafts: a message with what was shown, and the note
+        [message] = shown(tg, chat)
+        assert message == f"{FIRST.strip()}\n\n_{INTERRUPTED}" + message.split(INTERRUPTED)[1]
+    for chat in late:
+        assert shown(tg, chat)[0] == FIRST + REST
+    # Only one reader read at a time: the one 409 ends the dead worker's poll, left hanging
+    # at Telegram when it died, as the new reader starts.
+    assert [r for r in tg.requests if r.status == 409 and r.at < killed_at] == []
+    assert tg.token not in logs
+    tg.assert_valid()
+
+
+async def test_sigterm_hands_the_reader_over_at_once(fresh_redis: str) -> None:
+    upstream = UpstreamSim(default=answer(["Answered."]))
+    async with workers(fresh_redis, upstream) as world:
+        tg = world.tg
+        first, second = await world.start(), await world.start()
+        await until(lambda: tg.updates.long_polling, within=30)
+        people = [tg.add_user(f"Person {n}", username=f"person_{n}") for n in range(6)]
+        before = await world.ask(people[:3], "Before")
+        await until(lambda: all(shown(tg, c) for c in before), within=20)
+        reader = world.reader()
+        other = second if reader is first else first
+        stopped_at = time.monotonic()
+        reader.process.send_signal(signal.SIGTERM)
+        await until(lambda: READING in other.text(), within=20)
+        handed_over = time.monotonic() - stopped_at
+        assert await asyncio.wait_for(reader.process.wait(), 30) == 0
+        after = await world.ask(people[3:], "After")
+        await until(lambda: all(shown(tg, c) for c in after), within=20)
+        other.process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(other.process.wait(), 30) == 0
+
+    assert handed_over < 5  # let go at its next tick, taken at the other's (0.4 s each here)
+    asked = Counter(q[-1]["content"] for q in upstream.questions)
+    assert asked == {f"{when} {n}?": 1 for when in ("Before", "After") for n in range(3)}
+    for chat in before + after:
+        assert shown(tg, chat) == ["Answered."]
+    tg.assert_valid()
