@@ -1,8 +1,8 @@
 """Which Telegram messages are questions for citebot, and what they ask.
 
 In a private chat every message is a question (``/start`` and ``/help`` ask how to ask). In a
-group only what is meant for the bot: ``/ask`` (``/ask@bot``), a mention of the bot, a reply to
-one of its messages. With privacy mode on, the default, Telegram delivers a group's
+group only what is meant for the bot: ``/ask`` (``/ask@bot``; alone, in reply to someone's
+message, it asks that message), a mention of the bot, a reply to one of its messages. With privacy mode on, the default, Telegram delivers a group's
 ``/ask@bot`` and replies to the bot's messages, but not a plain ``@bot`` mention (nor a bare
 ``/ask`` unless the bot spoke last): mentions are answered when they arrive (the bot is a group
 admin, or privacy mode is off). A reply continues the conversation of the message it answers;
@@ -96,6 +96,9 @@ def asked(message: Message, me: User) -> Asked | None:
         if target is not None and target.lower() != (me.username or "").lower():
             return None  # another bot's command
         if name == ASK:
+            other = message.reply_to_message
+            if not rest and replied is None and other is not None and other.text:
+                rest = other.text.strip()  # /ask in reply to someone's message asks it
             return Asked("question", rest, replied)
         if name in HELP or private:
             return Asked("help")

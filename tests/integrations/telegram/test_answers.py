@@ -196,3 +196,16 @@ async def test_typing_shows_while_it_thinks(world: World) -> None:
     world.upstream.release()
     await world.answered()
     assert world.tg.typing_in(group) is None  # the answer's message ends it
+
+
+async def test_ask_alone_in_reply_to_someones_message_asks_that_message(world: World) -> None:
+    group = await world.group()
+    alice, owner = world.person("Alice"), world.people["Owner"]
+    wondered = await world.tg.user_says(alice, group, "Is it true that grace builds on nature?")
+    asked = await world.tg.user_says(owner, group, "/ask@citebot", reply_to=wondered)
+    await world.answered()
+    assert world.upstream.questions[0][-1] == {
+        "role": "user",
+        "content": "Is it true that grace builds on nature?",
+    }
+    assert [m.readable for m in world.answer_to(asked)] == ["Hello world."]
