@@ -21,6 +21,7 @@ from bot.upstream.citations import Citation
 from bot.upstream.events import AnswerDone
 from integrations.discord.presenter import DiscordPresenter
 from integrations.slack.presenter import SlackPresenter
+from integrations.telegram.presenter import TelegramPresenter
 from integrations.terminal.presenter import TerminalPresenter
 
 LENGTH = 20_000
@@ -93,7 +94,12 @@ def measure() -> list[Result]:
     text = answer_text()
     done = AnswerDone(text=text, finish_reason="stop", citations=citations())
     results = []
-    for presenter in (DiscordPresenter(), SlackPresenter(), TerminalPresenter()):
+    for presenter in (
+        DiscordPresenter(),
+        SlackPresenter(),
+        TelegramPresenter(),
+        TerminalPresenter(),
+    ):
         stream_time = best(partial(streamed, presenter, text, done))
         whole_time = best(partial(whole, presenter, text, done))
         formatter = AnswerFormatter(presenter)

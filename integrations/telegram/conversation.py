@@ -2,12 +2,13 @@
 
 In a private chat every message is a question (``/start`` and ``/help`` ask how to ask). In a
 group only what is meant for the bot: ``/ask`` (``/ask@bot``; alone, in reply to someone's
-message, it asks that message), a mention of the bot, a reply to one of its messages. With privacy mode on, the default, Telegram delivers a group's
-``/ask@bot`` and replies to the bot's messages, but not a plain ``@bot`` mention (nor a bare
-``/ask`` unless the bot spoke last): mentions are answered when they arrive (the bot is a group
-admin, or privacy mode is off). A reply continues the conversation of the message it answers;
-in a forum topic every message "replies" to the topic's first message, which is not one.
-Entity offsets are UTF-16 units (:func:`utf16_cut`).
+message, it asks that message), a mention of the bot, a reply to one of its messages. With
+privacy mode on, the default, Telegram delivers a group's ``/ask@bot`` and replies to the bot's
+messages, but not a plain ``@bot`` mention (nor a bare ``/ask`` unless the bot spoke last):
+mentions are answered when they arrive (the bot is a group admin, or privacy mode is off). A
+reply continues the conversation of the message it answers; in a forum topic every message
+"replies" to the topic's first message, which is not one. Entity offsets are UTF-16 units
+(:func:`utf16_cut`).
 """
 
 from __future__ import annotations

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from integrations.telegram import sink as sink_module
 from tests.integrations.telegram.world import CITED, World
-from tests.sim.upstream import Gate, answer
+from tests.sim.upstream import Gate, Pause, answer, magisterium_citation
 
 FOOTNOTE = "[¹](https://example.org/doc/1)"
 
@@ -209,3 +212,45 @@ async def test_ask_alone_in_reply_to_someones_message_asks_that_message(world: W
         "content": "Is it true that grace builds on nature?",
     }
     assert [m.readable for m in world.answer_to(asked)] == ["Hello world."]
+
+
+async def test_a_long_pause_keeps_the_draft_and_the_typing_alive(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A draft is "a temporary 30-second preview" and "typing" lasts five seconds: both are
+    renewed while the upstream pauses (here with clocks a hundredth as long)."""
+    monkeypatch.setattr(sink_module, "DRAFT_SECONDS", 0.3)
+    monkeypatch.setattr(sink_module, "TYPING_SECONDS", 0.05)
+    world.tg.draft_ttl = 0.5
+    world.upstream.queue(answer(["Patience", " pays."], between=[Pause(1.5)]))
+    alice = world.person("Alice")
+    chat = world.tg.private_chat(alice)
+    await world.tg.user_says(alice, chat, "Why wait?")
+    await world.tg.until(lambda: any("Patience" in d.history[-1] for d in world.tg.drafts_in(chat)))
+    draft = next(d for d in world.tg.drafts_in(chat) if "Patience" in d.history[-1])
+    for _ in range(10):  # a second of the pause: the draft never lapses
+        await asyncio.sleep(0.1)
+        assert not world.tg.draft_vanished(draft)
+    await world.answered()
+    assert draft.history.count("Patience") >= 2  # shown again while nothing changed
+    [message] = world.tg.bot_messages(chat)
+    assert draft.finished_by is message
+    assert len(world.tg.requests_to("sendChatAction")) >= 1
+
+
+async def test_nothing_the_answer_or_its_cards_say_pings_anyone_here(world: World) -> None:
+    world.upstream.queue(
+        answer(
+            ["Ask @alice_1 or @all, and mail info@vatican.va[^1]."],
+            [magisterium_citation(0, "Said by @owner_0.", title="Letter to @alice_1")],
+        )
+    )
+    world.tg.refuse_next("sendRichMessage", 404, "Not Found: method not found")  # classic cards
+    group = await world.group(admin=True)
+    await world.tg.user_says(world.person("Alice"), group, "/ask@citebot Who?")
+    await world.answered()
+    answer_message, cards = world.tg.bot_messages(group)
+    assert "@alice_1" in answer_message.readable.replace("\u200b", "")
+    assert "info@vatican.va" in answer_message.readable
+    assert "@owner_0" in cards.readable.replace("\u200b", "")
+    assert world.tg.pinged() == []

@@ -109,3 +109,26 @@ async def test_without_drafts_or_rich_messages_the_answer_is_edited_and_the_card
     assert len(world.tg.requests_to("sendRichMessage")) == 1
     assert [r.status for r in world.tg.requests_to("sendMessageDraft")][-1] == 404
     assert world.tg.drafts_in(chat) == []
+
+
+async def test_an_edit_telegram_finds_unchanged_is_taken_as_done(world: World) -> None:
+    """Telegram answers an edit that changes nothing with "message is not modified": the
+    message already shows it, so the answer goes on to its cards."""
+    world.upstream.queue(CITED)
+    world.tg.refuse_next(
+        "editMessageText",
+        400,
+        "Bad Request: message is not modified: specified new message content and reply markup"
+        " are exactly the same as a current content and reply markup of the message",
+    )
+    group = await world.group()
+    asked = await world.tg.user_says(world.person("Alice"), group, "/ask@citebot Why?")
+    await world.answered()
+    [answer_message] = world.answer_to(asked)
+    assert [m for m in world.tg.bot_messages(group) if m.reply_to is answer_message]  # cards
+    assert (
+        world.service.metrics.registry.get_sample_value(
+            "citebot_answers_total", {"platform": "telegram", "outcome": "answered"}
+        )
+        == 1
+    )
