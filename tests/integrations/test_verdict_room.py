@@ -1,6 +1,7 @@
 """A quote's verdict, edited in after the cards are posted, never moves a card to another
-message: Discord and Slack batch cards with room for the longest verdict. Checked on any mix of
-documents, passages and quote lengths, in every language, against each platform's limits."""
+message: Discord, Slack and Telegram batch cards with room for the longest verdict. Checked on
+any mix of documents, passages and quote lengths, in every language, against each platform's
+limits."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.render.numbering import CitationCard
 from bot.render.ports import Payload
 from bot.upstream.citations import Citation
 from bot.verify import Verdict
+from integrations.telegram.cards import parts_of
 from tests.integrations.formatter.support import thread_of
 from tests.integrations.test_languages_limits import PRESENTERS
 
@@ -26,6 +28,8 @@ def _cards_in(payload: Payload) -> list[object]:
     """Which cards a thread message holds, and in what order."""
     if "embeds" in payload:
         return [(e["title"], e.get("author"), e.get("url")) for e in payload["embeds"]]
+    if "rich_message" in payload:  # a Telegram part leads with its numbers and linked title
+        return [part.split("</p>", 1)[0] for part in parts_of(payload)]
     return [b["text"]["text"] for b in payload["blocks"] if b["type"] == "section"]
 
 
