@@ -16,6 +16,7 @@ import logging
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramAPIError
 
 from bot.kit import PlatformKit
 from bot.state.coordination import scope_of
@@ -26,7 +27,7 @@ from integrations.telegram.orphans import TelegramOrphans
 from integrations.telegram.pace import TelegramBudget
 from integrations.telegram.settings import TelegramSettings
 from integrations.telegram.updates import POLL_SECONDS, Reader, serve_webhook
-from integrations.telegram.wire import TelegramApi
+from integrations.telegram.wire import TelegramApi, said
 
 __all__ = ["run_telegram", "sync_commands"]
 
@@ -61,8 +62,11 @@ async def run_telegram(
         if budget is None:
             budget = TelegramBudget(coordination=kit.coordination, scope=scope_of(bot.token))
         api = TelegramApi(bot, budget=budget, on_429=kit.rate_limited)
-        me = await bot.get_me()
-        await sync_if_changed(bot)
+        me = await bot.get_me()  # the token is checked here: a bad one stops the platform
+        try:
+            await sync_if_changed(bot)
+        except TelegramAPIError as error:  # the menu is a nicety: /ask works without it
+            log.warning("Telegram: commands not set (%s)", said(error, bot.token))
         telegram = TelegramBot(api=api, kit=kit, me=me, edit_interval=edit_interval)
         closer = TelegramOrphans(api=api, presenter=kit.presenter, wording_for=kit.wording)
         # Entered before updates can arrive, so that on the way out none arrives while it drains.

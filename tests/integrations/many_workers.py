@@ -58,36 +58,22 @@ class Fleet:
         return started
 
     async def _spawn(self, extra: dict[str, str]) -> Worker:
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_"))
-        }
-        env.update(
-            PYTHONPATH=str(ROOT),
-            DISCORD_TOKEN=self.discord.token,
-            DISCORD_API_BASE_URL=self.discord.base_url,
-            SLACK_BOT_TOKEN=self.slack.bot_token,
-            SLACK_APP_TOKEN=self.slack.app_token,
-            SLACK_API_BASE_URL=self.slack.base_url,
-            UPSTREAM_BASE_URL=self.upstream.base_url,
-            UPSTREAM_API_KEY="sk-test",
-            STATE_URL=self.state_url,
-            SHUTDOWN_GRACE_SECONDS="2",
-            **extra,
+        return await spawn_worker(
+            self.command,
+            {
+                "DISCORD_TOKEN": self.discord.token,
+                "DISCORD_API_BASE_URL": self.discord.base_url,
+                "SLACK_BOT_TOKEN": self.slack.bot_token,
+                "SLACK_APP_TOKEN": self.slack.app_token,
+                "SLACK_API_BASE_URL": self.slack.base_url,
+                "UPSTREAM_BASE_URL": self.upstream.base_url,
+                "UPSTREAM_API_KEY": "sk-test",
+                "STATE_URL": self.state_url,
+                "SHUTDOWN_GRACE_SECONDS": "2",
+                **extra,
+            },
+            workdir=self.workdir,
         )
-        log = self.workdir / f"worker-{len(self.workers)}-{time.monotonic_ns()}.log"
-        with log.open("wb") as out:
-            process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                *self.command,
-                env=env,
-                cwd=self.workdir,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=out,
-                stderr=out,
-            )
-        return Worker(process, log)
 
     async def kill(self, worker: Worker) -> float:
         """SIGKILL, as an out-of-memory killer or a lost host would; when it was sent."""
@@ -160,6 +146,37 @@ class Fleet:
         }
 
 
+PLATFORM_SETTINGS = ("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "TELEGRAM_")
+"""The machine's own settings a test worker must not inherit: it would start a platform on the
+real one, or ask the real upstream."""
+
+
+async def spawn_worker(command: tuple[str, ...], env: dict[str, str], *, workdir: Path) -> Worker:
+    """A worker process (``python COMMAND``) with the machine's environment less its platform
+    and upstream settings, plus ``env``; its output goes to a log of its own in ``workdir``."""
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith(PLATFORM_SETTINGS)}
+    log = workdir / f"worker-{time.monotonic_ns()}.log"
+    with log.open("wb") as out:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            *command,
+            env={**inherited, "PYTHONPATH": str(ROOT), **env},
+            cwd=workdir,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
+        )
+    return Worker(process, log)
+
+
+async def kill_all(workers: list[Worker]) -> None:
+    """SIGKILL every worker still running (a test's way out, whatever happened in it)."""
+    for worker in workers:
+        if worker.process.returncode is None:
+            worker.process.kill()
+            await worker.process.wait()
+
+
 async def until(predicate: Callable[[], object], *, within: float) -> None:
     """Poll ``predicate`` (the simulators change state without telling this loop)."""
     deadline = time.monotonic() + within
@@ -195,7 +212,4 @@ async def fleet(
         try:
             yield running
         finally:
-            for worker in running.workers:
-                if worker.process.returncode is None:
-                    worker.process.kill()
-                    await worker.process.wait()
+            await kill_all(running.workers)

@@ -7,9 +7,7 @@ hands the reader over at once."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -21,12 +19,13 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from tests.integrations.many_workers import INTERRUPTED, ROOT, Worker, until
+from tests.integrations.many_workers import INTERRUPTED, Worker, kill_all, spawn_worker, until
 from tests.sim.telegram import SimChat, SimUser, TelegramSim
 from tests.sim.upstream import Gate, UpstreamSim, answer
 
 FIRST, REST = "First half of the answer. ", "Second half, after the gate."
 READING = "Telegram: reading updates here"
+STOPPED = "Telegram: no longer reading updates here"
 
 
 @pytest.fixture
@@ -45,41 +44,30 @@ class Workers:
     running: list[Worker] = field(default_factory=list)
 
     async def start(self) -> Worker:
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "TELEGRAM_"))
-        }
-        env.update(
-            PYTHONPATH=str(ROOT),
-            TELEGRAM_BOT_TOKEN=self.tg.token,
-            TELEGRAM_API_BASE_URL=self.tg.base_url,
-            UPSTREAM_BASE_URL=self.upstream.base_url,
-            UPSTREAM_API_KEY="sk-test",
-            STATE_URL=self.state_url,
-            SHUTDOWN_GRACE_SECONDS="2",
-            QUOTE_CHECK="off",
+        worker = await spawn_worker(
+            ("-m", "tests.integrations.fast_worker"),
+            {
+                "TELEGRAM_BOT_TOKEN": self.tg.token,
+                "TELEGRAM_API_BASE_URL": self.tg.base_url,
+                "UPSTREAM_BASE_URL": self.upstream.base_url,
+                "UPSTREAM_API_KEY": "sk-test",
+                "STATE_URL": self.state_url,
+                "SHUTDOWN_GRACE_SECONDS": "2",
+                "QUOTE_CHECK": "off",
+            },
+            workdir=self.workdir,
         )
-        log = self.workdir / f"worker-{len(self.running)}.log"
-        with log.open("wb") as out:
-            process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "tests.integrations.fast_worker",
-                env=env,
-                cwd=self.workdir,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=out,
-                stderr=out,
-            )
-        worker = Worker(process, log)
         self.running.append(worker)
         return worker
 
     def reader(self) -> Worker:
-        """The live worker that took the reader last."""
-        live = [w for w in self.running if w.process.returncode is None]
-        return max(live, key=lambda w: w.text().rfind(READING))
+        """The live worker reading the updates now (its log says it took the reader last)."""
+        [reading] = [
+            w
+            for w in self.running
+            if w.process.returncode is None and w.text().rfind(READING) > w.text().rfind(STOPPED)
+        ]
+        return reading
 
     async def ask(self, people: list[SimUser], text: str) -> list[SimChat]:
         chats = []
@@ -98,10 +86,7 @@ async def workers(state_url: str, upstream: UpstreamSim) -> AsyncIterator[Worker
             try:
                 yield world
             finally:
-                for worker in world.running:
-                    if worker.process.returncode is None:
-                        worker.process.kill()
-                        await worker.process.wait()
+                await kill_all(world.running)
 
 
 def shown(tg: TelegramSim, chat: SimChat) -> list[str]:
