@@ -32,8 +32,9 @@ from bot.upstream.events import Turn
 from integrations.telegram.cards import FEEDBACK, RELATED
 from integrations.telegram.conversation import Asked, asked
 from integrations.telegram.limits import CALLBACK_TEXT
-from integrations.telegram.pace import Chat
-from integrations.telegram.sink import Abilities, Place, TelegramSink
+from integrations.telegram.place import Chat, Place
+from integrations.telegram.sink import TelegramSink
+from integrations.telegram.thread import Abilities
 from integrations.telegram.wire import TelegramApi, said
 
 __all__ = ["ALLOWED_UPDATES", "TelegramBot"]

@@ -20,7 +20,7 @@ from bot.render.formatter import AnswerFormatter
 from bot.render.ports import Payload, Presenter
 from integrations.telegram.limits import TEXT
 from integrations.telegram.markdown import visible
-from integrations.telegram.pace import Chat
+from integrations.telegram.place import Chat
 from integrations.telegram.wire import TelegramApi
 
 __all__ = ["TelegramOrphans"]

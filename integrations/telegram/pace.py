@@ -31,18 +31,11 @@ from redis.exceptions import RedisError
 
 from bot.pacing import RateBudget
 from bot.state.coordination import Coordination
+from integrations.telegram.place import Chat
 
-__all__ = ["PACE", "Chat", "Pace", "TelegramBudget"]
+__all__ = ["PACE", "Pace", "TelegramBudget"]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Chat:
-    """Where messages go, as the pace counts them: a group's count a minute too."""
-
-    id: int
-    group: bool
 
 
 @dataclass(frozen=True, slots=True)

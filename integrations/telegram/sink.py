@@ -11,10 +11,7 @@ Until the first text shows, Telegram says the bot is typing (renewed every few s
 lasts five), and a private chat shows Telegram's own "Thinking…" draft.
 
 A message Telegram refuses for how it is written is sent again plainer, never lost: its text
-without formatting. A thread message is a rich message; refused, its parts (each card) go one
-by one, each rich, else in classic HTML, else as text, and only a part refused in every form is
-left out (and logged with its title). A Bot API server without rich messages gets classic HTML
-from the start, several parts to a message.
+without formatting (:meth:`TelegramApi.write`). The thread is :mod:`integrations.telegram.thread`'s.
 """
 
 from __future__ import annotations
@@ -25,20 +22,18 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
 
 from aiogram.exceptions import TelegramAPIError, TelegramNotFound
 
 from bot.inflight import Whereabouts
 from bot.render.ports import Payload
 from bot.state.base import until_set
-from integrations.telegram.cards import SEPARATOR, classic_html, parts_of
-from integrations.telegram.markdown import plain, visible
-from integrations.telegram.pace import Chat
-from integrations.telegram.presenter import NO_PREVIEW
+from integrations.telegram.markdown import plain
+from integrations.telegram.place import Chat, Place
+from integrations.telegram.thread import Abilities, Replies
 from integrations.telegram.wire import Skipped, TelegramApi, refused_for_form, said
 
-__all__ = ["Abilities", "Place", "TelegramSink"]
+__all__ = ["TelegramSink"]
 
 log = logging.getLogger(__name__)
 
@@ -46,46 +41,12 @@ TYPING_SECONDS = 4.5
 """A chat action lasts five seconds; it is renewed a little sooner."""
 DRAFT_SECONDS = 20.0
 """A draft lasts thirty seconds; one the answer has not changed since is renewed after this."""
-CLASSIC_ROOM = 3800
-"""Characters of one classic message of parts (Telegram's 4,096, with room for the lines)."""
-
-Form = Literal["text", "rich", "classic", "plain"]
-
-
-@dataclass
-class Abilities:
-    """What this Bot API server offers, learnt once per worker: a local server older than the
-    Bot API 9.3 has no drafts, one older than 10.1 no rich messages."""
-
-    drafts: bool = True
-    rich: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Where an answer goes in Telegram."""
-
-    chat: Chat
-    topic: int | None = None
-    """The forum topic (``message_thread_id``)."""
-    question: int | None = None
-    """The question's message: a group's answer replies to it."""
 
 
 @dataclass
 class _Shown:
     message_id: int
     payload: Payload
-
-
-@dataclass
-class _Posted:
-    """One message of a thread message's parts, as it was sent."""
-
-    message_id: int
-    form: Form
-    parts: tuple[int, ...]
-    buttons: bool = False
 
 
 @dataclass
@@ -119,7 +80,13 @@ class TelegramSink:
         self._shown: list[_Shown] = []
         self._drafting: _Drafting | None = None
         self._written = -float("inf")
-        self._thread: list[list[_Posted]] = []
+        self._replies = Replies(
+            api=api,
+            place=place,
+            abilities=abilities,
+            on_posted=on_posted,
+            anchor=lambda: self._shown[-1].message_id if self._shown else None,
+        )
         self._shown_any = asyncio.Event()
         self._heartbeat: asyncio.Task[None] | None = None
         self._writing = asyncio.Lock()
@@ -239,7 +206,9 @@ class TelegramSink:
         return self._where(draft)
 
     async def _send(self, index: int, payload: Payload, *, skippable: bool) -> bool:
-        written, sent = await self._write(self._message(payload), skippable=skippable)
+        written, sent = await self._api.write(
+            self._message(payload), chat=self.chat, skippable=skippable
+        )
         if sent is None:
             return written
         if self._drafting is not None and self._drafting.index == index:
@@ -259,30 +228,10 @@ class TelegramSink:
         }
         for key in ("message_thread_id", "reply_parameters"):
             edit.pop(key, None)
-        written, _ = await self._write(edit, skippable=not closed)
+        written, _ = await self._api.write(edit, chat=self.chat, skippable=not closed)
         if written:
             shown.payload = payload
         return written
-
-    async def _write(self, payload: Payload, *, skippable: bool) -> tuple[bool, int | None]:
-        """Send or edit one message, again without its formatting if Telegram refuses that:
-        whether it was written (a skippable one Telegram asks to wait for is not), and the
-        message's id (None for an edit that changed nothing)."""
-        try:
-            result = await self._api.call(payload, chat=self.chat, skippable=skippable)
-        except Skipped:
-            return False, None
-        except TelegramAPIError as error:
-            if not refused_for_form(error):
-                raise
-            log.warning("Telegram refused a message (%s); sending it plainer", error.message)
-            plainer = {**payload, "text": plain(str(payload["text"]))[:4096] or "…"}
-            plainer.pop("parse_mode", None)
-            try:
-                result = await self._api.call(plainer, chat=self.chat, skippable=skippable)
-            except Skipped:
-                return False, None
-        return True, None if result is None else _id(result)
 
     def _message(self, payload: Payload) -> Payload:
         """An answer message (or a note) where this answer goes: a group's replies to the
@@ -296,10 +245,7 @@ class TelegramSink:
         return message
 
     def _where(self, payload: Payload) -> Payload:
-        located = {**payload, "chat_id": self.chat.id}
-        if self._place.topic is not None:
-            located["message_thread_id"] = self._place.topic
-        return located
+        return self._place.where(payload)
 
     def whereabouts(self) -> Whereabouts:
         """Where this answer is, for another worker to close it if this one dies
@@ -322,144 +268,11 @@ class TelegramSink:
 
     # -- the thread ----------------------------------------------------------------------------
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
-        """The cards reply to the answer's last message; one Telegram refuses costs only
-        itself."""
-        for payload in payloads:
-            self._thread.append(await self._post(payload))
-
-    async def _post(self, payload: Payload) -> list[_Posted]:
-        if payload.get("method") != "sendRichMessage":
-            sent = await self._reply(payload, "text")
-            return [_Posted(sent, "text", ())] if sent is not None else []
-        parts = parts_of(payload)
-        buttons = "reply_markup" in payload
-        if self._abilities.rich:
-            try:
-                sent = await self._api.call(self._replying(payload), chat=self.chat)
-            except TelegramNotFound as error:
-                log.warning("no rich messages here (%s): classic HTML", error.message)
-                self._abilities.rich = False
-            except TelegramAPIError as error:
-                log.warning("Telegram refused a cards message (%s)", error.message)
-                return await self._part_by_part(payload, parts)
-            else:
-                if self._on_posted is not None:
-                    await self._on_posted(_id(sent))
-                return [_Posted(_id(sent), "rich", tuple(range(len(parts))), buttons)]
-        return await self._classic(payload, parts)
-
-    async def _part_by_part(self, payload: Payload, parts: list[str]) -> list[_Posted]:
-        posted: list[_Posted] = []
-        for index, part in enumerate(parts):
-            last = index == len(parts) - 1
-            keyboard = payload.get("reply_markup") if last else None
-            for form in ("rich", "classic", "plain"):
-                sent = await self._reply(_part_payload(form, [part], keyboard), form)
-                if sent is not None:
-                    posted.append(_Posted(sent, form, (index,), keyboard is not None))
-                    break
-            else:
-                log.warning("Telegram refused a card in every form: %s", _title(part))
-        return posted
-
-    async def _classic(self, payload: Payload, parts: list[str]) -> list[_Posted]:
-        """Parts in classic HTML, as many to a message as fit."""
-        batches: list[list[int]] = [[]]
-        for index in range(len(parts)):
-            joined = "\n\n".join(classic_html(parts[i]) for i in [*batches[-1], index])
-            if batches[-1] and len(visible(joined)) > CLASSIC_ROOM:
-                batches.append([])
-            batches[-1].append(index)
-        posted: list[_Posted] = []
-        for number, batch in enumerate(batches):
-            keyboard = payload.get("reply_markup") if number == len(batches) - 1 else None
-            chosen = [parts[i] for i in batch]
-            for form in ("classic", "plain"):
-                sent = await self._reply(_part_payload(form, chosen, keyboard), form)
-                if sent is not None:
-                    posted.append(_Posted(sent, form, tuple(batch), keyboard is not None))
-                    break
-            else:
-                log.warning("Telegram refused cards in every form: %s", _title(chosen[0]))
-        return posted
-
-    async def _reply(self, payload: Payload, form: Form) -> int | None:
-        """One thread message; None when Telegram refuses it (a text one is sent plainer
-        first)."""
-        try:
-            if form == "text":
-                _, sent = await self._write(self._replying(payload), skippable=False)
-            else:
-                sent = _id(await self._api.call(self._replying(payload), chat=self.chat))
-        except TelegramAPIError as error:
-            log.warning("Telegram refused a thread message (%s)", error.message)
-            return None
-        if sent is not None and self._on_posted is not None:
-            await self._on_posted(sent)
-        return sent
-
-    def _replying(self, payload: Payload) -> Payload:
-        message = self._where(dict(payload))
-        if self._shown:
-            message["reply_parameters"] = {
-                "message_id": self._shown[-1].message_id,
-                "allow_sending_without_reply": True,
-            }
-        return message
+        await self._replies.post(payloads)
 
     async def edit_thread(self, index: int, payload: Payload) -> None:
-        """Show ``payload`` in place of thread message ``index``, in the form and the messages
-        each of its parts was sent in (one Telegram refuses is logged)."""
-        posted = self._thread[index] if index < len(self._thread) else []
-        parts = parts_of(payload) if payload.get("method") == "sendRichMessage" else []
-        for message in posted:
-            if message.form == "text":
-                content = {k: v for k, v in payload.items() if k != "method"}
-            else:
-                keyboard = payload.get("reply_markup") if message.buttons else None
-                chosen = [parts[i] for i in message.parts if i < len(parts)]
-                content = _part_payload(message.form, chosen, keyboard)
-                content.pop("method")
-            edit = {
-                **content,
-                "method": "editMessageText",
-                "chat_id": self.chat.id,
-                "message_id": message.message_id,
-            }
-            try:
-                await self._api.call(edit, chat=self.chat)
-            except TelegramAPIError as error:
-                log.warning("Telegram refused a card's edit (%s)", error.message)
-
-
-def _part_payload(form: Form, parts: list[str], keyboard: Any) -> Payload:
-    """Parts of a thread message as one message of ``form``."""
-    payload: Payload
-    if form == "rich":
-        html = SEPARATOR.join(parts)
-        payload = {
-            "method": "sendRichMessage",
-            "rich_message": {"html": html, "skip_entity_detection": True},
-        }
-    else:
-        text = "\n\n".join(classic_html(part) for part in parts)
-        payload = {"method": "sendMessage", "link_preview_options": NO_PREVIEW}
-        if form == "classic":
-            payload.update(text=text, parse_mode="HTML")
-        else:
-            payload["text"] = plain(text)[:4096] or "…"
-    if keyboard is not None:
-        payload["reply_markup"] = keyboard
-    return payload
+        await self._replies.edit(index, payload)
 
 
 def _content(payload: Payload) -> tuple[object, ...]:
     return (payload.get("text"), payload.get("reply_markup"))
-
-
-def _id(result: Any) -> int:
-    return int(result.message_id)
-
-
-def _title(part: str) -> str:
-    return plain(part).split("\n", 1)[0][:100]

@@ -26,9 +26,19 @@ from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRet
 from aiogram.methods.base import TelegramMethod
 
 from bot.render.ports import Payload
-from integrations.telegram.pace import Chat, TelegramBudget
+from integrations.telegram.markdown import plain
+from integrations.telegram.pace import TelegramBudget
+from integrations.telegram.place import Chat
 
-__all__ = ["PACED", "Skipped", "TelegramApi", "not_modified", "refused_for_form", "said"]
+__all__ = [
+    "PACED",
+    "Skipped",
+    "TelegramApi",
+    "message_id",
+    "not_modified",
+    "refused_for_form",
+    "said",
+]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +70,11 @@ def _method_classes() -> dict[str, type[TelegramMethod[Any]]]:
         if isinstance(kind, type) and issubclass(kind, TelegramMethod):
             found[str(kind.__api_method__)] = kind
     return found
+
+
+def message_id(result: Any) -> int:
+    """The id of the message a send or an edit returned."""
+    return int(result.message_id)
 
 
 def not_modified(error: TelegramAPIError) -> bool:
@@ -129,3 +144,25 @@ class TelegramApi:
                     return None
                 raise
         raise AssertionError("unreachable")
+
+    async def write(
+        self, payload: Payload, *, chat: Chat, skippable: bool
+    ) -> tuple[bool, int | None]:
+        """Send or edit one text message, again without its formatting if Telegram refuses
+        that (never lost): whether it was written (a skippable one Telegram asks to wait for
+        is not), and the message's id (None for an edit that changed nothing)."""
+        try:
+            result = await self.call(payload, chat=chat, skippable=skippable)
+        except Skipped:
+            return False, None
+        except TelegramAPIError as error:
+            if not refused_for_form(error):
+                raise
+            log.warning("Telegram refused a message (%s); sending it plainer", error.message)
+            plainer = {**payload, "text": plain(str(payload["text"]))[:4096] or "…"}
+            plainer.pop("parse_mode", None)
+            try:
+                result = await self.call(plainer, chat=chat, skippable=skippable)
+            except Skipped:
+                return False, None
+        return True, None if result is None else message_id(result)

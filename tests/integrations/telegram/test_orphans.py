@@ -15,9 +15,11 @@ from aiogram.client.telegram import TelegramAPIServer
 from bot.i18n.wording import Wording
 from bot.inflight import Orphan
 from integrations.telegram.orphans import TelegramOrphans
-from integrations.telegram.pace import Chat, TelegramBudget
+from integrations.telegram.pace import TelegramBudget
+from integrations.telegram.place import Chat, Place
 from integrations.telegram.presenter import TelegramPresenter
-from integrations.telegram.sink import Abilities, Place, TelegramSink
+from integrations.telegram.sink import TelegramSink
+from integrations.telegram.thread import Abilities
 from integrations.telegram.wire import TelegramApi
 from tests.integrations.telegram.world import QUICK
 from tests.sim.telegram import SimChat, TelegramSim

@@ -18,9 +18,11 @@ from aiogram.client.telegram import TelegramAPIServer
 from bot.i18n.wording import ENGLISH_LABELS
 from bot.render.ports import Payload
 from integrations.telegram.cards import SEPARATOR, parts_of
-from integrations.telegram.pace import Chat, TelegramBudget
+from integrations.telegram.pace import TelegramBudget
+from integrations.telegram.place import Chat, Place
 from integrations.telegram.presenter import TelegramPresenter
-from integrations.telegram.sink import Abilities, Place, TelegramSink
+from integrations.telegram.sink import TelegramSink
+from integrations.telegram.thread import Abilities
 from integrations.telegram.wire import TelegramApi
 from tests.integrations.conformance.kit import Conformance, Wire
 from tests.integrations.telegram.payloads import validate_telegram_payload
