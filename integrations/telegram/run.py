@@ -72,7 +72,9 @@ async def run_telegram(
         # Entered before updates can arrive, so that on the way out none arrives while it drains.
         await stack.enter_async_context(kit.serving(closer))
         if environment.mode == "webhook":
-            runner = await serve_webhook(environment, bot, telegram.handle)
+            runner = await serve_webhook(
+                environment, bot, telegram.handle, accepting=lambda: kit.accepting
+            )
             stack.push_async_callback(runner.cleanup)
         else:
             reader = Reader(

@@ -14,7 +14,8 @@ deployment's webhook is not deleted from under it).
 With ``TELEGRAM_WEBHOOK_URL`` every worker listens on ``TELEGRAM_WEBHOOK_PORT`` at the URL's
 path and sets the webhook (the same one: idempotent), with a secret token Telegram sends back
 on every delivery (``X-Telegram-Bot-Api-Secret-Token``); a delivery without it is refused
-(401). A load balancer may hand a delivery to any worker, and a repeated one is claimed once.
+(401). A load balancer may hand a delivery to any worker, and a repeated one is claimed once; a
+worker shutting down answers 503, so Telegram delivers it again, elsewhere or later.
 """
 
 from __future__ import annotations
@@ -126,8 +127,15 @@ class Reader:
                 await self._handle(update)
 
 
-async def serve_webhook(environment: TelegramSettings, bot: Bot, handle: Handle) -> web.AppRunner:
-    """Listen for Telegram's deliveries, then set the webhook; the runner, to clean up."""
+async def serve_webhook(
+    environment: TelegramSettings,
+    bot: Bot,
+    handle: Handle,
+    accepting: Callable[[], bool] = lambda: True,
+) -> web.AppRunner:
+    """Listen for Telegram's deliveries, then set the webhook; the runner, to clean up. While
+    the worker shuts down it answers 503, and Telegram delivers the update again later (to
+    another worker behind a load balancer, or to this one's successor)."""
     secret = environment.secret
 
     async def delivered(request: web.Request) -> web.Response:
@@ -135,6 +143,8 @@ async def serve_webhook(environment: TelegramSettings, bot: Bot, handle: Handle)
         if not hmac.compare_digest(given.encode(), secret.encode()):
             log.warning("Telegram webhook: refused a delivery without the secret token")
             return web.Response(status=401)
+        if not accepting():
+            return web.Response(status=503)
         try:
             update = Update.model_validate(await request.json(), context={"bot": bot})
         except (ValueError, ValidationError) as error:  # Telegram would send it again for good

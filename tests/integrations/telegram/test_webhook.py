@@ -1,6 +1,7 @@
 """Webhook mode (``TELEGRAM_WEBHOOK_URL``): the worker listens on ``TELEGRAM_WEBHOOK_PORT`` at the
 URL's path, sets the webhook with a secret token, and takes only deliveries that carry it; a
-delivery Telegram repeats is answered once."""
+delivery Telegram repeats is answered once; a worker shutting down leaves deliveries to
+Telegram's retry."""
 
 from __future__ import annotations
 
@@ -55,3 +56,9 @@ async def test_updates_come_by_webhook_with_its_secret_and_a_repeat_is_answered_
         assert len(world.upstream.requests) == 1
         assert [m.readable for m in world.tg.bot_messages(chat)] == ["Hello world."]
         assert world.tg.requests_to("getUpdates") == []
+
+        await world.service.drain(0)  # SIGTERM: Telegram is asked to deliver it again later
+        await world.tg.user_says(alice, chat, "Are you there?")
+        await world.tg.until(lambda: hook.deliveries[-1]["status"] == 503)
+        assert [m.readable for m in world.tg.bot_messages(chat)] == ["Hello world."]
+        assert world.tg.updates.queue  # still Telegram's to deliver
