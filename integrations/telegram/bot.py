@@ -135,7 +135,8 @@ class TelegramBot:
         )
         refusal = await self.kit.refusal(_fence(chat), language)
         if refusal is not None or wanted.kind == "help":
-            await self.kit.refuse(sink, refusal or self.kit.wording(language).how_to_ask())
+            words = await self.kit.words(_fence(chat), language)
+            await self.kit.refuse(sink, refusal or words.how_to_ask())
             return
         question = Question(
             text=text,
@@ -143,6 +144,7 @@ class TelegramBot:
             user_id=str(user.id),
             channel_id=str(chat.id),
             thread_id=thread,
+            server_id=str(chat.id),
             language=language,
             locale=user.language_code,
         )
@@ -171,7 +173,8 @@ class TelegramBot:
         if refusal is not None:
             await self._answer_press(query, refusal, alert=True)
         elif data.startswith(FEEDBACK):
-            await self._answer_press(query, self.kit.wording(language).feedback_thanks())
+            words = await self.kit.words(_fence(chat), language)
+            await self._answer_press(query, words.feedback_thanks())
             await self.kit.vote(
                 answer_key=f"{self.kit.name}:{chat.id}:{message.message_id}",
                 user_id=str(query.from_user.id),

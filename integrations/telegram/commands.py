@@ -14,7 +14,7 @@ from bot.i18n.wording import LANGUAGES, Wording, catalogue_language
 from bot.render.text import clip
 from integrations.telegram.limits import COMMAND_DESCRIPTION
 
-__all__ = ["commands", "language_codes", "sync_commands_now", "sync_if_changed"]
+__all__ = ["commands", "language_codes", "manifest", "sync_commands_now", "sync_if_changed"]
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,12 @@ def commands(language: str) -> list[BotCommand]:
         BotCommand(command="ask", description=clip(wording.ask_command(), COMMAND_DESCRIPTION)),
         BotCommand(command="help", description=clip(wording.help_command(), COMMAND_DESCRIPTION)),
     ]
+
+
+def manifest() -> str:
+    """What an admin pastes into BotFather's ``/setcommands`` (the worker sets the menu itself,
+    in every language; this is the English one, for a bot set up by hand)."""
+    return "\n".join(f"{c.command} - {c.description}" for c in commands("en"))
 
 
 async def sync_if_changed(bot: Bot) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.pacing import Pacer
-from bot.platforms import Platform, Runner
+from bot.platforms import PlaceIds, Platform, Runner
 from bot.render.ports import Presenter
 from integrations.telegram.settings import TelegramSettings
 
@@ -28,6 +28,12 @@ async def _sync_commands(environment: TelegramSettings) -> None:
     await sync_commands(environment)
 
 
+def _manifest(environment: TelegramSettings) -> str:
+    from integrations.telegram.commands import manifest
+
+    return manifest()
+
+
 TELEGRAM = Platform(
     name="telegram",
     presenter=_presenter,
@@ -40,5 +46,9 @@ TELEGRAM = Platform(
     own_words=True,
     # Anyone can message a bot: a private chat passes the allowlist only when it names it.
     direct_messages_fenced=True,
+    # A place is its chat: a group (a negative id) or a private chat (the person's id); a
+    # forum topic is in its group.
+    place_ids=PlaceIds(server=r"-?[0-9]{1,20}", server_name="CHAT_ID"),
     sync_commands=_sync_commands,
+    manifest=_manifest,
 )
