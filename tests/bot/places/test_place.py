@@ -21,6 +21,8 @@ from bot.places import Place, SettingRefused, has_places, parse_place, place_for
         ("slack:t0123abc/g0456def", Place("slack", "T0123ABC", "G0456DEF")),
         ("slack:E0ENTERPRISE", Place("slack", "E0ENTERPRISE")),
         ("  Discord:1 ", Place("discord", "1")),
+        ("telegram:-1001234567890", Place("telegram", "-1001234567890")),
+        ("telegram:42", Place("telegram", "42")),
     ],
 )
 def test_a_place_is_read_as_its_platform_writes_its_ids(written: str, place: Place) -> None:
@@ -38,12 +40,16 @@ def test_a_channel_is_in_its_server() -> None:
 FORMS = {
     "discord": "discord:GUILD_ID or discord:GUILD_ID/CHANNEL_ID",
     "slack": "slack:TEAM_ID or slack:TEAM_ID/CHANNEL_ID",
+    "telegram": "telegram:CHAT_ID",
 }
 
 
 @pytest.mark.parametrize(
     "written",
-    ["discord:abc", "discord:1/", "discord:1/2/3", "discord", "discord:", "slack:C0123/C0456"],
+    [
+        *("discord:abc", "discord:1/", "discord:1/2/3", "discord", "discord:"),
+        *("slack:C0123/C0456", "telegram:@parish", "telegram:-100/7"),
+    ],
 )
 def test_a_malformed_place_is_refused_with_its_platform_s_forms(written: str) -> None:
     with pytest.raises(SettingRefused) as refused:
@@ -52,13 +58,13 @@ def test_a_malformed_place_is_refused_with_its_platform_s_forms(written: str) ->
     assert str(refused.value) == f"{written}: not a place; write {FORMS[platform]}"
 
 
-@pytest.mark.parametrize("written", ["irc:1", "terminal:1", "1234", "telegram:-100123"])
+@pytest.mark.parametrize("written", ["irc:1", "terminal:1", "1234"])
 def test_a_platform_without_places_is_refused_with_every_place_s_form(written: str) -> None:
     with pytest.raises(SettingRefused) as refused:
         parse_place(written)
     assert str(refused.value) == (
         f"{written}: not a place; write discord:GUILD_ID, discord:GUILD_ID/CHANNEL_ID,"
-        " slack:TEAM_ID, or slack:TEAM_ID/CHANNEL_ID"
+        " slack:TEAM_ID, slack:TEAM_ID/CHANNEL_ID, or telegram:CHAT_ID"
     )
 
 
@@ -66,6 +72,7 @@ def test_the_terminal_is_a_platform_without_places() -> None:
     assert not has_places("terminal")
     assert has_places("discord")
     assert has_places("slack")
+    assert has_places("telegram")
 
 
 def test_a_platform_another_distribution_installs_has_the_places_its_entry_describes(

@@ -85,6 +85,10 @@ async def workers(state_url: str, upstream: UpstreamSim) -> AsyncIterator[Worker
             world = Workers(tg, upstream, state_url, Path(workdir))
             try:
                 yield world
+            except BaseException:
+                for worker in world.running:  # pytest shows this with the failure
+                    print(f"--- {worker.log.name}\n{worker.text()[-4000:]}")
+                raise
             finally:
                 await kill_all(world.running)
 
@@ -100,7 +104,7 @@ async def test_a_killed_readers_updates_move_and_its_answers_end_with_the_note(
     async with workers(fresh_redis, upstream) as world:
         tg = world.tg
         first, second = await world.start(), await world.start()
-        await until(lambda: tg.updates.long_polling, within=30)
+        await until(lambda: tg.updates.long_polling, within=60)  # two workers start, loaded
         people = [tg.add_user(f"Person {n}", username=f"person_{n}") for n in range(6)]
 
         early = await world.ask(people[:3], "Before")
@@ -148,7 +152,7 @@ async def test_sigterm_hands_the_reader_over_at_once(fresh_redis: str) -> None:
     async with workers(fresh_redis, upstream) as world:
         tg = world.tg
         first, second = await world.start(), await world.start()
-        await until(lambda: tg.updates.long_polling, within=30)
+        await until(lambda: tg.updates.long_polling, within=60)  # two workers start, loaded
         people = [tg.add_user(f"Person {n}", username=f"person_{n}") for n in range(6)]
         before = await world.ask(people[:3], "Before")
         await until(lambda: all(shown(tg, c) for c in before), within=20)
