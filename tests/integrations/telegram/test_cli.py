@@ -85,6 +85,15 @@ def test_a_bad_telegram_setting_is_one_line_that_hides_the_token() -> None:
         assert "has spaces" not in line
 
 
+def test_manifest_prints_the_command_list_botfather_takes() -> None:
+    result = citebot("manifest", "telegram")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "ask - Ask a question and get an answer with its sources",
+        "help - How to ask citebot a question",
+    ]
+
+
 def test_run_names_telegram_among_the_ways_to_start() -> None:
     result = citebot("run", env=clean_env({"UPSTREAM_BASE_URL": "demo"}))
     assert result.returncode == 2
