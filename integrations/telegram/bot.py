@@ -32,7 +32,7 @@ from bot.upstream.events import Turn
 from integrations.telegram.cards import FEEDBACK, RELATED
 from integrations.telegram.conversation import Asked, asked
 from integrations.telegram.limits import CALLBACK_TEXT
-from integrations.telegram.place import Chat, Place
+from integrations.telegram.place import Chat, Place, answer_key
 from integrations.telegram.sink import TelegramSink
 from integrations.telegram.thread import Abilities
 from integrations.telegram.wire import TelegramApi, said
@@ -176,7 +176,7 @@ class TelegramBot:
             words = await self.kit.words(_fence(chat), language)
             await self._answer_press(query, words.feedback_thanks())
             await self.kit.vote(
-                answer_key=f"{self.kit.name}:{chat.id}:{message.message_id}",
+                answer_key=answer_key(chat, message.message_id),
                 user_id=str(query.from_user.id),
                 value=data.removeprefix(FEEDBACK),
             )

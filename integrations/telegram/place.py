@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.render.ports import Payload
 
-__all__ = ["Chat", "Place"]
+__all__ = ["Chat", "Place", "answer_key"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +16,12 @@ class Chat:
 
     id: int
     group: bool
+
+
+def answer_key(chat: Chat, message_id: int) -> str:
+    """The key votes on an answer are kept under: its chat and its message with the buttons
+    (a message id is only unique within its chat)."""
+    return f"telegram:{chat.id}:{message_id}"
 
 
 @dataclass(frozen=True, slots=True)

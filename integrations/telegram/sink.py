@@ -29,7 +29,7 @@ from bot.inflight import Whereabouts
 from bot.render.ports import Payload
 from bot.state.base import until_set
 from integrations.telegram.markdown import plain
-from integrations.telegram.place import Chat, Place
+from integrations.telegram.place import Chat, Place, answer_key
 from integrations.telegram.thread import Abilities, Replies
 from integrations.telegram.wire import Skipped, TelegramApi, refused_for_form, said
 
@@ -246,6 +246,14 @@ class TelegramSink:
 
     def _where(self, payload: Payload) -> Payload:
         return self._place.where(payload)
+
+    def vote_key(self) -> str | None:
+        """Where votes on this answer arrive (``bot.answerlog.VoteKeyed``): its message with
+        the 👍/👎, once sent."""
+        for shown in reversed(self._shown):
+            if "reply_markup" in shown.payload:
+                return answer_key(self.chat, shown.message_id)
+        return None
 
     def whereabouts(self) -> Whereabouts:
         """Where this answer is, for another worker to close it if this one dies

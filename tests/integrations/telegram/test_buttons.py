@@ -1,13 +1,18 @@
-"""The buttons under an answer and its cards: 👍/👎 counted once per person, a related question
-asked in the conversation it came from; every press answered (Telegram waits about 15 s)."""
+"""The buttons under an answer and its cards: 👍/👎 counted once per person and on its answer's
+record in the answer log, a related question asked in the conversation it came from; every
+press answered (Telegram waits about 15 s)."""
 
 from __future__ import annotations
+
+import time
 
 from tests.integrations.telegram.world import CITED, World, telegram_world
 from tests.sim.upstream import answer
 
 
-async def test_a_vote_is_thanked_and_kept_once_per_person(world: World) -> None:
+async def test_a_vote_is_thanked_kept_once_per_person_and_counted_on_its_answer(
+    world: World,
+) -> None:
     world.upstream.queue(CITED)
     alice = world.person("Alice", language_code="pt-br")
     chat = world.tg.private_chat(alice)
@@ -17,10 +22,19 @@ async def test_a_vote_is_thanked_and_kept_once_per_person(world: World) -> None:
     pressed = await world.tg.click(alice, answer_message, "fb:up")
     again = await world.tg.click(alice, answer_message, "fb:down")
     await world.tg.until(lambda: pressed.answered and again.answered)
+    await world.idle()
 
     assert pressed.answer == {"text": "Obrigado pelo feedback!", "show_alert": False}
-    votes = await world.service.state.feedback(f"telegram:{chat.id}:{answer_message.id}")
-    assert votes == {str(alice.id): "down"}
+    key = f"telegram:{chat.id}:{answer_message.id}"
+    assert await world.service.state.feedback(key) == {str(alice.id): "down"}
+    [record] = [
+        record
+        async for batch in world.service.state.logged_answers(since=0, until=time.time() + 1)
+        for record in batch
+    ]
+    assert (record.platform, record.asker, record.language) == ("telegram", str(alice.id), "pt_BR")
+    assert record.vote_key == key
+    assert [(vote.user, vote.value) for vote in record.votes] == [(str(alice.id), "down")]
 
 
 async def test_a_related_question_is_asked_as_a_follow_up_under_the_cards(world: World) -> None:
