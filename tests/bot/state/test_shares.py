@@ -1,6 +1,7 @@
 """A resource one worker at a time may run (a platform's single update reader), shared by the
 workers on one Redis: one runs it, a stopping one hands it over at once, a dead one's lease
-lapses and another takes it over. (Discord's shards, many resources, in
+lapses and another takes it over; several resources reach every worker joining, one at a
+time. (Discord's shards, many resources, in
 tests/integrations/discord/test_shards.py; as real processes in test_many_workers.py.)"""
 
 from __future__ import annotations
@@ -46,9 +47,14 @@ def share(
     accepting: Callable[[], bool] = lambda: True,
     *,
     times: Times = QUICK,
+    count: int = 1,
 ) -> FairShare:
     return FairShare(
-        coordination=coordination, group="telegram:bot", accepting=accepting, times=times
+        coordination=coordination,
+        group="telegram:bot",
+        count=count,
+        accepting=accepting,
+        times=times,
     )
 
 
@@ -93,3 +99,25 @@ async def test_a_dead_workers_reader_is_taken_over_once_its_lease_lapses(
     await until(lambda: second.running == {0})
     assert second.starts == 1
     await living.stop(second)
+
+
+async def test_workers_joining_one_at_a_time_each_get_their_share(
+    coordinations: Callable[[], Coordination],
+) -> None:
+    """Four resources, three workers starting one after another, each once the share has
+    settled: the last comes to run one too (a worker holding two of four lets one go when a
+    third arrives), and every resource runs in exactly one worker."""
+    readers = [Reader() for _ in range(3)]
+    shares = [share(coordinations(), count=4) for _ in readers]
+
+    def spread(workers: int) -> bool:
+        running = [reader.running for reader in readers[:workers]]
+        every = sorted(number for numbers in running for number in numbers)
+        return every == [0, 1, 2, 3] and all(numbers for numbers in running)
+
+    for workers, (plan, reader) in enumerate(zip(shares, readers, strict=True), start=1):
+        await plan.start(reader)
+        await until(functools.partial(spread, workers))
+    assert sorted(len(reader.running) for reader in readers) == [1, 1, 2]
+    for plan, reader in zip(shares, readers, strict=True):
+        await plan.stop(reader)
