@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.answer import AnswerSink, Outcome, Question
@@ -165,10 +165,13 @@ class PlatformKit:
 
     async def ask(self, question: Question, sink: AnswerSink) -> Outcome | None:
         """Answer ``question`` into ``sink`` (see :meth:`AnswerService.ask`), as the settings
-        of the place it was asked in say."""
+        of the place it was asked in say (the disclaimer left to a platform that shows it apart:
+        :attr:`Platform.disclaimer_apart`)."""
         place = await self.settings_at(
             Place(server=question.server_id, channel=question.channel_id)
         )
+        if self.platform.disclaimer_apart:
+            place = replace(place, disclaimer=None)
         return await self._service.ask(
             question, presenter=self.presenter, sink=sink, pacer=self.pacer, place=place
         )
