@@ -29,6 +29,7 @@ from babel.core import get_global, parse_locale
 from babel.messages.extract import extract_python
 from babel.numbers import format_decimal
 
+from bot.i18n.app_words import AppWording
 from bot.i18n.conversation_words import ConversationWording
 from bot.i18n.settings_words import SettingsLabels, SettingsWording
 from bot.platforms import own_words_platforms
@@ -165,7 +166,7 @@ class Labels:
 
 
 @dataclass(frozen=True, slots=True)
-class Wording(SettingsWording, ConversationWording):
+class Wording(SettingsWording, ConversationWording, AppWording):
     """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
     (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
     when none fits. A place's settings are worded in :mod:`bot.i18n.settings_words`."""
