@@ -51,5 +51,7 @@ SLACK = Platform(
     ),
     # A workspace is already a fence: its members' DMs with the app pass the channel allowlist.
     direct_messages_fenced=False,
+    # Slack's AI guidelines put the disclaimer in a context block: the sink shows it there.
+    disclaimer_apart=True,
     preview_url=_builder_url,
 )

@@ -16,7 +16,9 @@ in the budget; intermediate appends and edits go only when a slot is free beyond
 and are otherwise skipped, their text carried by the next write (never queued).
 
 Threaded replies keep their ``ts``, so that the quote checks can edit the cards in later
-(:meth:`SlackSink.edit_thread`, one chat.update each, Tier 3 in the workspace's budget).
+(:meth:`SlackSink.edit_thread`, one chat.update each, Tier 3 in the workspace's budget). The
+thread message holding the feedback buttons gets the answer's disclaimer in a context block
+under them, posted and edited alike (the cards leave room for it: :class:`SlackCards.size`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.inflight import Whereabouts
 from bot.render.ports import Payload
+from integrations.slack.cards import disclaimer as disclaimer_block
+from integrations.slack.markdown import UNFURL_OFF
 from integrations.slack.presenter import placeholder
 from integrations.slack.web import PacedWebClient, SlackBudget
 
@@ -153,8 +157,11 @@ class SlackSink:
         user_id: str,
         streams: NativeStreams,
         update_interval: float = 1.0,
+        disclaimer: str | None = None,
     ) -> None:
+        """``disclaimer``: the line shown under the answer's feedback buttons."""
         self._web = web
+        self._disclaimer = disclaimer
         self._channel = channel
         self._thread_ts = thread_ts
         self._team_id = team_id
@@ -238,7 +245,21 @@ class SlackSink:
         message Slack refuses for one card's block (its error names the block) is sent again
         without that card; what Slack refuses otherwise shows its notification text."""
         for payload in payloads:
-            self._replies.append(await self._post_reply(payload))
+            self._replies.append(await self._post_reply(self._with_disclaimer(payload)))
+
+    async def post_disclaimer(self) -> None:
+        """The disclaimer alone, under an answer that ended without its thread (cut short)."""
+        if self._disclaimer:
+            block = disclaimer_block(self._disclaimer)
+            await self._post(
+                {"text": block["elements"][0]["text"], "blocks": [block], **UNFURL_OFF}
+            )
+
+    def _with_disclaimer(self, payload: Payload) -> Payload:
+        blocks = payload.get("blocks") or []
+        if not self._disclaimer or not any(b.get("type") == "context_actions" for b in blocks):
+            return payload
+        return {**payload, "blocks": [*blocks, disclaimer_block(self._disclaimer)]}
 
     async def _post_reply(self, payload: Payload) -> _Reply | None:
         dropped: frozenset[int] = frozenset()
@@ -270,7 +291,7 @@ class SlackSink:
         reply = self._replies[index] if index < len(self._replies) else None
         if reply is None:
             return
-        shown = _without(payload, reply.dropped)
+        shown = _without(self._with_disclaimer(payload), reply.dropped)
         try:
             await self._web.chat_update(channel=self._channel, ts=reply.ts, **_content(shown))
         except SlackApiError as error:

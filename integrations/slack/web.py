@@ -66,6 +66,12 @@ SLACK_RATES: Mapping[str, Rate] = {
     "users.info": Rate(100),
     "conversations.replies": Rate(50),
     "assistant.threads.setStatus": Rate(50),  # "special": treated as Tier 3
+    "assistant.threads.setSuggestedPrompts": Rate(100),
+    "assistant.threads.setTitle": Rate(100),
+    "conversations.history": Rate(50),
+    "views.publish": Rate(100),
+    "views.open": Rate(100),
+    "views.update": Rate(100),
     "reactions.add": Rate(50),
     "chat.postMessage": Rate(3, 3.0, per_channel=True),  # 1 a second per channel, bursts of 3
     "chat.postEphemeral": Rate(100),

@@ -94,7 +94,7 @@ async def test_feedback_is_recorded_and_thanked_privately(world: World) -> None:
         if any(e["action_id"] == "citebot_feedback" for e in m.elements())
     ]
     click = await world.sim.click(
-        "citebot_feedback", "negative", channel=CHANNEL, message_ts=with_feedback.ts, user="U0BOB"
+        "citebot_feedback", "positive", channel=CHANNEL, message_ts=with_feedback.ts, user="U0BOB"
     )
     await world.sim.acked(click)
     await world.sim.wait_for(lambda: world.sim.ephemerals("U0BOB"))

@@ -112,13 +112,23 @@ class Delivering:
         self._touch()
 
     async def _send(
-        self, kind: str, payload: dict[str, Any], *, to_all: bool, retry_attempt: int = 0
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        to_all: bool,
+        retry_attempt: int = 0,
+        via: int | None = None,
     ) -> tuple[str, ...]:
+        """Deliver to one connection in turn (``via``: that one, as a test directs it; Slack
+        picks one itself), or ``to_all`` of them."""
         if self.http_target:
             return (await self._post_http(kind, payload, retry_attempt),)
         await self.wait_connections(1)
         if to_all:
             targets = sorted(self._sockets.items())
+        elif via is not None:
+            targets = [(via, self._sockets[via])]
         else:
             order = sorted(self._sockets)
             pick = order[self._turn % len(order)]

@@ -36,7 +36,13 @@ class Interactions:
     if TYPE_CHECKING:  # the delivering side's (tests.sim.slack.delivery)
 
         async def _send(
-            self, kind: str, payload: dict[str, Any], *, to_all: bool, retry_attempt: int = 0
+            self,
+            kind: str,
+            payload: dict[str, Any],
+            *,
+            to_all: bool,
+            retry_attempt: int = 0,
+            via: int | None = None,
         ) -> tuple[str, ...]: ...
 
     _event: Callable[..., Awaitable[Delivery]]
@@ -115,9 +121,14 @@ class Interactions:
         ids = await self._send("interactive", payload, to_all=False)
         return Delivery("", ids, channel, message_ts, message.thread_ts, payload)
 
-    def _element(self, view: StoredView, action_id: str) -> tuple[str, Mapping[str, Any]]:
-        """The block id and the element of ``view`` whose ``action_id`` it is."""
+    def _element(
+        self, view: StoredView, action_id: str, block_id: str | None = None
+    ) -> tuple[str, Mapping[str, Any]]:
+        """The block id and the element of ``view`` whose ``action_id`` it is (in the block
+        ``block_id``, where several share it)."""
         for block in view.body.get("blocks", []):
+            if block_id is not None and block.get("block_id") != block_id:
+                continue
             candidates = [block.get("accessory"), block.get("element"), *block.get("elements", [])]
             for element in candidates:
                 if isinstance(element, Mapping) and element.get("action_id") == action_id:
@@ -141,12 +152,19 @@ class Interactions:
         view.state.setdefault(block_id, {})[action_id] = self._chosen(element, value)
 
     async def choose(
-        self, view: StoredView, action_id: str, value: str = "", *, user: str | None = None
+        self,
+        view: StoredView,
+        action_id: str,
+        value: str = "",
+        *,
+        block_id: str | None = None,
+        user: str | None = None,
     ) -> Delivery:
-        """The person picks ``value`` in a select of ``view`` (or clicks its button): a
-        ``block_actions`` interaction from the view."""
+        """The person picks ``value`` in a select of ``view`` (or clicks its button; in the
+        block ``block_id`` where several elements share ``action_id``): a ``block_actions``
+        interaction from the view. ``user``: someone else sends it (a forged request)."""
         user = user or view.user
-        block_id, element = self._element(view, action_id)
+        block_id, element = self._element(view, action_id, block_id)
         chosen = self._chosen(element, value)
         if chosen["type"] != "button":
             view.state.setdefault(block_id, {})[action_id] = chosen

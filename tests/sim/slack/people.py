@@ -30,7 +30,13 @@ class People:
     if TYPE_CHECKING:  # the delivering side's (tests.sim.slack.delivery)
 
         async def _send(
-            self, kind: str, payload: dict[str, Any], *, to_all: bool, retry_attempt: int = 0
+            self,
+            kind: str,
+            payload: dict[str, Any],
+            *,
+            to_all: bool,
+            retry_attempt: int = 0,
+            via: int | None = None,
         ) -> tuple[str, ...]: ...
 
     async def _event(
@@ -40,12 +46,13 @@ class People:
         *,
         to_all: bool = False,
         for_user: str | None = None,
+        via: int | None = None,
     ) -> Delivery:
         self._event_count += 1
         event_id = f"Ev{self._event_count:08d}SIM"
         payload = event_callback(self.me, event, event_id, for_user=for_user)
         self._events[event_id] = (payload, 0)
-        ids = await self._send("events_api", payload, to_all=to_all)
+        ids = await self._send("events_api", payload, to_all=to_all, via=via)
         return Delivery(
             event_id=event_id,
             envelope_ids=ids,
@@ -85,9 +92,11 @@ class People:
         user: str | None = None,
         thread_ts: str | None = None,
         to_all: bool = False,
+        via: int | None = None,
     ) -> Delivery:
-        """A person posts ``<@BOT> text`` in a channel (or a thread of it): an app_mention,
-        and the channel's ``message`` event too where the app subscribes to them."""
+        """A person posts ``<@BOT> text`` in a channel (or a thread of it): an app_mention
+        (to the connection ``via``, if given), and the channel's ``message`` event too where
+        the app subscribes to them."""
         said = self._said(
             channel,
             _kind(channel),
@@ -96,7 +105,7 @@ class People:
             thread_ts=thread_ts,
         )
         event = user_message_event(self.me, said, kind="app_mention", channel_type=None)
-        delivered = await self._event(event, said, to_all=to_all)
+        delivered = await self._event(event, said, to_all=to_all, via=via)
         await self._channel_message(said)
         return delivered
 
@@ -110,8 +119,7 @@ class People:
     ) -> Delivery:
         """A person posts in a channel (``C…``, or a private one, ``G…``) without mentioning
         the app: a ``message`` event (``message.channels``, ``message.groups``), sent only
-        where the app subscribes to them; None is delivered otherwise (the Delivery then has no
-        envelope)."""
+        where the app subscribes to them (otherwise the Delivery has no envelope)."""
         said = self._said(
             channel, _kind(channel), text, user=user or self.user, thread_ts=thread_ts
         )

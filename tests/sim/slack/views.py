@@ -171,6 +171,19 @@ class StoredView:
             "bot_id": bot,
         }
 
+    def elements(self) -> list[Mapping[str, Any]]:
+        """Every interactive element of the view (selects, buttons, inputs)."""
+        found: list[Mapping[str, Any]] = []
+        for block in self.body.get("blocks", []):
+            for element in [
+                block.get("accessory"),
+                block.get("element"),
+                *block.get("elements", []),
+            ]:
+                if isinstance(element, Mapping) and "action_id" in element:
+                    found.append(element)
+        return found
+
     def texts(self) -> str:
         """Every string a person reads in the view, joined by newlines."""
         found: list[str] = []
