@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from integrations.slack.app import SlackBot
 
-__all__ = ["REASON_CALLBACK", "Feedback"]
+__all__ = ["REASON_CALLBACK", "Feedback", "reason_modal"]
 
 log = logging.getLogger(__name__)
 
@@ -77,46 +77,11 @@ class Feedback:
         self, body: dict[str, Any], answer: str, channel: str, thread: str | None, words: Wording
     ) -> bool:
         """Open the modal asking why; False when Slack would not."""
-        labels = words.reason_labels
-        options = [
-            {"text": plain_text(labels.reasons[reason], 75), "value": reason} for reason in REASONS
-        ]
-        blocks: list[Block] = [
-            {
-                "type": "input",
-                "block_id": REASON_BLOCK,
-                "label": plain_text(labels.title, 2000),
-                "element": {
-                    "type": "radio_buttons",
-                    "action_id": REASON_ACTION,
-                    "options": options,
-                },
-            },
-            {
-                "type": "input",
-                "block_id": COMMENT_BLOCK,
-                "optional": True,
-                "label": plain_text(labels.comment, 2000),
-                "element": {
-                    "type": "plain_text_input",
-                    "action_id": COMMENT_ACTION,
-                    "multiline": True,
-                    "max_length": COMMENT_ROOM,
-                },
-            },
-        ]
-        view = {
-            "type": "modal",
-            "callback_id": REASON_CALLBACK,
-            "title": plain_text(words.labels.bad_answer, TITLE_ROOM),
-            "submit": plain_text(labels.send, TITLE_ROOM),
-            "private_metadata": json.dumps(
-                {"answer": answer, "channel": channel, "thread": thread}
-            ),
-            "blocks": blocks,
-        }
+        said = json.dumps({"answer": answer, "channel": channel, "thread": thread})
         try:
-            await self._web.views_open(trigger_id=body["trigger_id"], view=view)
+            await self._web.views_open(
+                trigger_id=body["trigger_id"], view=reason_modal(words, said)
+            )
         except SlackApiError as error:
             log.info("could not ask why a 👎: %s", error.response.get("error"))
             return False
@@ -153,3 +118,39 @@ class Feedback:
                 thread_ts=thread,
                 **{k: v for k, v in said.items() if k in ("markdown_text", "text", "blocks")},
             )
+
+
+def reason_modal(words: Wording, private_metadata: str) -> dict[str, Any]:
+    """The modal a 👎 opens: the four reasons as radio buttons, and a line of one's own."""
+    labels = words.reason_labels
+    options = [
+        {"text": plain_text(labels.reasons[reason], 75), "value": reason} for reason in REASONS
+    ]
+    blocks: list[Block] = [
+        {
+            "type": "input",
+            "block_id": REASON_BLOCK,
+            "label": plain_text(labels.title, 2000),
+            "element": {"type": "radio_buttons", "action_id": REASON_ACTION, "options": options},
+        },
+        {
+            "type": "input",
+            "block_id": COMMENT_BLOCK,
+            "optional": True,
+            "label": plain_text(labels.comment, 2000),
+            "element": {
+                "type": "plain_text_input",
+                "action_id": COMMENT_ACTION,
+                "multiline": True,
+                "max_length": COMMENT_ROOM,
+            },
+        },
+    ]
+    return {
+        "type": "modal",
+        "callback_id": REASON_CALLBACK,
+        "title": plain_text(words.labels.bad_answer, TITLE_ROOM),
+        "submit": plain_text(labels.send, TITLE_ROOM),
+        "private_metadata": private_metadata,
+        "blocks": blocks,
+    }

@@ -29,8 +29,10 @@ from bot.places import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, PlaceSettings, Settin
 from bot.places import Place as SettingsPlace
 from bot.places.keys import read_value, written
 from bot.render.text import clip
+from bot.render.thread import listed
 from bot.state import SettingChange
 from integrations.slack.blocks import Block, context, fit, plain_text, section
+from integrations.slack.limits import SECTION_TEXT
 from integrations.slack.markdown import mrkdwn
 
 __all__ = [
@@ -58,6 +60,8 @@ FOLLOW = "follow"
 SLACK_KEYS = tuple(key for key in KEYS if key != "private_by_default")
 """The settings that mean something on Slack (``private_by_default`` is Discord's ``/ask``)."""
 CHANGES_SHOWN = 10
+CHANGED_VALUE = 60
+"""Characters of a value in the recent changes (a disclaimer is cut there, whole above)."""
 TITLE_ROOM = 24
 OPTION_ROOM = 75
 
@@ -111,8 +115,14 @@ def settings_page(page: Page, words: Wording) -> list[Block]:
         blocks.append(context(mrkdwn(words.look_at_a_channel())))
     if page.changes:
         blocks.append({"type": "divider"})
-        lines = [_change(change, page, words) for change in page.changes[:CHANGES_SHOWN]]
-        blocks.append(section(f"*{mrkdwn(labels.recent_changes)}*\n" + "\n".join(lines)))
+        heading = f"*{mrkdwn(labels.recent_changes)}*"
+        lines = listed(
+            page.changes[:CHANGES_SHOWN],
+            line=lambda change: _change(change, words),
+            room=SECTION_TEXT - len(heading) - 1,
+            rest=lambda n: f"… +{words.number(n)}",
+        )
+        blocks.append(section("\n".join([heading, *lines])))
     return blocks
 
 
@@ -275,7 +285,7 @@ def _value(key: str, value: Value, words: Wording, *, plain: bool = False) -> st
     return clip(said, 60) if plain else fit(said, 400)
 
 
-def _change(change: SettingChange, page: Page, words: Wording) -> str:
+def _change(change: SettingChange, words: Wording) -> str:
     labels = words.settings_page
     when = format_datetime(
         datetime.fromtimestamp(change.at, tz=UTC), format="short", tzinfo=UTC, locale=words.locale
@@ -292,6 +302,6 @@ def _written(key: str, text: str | None, words: Wording) -> str:
     if text is None:
         return f"_{mrkdwn(words.settings_labels.not_set)}_"
     try:
-        return _value(key, read_value(KEYS[key], text), words)
+        return fit(value_text(key, read_value(KEYS[key], text), words), CHANGED_VALUE)
     except (SettingRefused, KeyError):
-        return fit(text, 100)
+        return fit(text, CHANGED_VALUE)

@@ -69,6 +69,9 @@ class Members:
         except SlackApiError as error:
             log.warning("users.info failed for a member: %s", error.response.get("error"))
             return {}
+        except Exception as error:  # slow or unreachable: nobody is an admin meanwhile
+            log.warning("users.info failed for a member: %s", type(error).__name__)
+            return {}
         member = dict(reply.get("user") or {})
         self._known[user] = (self._clock(), member)
         self._known.move_to_end(user)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from bot.inflight import Whereabouts
 from bot.render.ports import Payload
 from integrations.slack.cards import disclaimer as disclaimer_block
 from integrations.slack.markdown import UNFURL_OFF
+from integrations.slack.parts import groups, refused_group, without
 from integrations.slack.presenter import placeholder
 from integrations.slack.web import PacedWebClient, SlackBudget
 
@@ -89,52 +89,8 @@ def _content(payload: Payload) -> dict[str, Any]:
 class _Reply:
     ts: str
     dropped: frozenset[int]
-    """The cards (group indices, :func:`_groups`) Slack refused in it, left out."""
-
-
-_BLOCK_POINTER = re.compile(r"/blocks/(\d+)")
-
-
-def _groups(payload: Payload) -> list[list[int]]:
-    """The payload's blocks by the part of the thread each shows (a card, the also-consulted
-    list, the related questions, the feedback buttons): every part begins with a section
-    block, or is the feedback's ``context_actions`` (``integrations.slack.cards``)."""
-    groups: list[list[int]] = []
-    for index, block in enumerate(payload.get("blocks") or ()):
-        if not groups or block.get("type") in ("section", "context_actions"):
-            groups.append([])
-        groups[-1].append(index)
-    return groups
-
-
-def _without(payload: Payload, dropped: frozenset[int]) -> Payload:
-    if not dropped:
-        return payload
-    blocks = payload["blocks"]
-    kept = [
-        blocks[i] for n, group in enumerate(_groups(payload)) if n not in dropped for i in group
-    ]
-    return {**payload, "blocks": kept}
-
-
-def _refused_group(error: SlackApiError, payload: Payload, dropped: frozenset[int]) -> int | None:
-    """The group (of the whole payload) holding the block Slack's ``invalid_blocks`` names
-    (``[json-pointer:/blocks/3/text]`` in ``response_metadata.messages``), counted in the
-    blocks that were sent; None when it names none."""
-    if error.response.get("error") != "invalid_blocks":
-        return None
-    messages = (error.response.get("response_metadata") or {}).get("messages") or []
-    found = next((m for m in map(_BLOCK_POINTER.search, map(str, messages)) if m), None)
-    if found is None:
-        return None
-    sent = [n for n in range(len(_groups(payload))) if n not in dropped]
-    at = int(found.group(1))
-    for n in sent:
-        size = len(_groups(payload)[n])
-        if at < size:
-            return n
-        at -= size
-    return None
+    """The cards (group indices, :func:`~integrations.slack.parts.groups`) Slack refused in
+    it, left out."""
 
 
 def _retry_after(error: SlackApiError) -> float:
@@ -265,15 +221,15 @@ class SlackSink:
         dropped: frozenset[int] = frozenset()
         while True:
             try:
-                return _Reply(await self._post(_without(payload, dropped)), dropped)
+                return _Reply(await self._post(without(payload, dropped)), dropped)
             except SlackApiError as error:
-                refused = _refused_group(error, payload, dropped)
+                refused = refused_group(error, payload, dropped)
                 log.warning(
                     "Slack refused a thread message (%s)%s",
                     error.response.get("error"),
                     "; sending it without the card it names" if refused is not None else "",
                 )
-            if refused is None or len(dropped) + 1 == len(_groups(payload)):
+            if refused is None or len(dropped) + 1 == len(groups(payload)):
                 break
             dropped |= {refused}
         if payload.get("text"):  # the notification text carries what the blocks would show
@@ -291,7 +247,7 @@ class SlackSink:
         reply = self._replies[index] if index < len(self._replies) else None
         if reply is None:
             return
-        shown = _without(self._with_disclaimer(payload), reply.dropped)
+        shown = without(self._with_disclaimer(payload), reply.dropped)
         try:
             await self._web.chat_update(channel=self._channel, ts=reply.ts, **_content(shown))
         except SlackApiError as error:
