@@ -17,6 +17,8 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
+from slack_sdk.errors import SlackApiError
+
 from bot.i18n.wording import Wording, catalogue_language
 from bot.kit import Place
 from bot.places import KEYS, SettingRefused
@@ -99,7 +101,10 @@ class SettingsPages:
         if not await self._kit.claim(f"event:{body.get('event_id')}"):
             return
         if await self._bot.members.is_admin(str(user), fresh=False):
-            await self.show_home(user=str(user), team=_team(body), channel=channel)
+            try:
+                await self.show_home(user=str(user), team=_team(body), channel=channel)
+            except SlackApiError as error:  # the Home tab switched off in the app's settings
+                log.info("could not draw the settings page: %s", error.response.get("error"))
 
     async def _on_command(self, ack: Any, respond: Any, command: dict[str, Any]) -> None:
         """``/citebot``: the page as a modal, for the channel it was typed in."""
@@ -114,10 +119,16 @@ class SettingsPages:
             await respond(text=words.admins_only(), response_type="ephemeral")
             return
         page = await self._page(team, channel_id)
-        await self._web.views_open(
-            trigger_id=command["trigger_id"],
-            view=settings_modal(settings_page(page, words), words, team=team, channel=channel_id),
-        )
+        try:
+            await self._web.views_open(
+                trigger_id=command["trigger_id"],
+                view=settings_modal(
+                    settings_page(page, words), words, team=team, channel=channel_id
+                ),
+            )
+        except SlackApiError as error:  # the trigger expired (3 s) while the page was read
+            log.warning("could not open the settings page: %s", error.response.get("error"))
+            await respond(text=words.try_again(), response_type="ephemeral")
 
     # -- what an admin changes ----------------------------------------------------------------
     async def _on_control(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
