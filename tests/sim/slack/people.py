@@ -24,6 +24,7 @@ class People:
     user: str
     port: int
     triggers: Triggers
+    sent_to: dict[str, int]
     _events: dict[str, tuple[dict[str, Any], int]]
     _event_count: int
 
@@ -106,7 +107,10 @@ class People:
         )
         event = user_message_event(self.me, said, kind="app_mention", channel_type=None)
         delivered = await self._event(event, said, to_all=to_all, via=via)
-        await self._channel_message(said)
+        # The message event goes where the mention went (its own turn would leave every
+        # mention to one of two workers): the connections still share the mentions.
+        went = self.sent_to.get(delivered.envelope_ids[0]) if delivered.envelope_ids else None
+        await self._channel_message(said, to_all=to_all, via=None if to_all else went)
         return delivered
 
     async def say(
@@ -125,12 +129,14 @@ class People:
         )
         return await self._channel_message(said)
 
-    async def _channel_message(self, said: Message) -> Delivery:
+    async def _channel_message(
+        self, said: Message, *, to_all: bool = False, via: int | None = None
+    ) -> Delivery:
         kind = self.workspace.channels[said.channel]
         event = user_message_event(self.me, said, kind="message", channel_type=kind)
         if f"message.{_SUBSCRIPTION[kind]}" not in self.me.events:
             return Delivery("", (), said.channel, said.ts, said.thread_ts, {})
-        return await self._event(event, said)
+        return await self._event(event, said, to_all=to_all, via=via)
 
     async def dm(
         self,
