@@ -46,6 +46,11 @@ __all__ = ["NativeStreams", "SlackSink"]
 log = logging.getLogger(__name__)
 
 _CONTENT = ("markdown_text", "text", "blocks")
+STREAM_SPARE = 2
+"""chat.startStream slots a new stream leaves unused in the workspace's minute: workers reserve
+a slot when they decide, Slack counts it when the call lands, and a call delayed past the
+window's margin (a loaded worker) would meet a 429 at the tier's edge. A stream is a nicety:
+posting and editing always works."""
 _GONE = "message_not_in_streaming_state"
 
 
@@ -260,8 +265,8 @@ class SlackSink:
         return str(response["ts"])
 
     # -- the workspace budget ------------------------------------------------------------------
-    def _free(self, method: str) -> bool:
-        return self._budget is None or self._budget.free(method, channel=self._channel)
+    def _free(self, method: str, *, spare: int = 0) -> bool:
+        return self._budget is None or self._budget.free(method, channel=self._channel, spare=spare)
 
     def _claim(self, shown: _Shown, *methods: str) -> _Shown:
         if self._budget is not None:
@@ -278,7 +283,7 @@ class SlackSink:
         return (
             self._native
             and self._streams.usable()
-            and self._free("chat.startStream")
+            and self._free("chat.startStream", spare=STREAM_SPARE)
             and self._free("chat.stopStream")
         )
 

@@ -137,10 +137,11 @@ class SlackBudget:
     def _name(self, method: str, key: str) -> str:
         return f"slack:{self._scope}:{method}:{key}"
 
-    def free(self, method: str, *, channel: object = None) -> bool:
-        """Whether a call of ``method`` can go now and leave every claimed slot free."""
+    def free(self, method: str, *, channel: object = None, spare: int = 0) -> bool:
+        """Whether a call of ``method`` can go now and leave every claimed slot free, and
+        ``spare`` more."""
         budget = self._budgets.get(method)
-        promised = self.claims[method] + self._others[method]
+        promised = self.claims[method] + self._others[method] + spare
         return budget is None or budget.delay(self._key(method, channel), after=promised) == 0
 
     async def acquire(self, method: str, *, channel: object = None) -> None:
