@@ -33,6 +33,7 @@ SUITES = (
     "capacity",
     "quotes",
     "scale",
+    "answerlog",
 )
 """Module ``bench.bench_<suite>`` each, with ``measure() -> list[Result]``."""
 RESULTS = Path(__file__).with_name("results.json")

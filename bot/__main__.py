@@ -19,6 +19,8 @@ from typing import Any
 
 from bot.connect import open_quote_checker, open_upstream, wants_demo
 from bot.i18n.wording import language_setting
+from bot.ops.report_command import describe as describe_report
+from bot.ops.report_command import report_command
 from bot.places.cli import describe as describe_settings
 from bot.places.cli import settings_command
 from bot.platforms import load_platform, load_platforms, platform_names
@@ -84,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
     manifest.add_argument("platform", choices=platform_names(), help="the platform")
 
     describe_settings(commands.add_parser("settings", help="places' settings, on STATE_URL"))
+    describe_report(
+        commands.add_parser("report", help="what was asked and answered, from the answer log")
+    )
     return parser
 
 
@@ -284,6 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sync-commands": _sync_commands,
         "manifest": lambda: _manifest(args),
         "settings": lambda: settings_command(settings, args),
+        "report": lambda: report_command(settings, args),
     }
     loop_factory = None
     if args.command == "run":

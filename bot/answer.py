@@ -13,7 +13,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -25,10 +25,11 @@ from bot.render.formatter import AnswerFormatter, RenderedAnswer
 from bot.render.ports import Payload, Presenter
 from bot.upstream.client import AnswerClient
 from bot.upstream.errors import ContentFiltered, UpstreamError
-from bot.upstream.events import AnswerDone, TextDelta, Turn
+from bot.upstream.events import AnswerDone, TextDelta, Turn, Usage
 
 if TYPE_CHECKING:
     from bot.verify.checker import QuoteChecker
+    from bot.verify.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,10 @@ class Outcome:
     """From the question to the first text shown on the platform."""
     total_seconds: float = 0.0
     writes: int = 0
+    usage: Usage | None = None
+    """The tokens the upstream reported; None when it reported none (or never finished)."""
+    model: str | None = None
+    """The model that answered, as the upstream named it."""
 
 
 class _Writer:
@@ -235,6 +240,7 @@ async def answer_question(
     max_messages: int | None = None,
     max_cards: int | None = None,
     disclaimer: str | None = None,
+    on_verdicts: Callable[[Sequence[Verdict]], Awaitable[None]] | None = None,
 ) -> Outcome:
     """Answer one question into ``sink``; never raises an upstream failure, only words it
     (in ``wording``, by default the question's language). An answer longer than
@@ -242,7 +248,8 @@ async def answer_question(
     summary instead of a card each. An answer the upstream takes too long over, or sends an
     oversized event in, keeps its text and says why it stops (the client's deadline and cap).
     With a ``checker``, the cards' quotes are then checked on their pages in the background
-    and the verdicts edited in. ``disclaimer`` closes the answer (a place's admins' line)."""
+    and the verdicts edited in, then handed to ``on_verdicts`` (the answer log). ``disclaimer``
+    closes the answer (a place's admins' line)."""
     started = time.monotonic()
     wording = wording or Wording(language=question.language, platform=question.platform)
     formatter = AnswerFormatter(
@@ -271,11 +278,13 @@ async def answer_question(
             first_text_seconds=writer.first_text_seconds,
             total_seconds=time.monotonic() - started,
             writes=writer.writes,
+            usage=done.usage if done is not None else None,
+            model=done.model if done is not None else None,
         )
 
     first_token_seconds: float | None = None
+    done: AnswerDone | None = None
     try:
-        done: AnswerDone | None = None
         history = (*language_instruction(question.locale or question.language), *question.history)
         async for event in client.stream(question.text, history=history):
             if isinstance(event, TextDelta):
@@ -301,7 +310,13 @@ async def answer_question(
             await sink.post_thread(rendered.thread)
             if checker is not None and rendered.cards:
                 checker.background(
-                    show_quote_checks(rendered, checker=checker, presenter=presenter, sink=sink)
+                    show_quote_checks(
+                        rendered,
+                        checker=checker,
+                        presenter=presenter,
+                        sink=sink,
+                        on_decided=on_verdicts,
+                    )
                 )
         return outcome("answered", done.text, rendered=rendered)
     except UpstreamError as error:

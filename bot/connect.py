@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from bot.state.ports import Cache
 from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
@@ -17,7 +18,17 @@ from config.settings import MAGISTERIUM_API, HostPort
 if TYPE_CHECKING:
     from bot.verify.checker import QuoteChecker
 
-__all__ = ["Upstream", "answer_client", "open_quote_checker", "open_upstream", "wants_demo"]
+__all__ = [
+    "USAGE_ASKED",
+    "Upstream",
+    "answer_client",
+    "open_quote_checker",
+    "open_upstream",
+    "wants_demo",
+]
+
+USAGE_ASKED = frozenset({"api.openai.com", "openrouter.ai"})
+"""Hosts asked for ``stream_options.include_usage``: strict servers reject unknown fields."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +59,10 @@ def answer_client(
         # Magisterium (and the demo, which speaks its dialect) know this extension; strict
         # OpenAI-compatible servers reject unknown fields.
         related_questions=base_url is not None or "magisterium" in url,
+        # OpenAI sends a stream's tokens only when asked, on a last chunk; OpenRouter takes the
+        # same option (their recordings: tests/fixtures/providers). Others send usage unasked
+        # or, like Magisterium, are not known to take it: their tokens are estimated.
+        usage_in_stream=urlsplit(url).hostname in USAGE_ASKED,
         on_retry=on_retry,
         max_event_bytes=settings.upstream_max_event_bytes,
     )

@@ -13,14 +13,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import Any
 
 from bot.answer import AnswerSink, Outcome, Question
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
 from bot.inflight import Closer
+from bot.ops.report import Report, build_report
 from bot.pacing import Pacer
 from bot.places import Place as PlaceOfSettings
 from bot.places import PlaceSettings, SettingRefused
@@ -163,17 +166,26 @@ class PlatformKit:
         the platform's own words for its threads and channels."""
         return self._service.wording_for(language, self.name)
 
-    async def ask(self, question: Question, sink: AnswerSink) -> Outcome | None:
+    async def ask(
+        self, question: Question, sink: AnswerSink, *, max_messages: int | None = None
+    ) -> Outcome | None:
         """Answer ``question`` into ``sink`` (see :meth:`AnswerService.ask`), as the settings
         of the place it was asked in say (the disclaimer left to a platform that shows it apart:
-        :attr:`Platform.disclaimer_apart`)."""
+        :attr:`Platform.disclaimer_apart`). ``max_messages``: where the platform lets this
+        answer take fewer messages than ``MAX_ANSWER_MESSAGES`` (Discord's five followups where
+        the bot is not a member), the answer stops there with a note."""
         place = await self.settings_at(
             Place(server=question.server_id, channel=question.channel_id)
         )
         if self.platform.disclaimer_apart:
             place = replace(place, disclaimer=None)
         return await self._service.ask(
-            question, presenter=self.presenter, sink=sink, pacer=self.pacer, place=place
+            question,
+            presenter=self.presenter,
+            sink=sink,
+            pacer=self.pacer,
+            place=place,
+            max_messages=max_messages,
         )
 
     async def refuse(self, sink: AnswerSink, words: str) -> None:
@@ -200,6 +212,35 @@ class PlatformKit:
             reason=reason,
             comment=comment,
         )
+
+    async def report(self, place: Place, since: timedelta) -> Report:
+        """What was asked in the server, workspace or group where ``place`` is (all its
+        channels) over the last ``since``: a neutral value the platform renders with
+        :attr:`Wording.report_labels`. Who may read it (the place's admins) is the platform's
+        to check first. Raises :class:`~bot.places.SettingRefused` in a conversation outside
+        any server and :class:`~bot.state.StateUnavailable` when the store cannot be read."""
+        server = self._settings_place(place).server
+        until = time.time()
+        return await build_report(
+            self._service.state,
+            since=until - since.total_seconds(),
+            until=until,
+            platform=self.name,
+            server=server,
+        )
+
+    async def forget_person(self, user_id: str) -> int:
+        """Delete everything kept about ``user_id`` on this platform (their forget-me: say
+        :meth:`Wording.forgot_you`); how many things went. Anyone may ask it for themselves.
+        Raises :class:`~bot.state.StateUnavailable` when the store cannot, and then nothing
+        was deleted (:meth:`Wording.could_not_forget`)."""
+        return await self._service.forget_person(self.name, user_id)
+
+    async def forget_place(self, server: str) -> int:
+        """Delete everything kept about ``server`` (a server, workspace or group) and its
+        channels, once the bot has been removed from it; how many things went. Raises
+        :class:`~bot.state.StateUnavailable` when the store cannot."""
+        return await self._service.forget_place(self.name, server)
 
     async def remembered(self, question: Question) -> tuple[Turn, ...]:
         """The turns remembered for the question's thread (oldest first)."""

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -58,10 +58,11 @@ async def show_quote_checks(
     presenter: Presenter,
     sink: ThreadEditor,
     deadline: float = DEADLINE,
+    on_decided: Callable[[Sequence[Verdict]], Awaitable[None]] | None = None,
 ) -> tuple[Verdict, ...]:
     """Check the quote of every card posted on its page and edit the verdicts into the posted
     thread; each posted card's verdict, in order (``unreadable`` where none came within
-    ``deadline``)."""
+    ``deadline``), also handed to ``on_decided`` (the answer log's record)."""
     cards = rendered.layout.cards
     if not cards:
         return ()
@@ -89,6 +90,11 @@ async def show_quote_checks(
         await asyncio.gather(editing, return_exceptions=True)
     decided = tuple(verdict or Verdict.UNREADABLE for verdict in verdicts)
     log.info("quote checks: %s", dict(Counter(verdict.value for verdict in decided)))
+    if on_decided is not None:
+        try:
+            await on_decided(decided)
+        except Exception:  # a record left without its verdicts costs the answer nothing
+            log.exception("quote checks: the verdicts could not be recorded")
     return decided
 
 

@@ -3,7 +3,8 @@
 Around :func:`bot.answer.answer_question` it keeps the rules a community relies on: a question
 too long or asked too often gets a clear reply, one thread answers one question at a time, a
 worker streams at most ``max_in_flight`` answers with a visible queue behind them, the
-conversation is remembered per thread, every answer leaves one JSON log line, and on shutdown
+conversation is remembered per thread, every answer leaves one JSON log line and a record in the
+answer log (:mod:`bot.answerlog`), its tokens count on its place's daily budget, and on shutdown
 new questions are turned away while those in flight finish (or close with a note).
 
 Whatever fails, the person who asked sees an answer or a worded message: the state store fails
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -30,6 +32,7 @@ from bot.answer import (
     WatchedSink,
     answer_question,
 )
+from bot.answerlog import AnswerLog, LogEntry, VoteKeyed, tokens_used
 from bot.connect import open_quote_checker
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import WORDING, Wording
@@ -41,8 +44,10 @@ from bot.render.ports import Presenter
 from bot.state import State, open_state
 from bot.state.coordination import Coordination, shared_coordination
 from bot.state.failopen import FailOpenState
+from bot.state.names import rate_window
 from bot.upstream.client import AnswerClient
 from bot.upstream.events import Turn
+from bot.verify.verdict import Verdict
 from config import Settings
 from config.settings import HostPort
 
@@ -51,7 +56,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("citebot.answers")
 
-__all__ = ["AnswerService", "Limits", "answer_service"]
+__all__ = ["LOGGED_REFUSALS", "AnswerService", "Limits", "answer_service"]
+
+LOGGED_REFUSALS = frozenset(
+    {"rate_limit", "too_long", "daily_questions", "daily_questions_per_person", "daily_tokens"}
+)
+"""The refusals the answer log keeps: a person who asked and was turned away for what they
+asked. Not kept: an empty question (nothing was asked) and a worker restarting (the worker's
+state, not the place's); a place that turned citebot off, or that the allowlists leave out, is
+refused before the service (``PlatformKit.refusal``) and leaves no record there."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,11 +106,13 @@ class AnswerService:
         checker: QuoteChecker | None = None,
         coordination: Coordination | None = None,
         places: Places | None = None,
+        answer_log: AnswerLog | None = None,
     ) -> None:
         """``checker``: the process's quote checks of posted cards (None: QUOTE_CHECK=off);
         ``coordination``: the workers' shared Redis (None: this worker is alone), for the
         platforms' shard leases and rate windows; ``places``: each place's settings (None:
-        the environment's everywhere)."""
+        the environment's everywhere); ``answer_log``: what is kept of each answer (None:
+        ``ANSWER_LOG``'s defaults)."""
         self.client = client
         self.checker = checker
         self.state = state
@@ -110,6 +125,7 @@ class AnswerService:
         self.coordination = coordination
         self.places = places or Places(state, defaults=Settings.model_construct())
         """Each place's settings; without ``places`` (tests), over citebot's own defaults."""
+        self.answer_log = answer_log or AnswerLog(state, memory_ttl=limits.memory_ttl)
         self._tasks: set[asyncio.Task[object]] = set()
         self._accepting = True
 
@@ -157,14 +173,17 @@ class AnswerService:
         sink: AnswerSink,
         pacer: Pacer,
         place: PlaceSettings | None = None,
+        max_messages: int | None = None,
     ) -> Outcome | None:
         """Answer ``question`` into ``sink``, or tell the user why not; None when refused.
 
         ``question.history`` is used when the adapter found one (e.g. Slack's thread replies);
         otherwise the remembered turns of the thread are sent. ``place``: the settings where it
         was asked (its language for an asker whose own is unknown, its daily quotas, quote
-        checks and disclaimer). Never raises but on cancellation: a failure before the
-        answer's final write shows a "please try again".
+        checks and disclaimer). ``max_messages``: fewer messages than the worker's
+        ``MAX_ANSWER_MESSAGES`` for this answer (the platform's limit where it is asked). Never
+        raises but on cancellation: a failure before the answer's final write shows a "please
+        try again".
         """
         if place is not None and question.language is None and place.set_in["language"]:
             # an admin's choice for the place: citebot's words, and the upstream asked for it
@@ -178,14 +197,17 @@ class AnswerService:
                 shown.append(True)
 
         started = time.monotonic()
+        entry = self.answer_log.begin(question)
         try:
             return await self._ask(
                 question,
+                entry,
                 wording,
                 presenter=presenter,
                 sink=sink,
                 pacer=pacer,
                 place=place,
+                max_messages=_fewest(self.limits.max_answer_messages, max_messages),
                 after_show=after_show,
             )
         except Exception as error:
@@ -194,18 +216,20 @@ class AnswerService:
                 with contextlib.suppress(Exception):
                     await self.refuse(sink, presenter, wording.try_again())
             outcome = Outcome(status="failed", text="", total_seconds=time.monotonic() - started)
-            self._log(question, outcome)
+            await self._log(entry, outcome, place=place)
             return outcome
 
     async def _ask(
         self,
         question: Question,
+        entry: LogEntry,
         wording: Wording,
         *,
         presenter: Presenter,
         sink: AnswerSink,
         pacer: Pacer,
         place: PlaceSettings | None,
+        max_messages: int | None,
         after_show: Callable[[bool, bool], None],
     ) -> Outcome | None:
         """:meth:`ask`'s work; notices go to ``sink`` itself, the answer through the sink the
@@ -213,7 +237,11 @@ class AnswerService:
         notices = sink
         refusal = await self._gate(question, wording, place)
         if refusal is not None:
-            await self.refuse(notices, presenter, refusal)
+            why, words = refusal
+            await self.refuse(notices, presenter, words)
+            if why in LOGGED_REFUSALS:
+                self.metrics.refusals.labels(question.platform, why).inc()
+                await self.answer_log.refused(entry, why)
             return None
         with self._tracked():
             key = self.conversation_key(question)
@@ -238,6 +266,7 @@ class AnswerService:
                 ):
                     if not question.history:
                         question = replace(question, history=await self.history(question))
+                    entry.question = question
                     outcome = await answer_question(
                         question,
                         client=self.client,
@@ -246,9 +275,10 @@ class AnswerService:
                         pacer=pacer,
                         wording=wording,
                         checker=self.checker if place is None or place.quote_check else None,
-                        max_messages=self.limits.max_answer_messages,
+                        max_messages=max_messages,
                         max_cards=self.limits.max_cards,
                         disclaimer=place.disclaimer if place is not None else None,
+                        on_verdicts=functools.partial(self._checked, entry),
                     )
                     if key is not None and outcome.text.strip():
                         # still holding the thread: the next question in it reads this turn
@@ -262,14 +292,13 @@ class AnswerService:
                 await self.refuse(notices, presenter, wording.restarting())
                 return None
             except asyncio.CancelledError:  # shutdown: the flow closed the answer with a note
-                self._log(
-                    question,
-                    Outcome(
-                        status="interrupted", text="", total_seconds=time.monotonic() - started
-                    ),
+                interrupted = Outcome(
+                    status="interrupted", text="", total_seconds=time.monotonic() - started
                 )
+                with contextlib.suppress(Exception):  # a moment at most: the worker is stopping
+                    await asyncio.wait_for(self._log(entry, interrupted, place=place), 1.0)
                 raise
-            self._log(question, outcome)
+            await self._log(entry, outcome, place=place, sink=sink)
             return outcome
 
     async def record_feedback(
@@ -282,10 +311,23 @@ class AnswerService:
         reason: Reason | None = None,
         comment: str | None = None,
     ) -> bool:
-        """Keep one person's vote on an answer, with why when a 👎 said it, and log it (one
+        """Keep one person's vote on an answer, with why when a 👎 said it, on its answer's
+        record too (its comment where ``ANSWER_LOG`` keeps a person's words), and log it (one
         JSON line with the vote and its reason; a comment's words are the person's, never
         logged)."""
         changed = await self.state.record_feedback(answer_key, user_id, value)
+        await self.answer_log.vote(
+            platform,
+            answer_key=answer_key,
+            user_id=user_id,
+            value=value,
+            reason=reason,
+            comment=comment,
+        )
+        if changed:
+            self.metrics.votes.labels(platform, value).inc()
+            if value == "down":
+                self.metrics.down_reasons.labels(platform, reason or "none").inc()
         log.info(
             "feedback",
             extra={
@@ -302,32 +344,58 @@ class AnswerService:
         )
         return changed
 
+    async def _checked(self, entry: LogEntry, verdicts: Sequence[Verdict]) -> None:
+        """An answer's quote checks, counted and kept on its record."""
+        for verdict in verdicts:
+            self.metrics.quote_checks.labels(verdict.value).inc()
+        if Verdict.NOT_FOUND in verdicts:
+            self.metrics.unfound_quotes.labels(entry.question.platform).inc()
+        await entry.verdicts(verdicts)
+
+    async def forget_person(self, platform: str, user_id: str) -> int:
+        """Delete everything kept about one person of ``platform`` (forget-me); how many
+        things went. Raises :class:`~bot.state.StateUnavailable` when the store cannot."""
+        return await self.state.forget_person(platform, user_id)
+
+    async def forget_place(self, platform: str, server: str) -> int:
+        """Delete everything kept about a server, workspace or group and its channels (the
+        bot removed from it); how many things went. Raises
+        :class:`~bot.state.StateUnavailable` when the store cannot."""
+        forgotten = await self.state.forget_place(platform, server)
+        self.places.forget(platform, server)
+        return forgotten
+
     async def _gate(
         self, question: Question, wording: Wording, place: PlaceSettings | None
-    ) -> str | None:
-        """Why not to answer ``question``, in ``wording``; None to answer it. The place's daily
-        quotas are asked last, so a question refused for any other reason counts on none."""
+    ) -> tuple[str, str] | None:
+        """Why not to answer ``question``, and the words that say it in ``wording``; None to
+        answer it. The place's daily quotas are asked last, so a question refused for any other
+        reason counts on none; its token budget just before them (it counts nothing)."""
         if not self._accepting:
-            return wording.restarting()
+            return "restarting", wording.restarting()
         if not question.text.strip():
-            return wording.empty_question()
+            return "empty", wording.empty_question()
         if len(question.text) > self.limits.max_question_length:
-            return wording.question_too_long(self.limits.max_question_length)
+            return "too_long", wording.question_too_long(self.limits.max_question_length)
         decision = await self.state.hit(
-            f"rate:{question.platform}:{question.user_id}",
+            rate_window(question.platform, question.user_id),
             limit=self.limits.questions_per_minute,
             per_seconds=60,
         )
         if not decision.allowed:
             self.metrics.rate_limited_users.labels(question.platform).inc()
-            return wording.user_rate_limited(decision.retry_after)
+            return "rate_limit", wording.user_rate_limited(decision.retry_after)
         if place is not None:
+            budget = await self.places.token_budget(place)
+            if not budget.allowed:
+                return "daily_tokens", wording.daily_tokens_used(budget.limit, budget.retry_after)
             quota = await self.places.take_question(place, question.user_id)
             if not quota.allowed:
                 per_person = quota.refused_by == "daily_questions_per_person"
-                return wording.daily_limit_reached(
+                said = wording.daily_limit_reached(
                     quota.limit, quota.retry_after, per_person=per_person
                 )
+                return quota.refused_by or "daily_questions", said
         return None
 
     @contextlib.contextmanager
@@ -340,15 +408,29 @@ class AnswerService:
         finally:
             self._tasks.discard(task)
 
-    def _log(self, question: Question, outcome: Outcome) -> None:
+    async def _log(
+        self,
+        entry: LogEntry,
+        outcome: Outcome,
+        *,
+        place: PlaceSettings | None,
+        sink: AnswerSink | None = None,
+    ) -> None:
+        """Everything an answer leaves: its counts, its JSON line, its tokens on its place's
+        budget, its record in the answer log (and where its votes will arrive: ``sink``'s).
+        Never raises: a store that fails here (one used without the fail-open wrapper) costs
+        the record, not the answer."""
+        question = entry.question
         citations = len(outcome.rendered.citations) if outcome.rendered else 0
-        self.metrics.observe_answer(question.platform, outcome)
+        tokens = tokens_used(question, outcome)
+        self.metrics.observe_answer(question.platform, outcome, tokens)
         log.info(
             "answer",
             extra={
                 "answer": {
                     "platform": question.platform,
                     "user": question.user_id,
+                    "server": question.server_id,
                     "channel": question.channel_id,
                     "thread": question.thread_id,
                     "outcome": outcome.status,
@@ -358,10 +440,27 @@ class AnswerService:
                     "characters": len(outcome.text),
                     "citations": citations,
                     "writes": outcome.writes,
+                    "model": outcome.model,
+                    "tokens": tokens.count,
+                    "tokens_estimated": tokens.estimated,
                     "error": type(outcome.error).__name__ if outcome.error else None,
                 }
             },
         )
+        try:
+            if place is not None:
+                await self.places.spend_tokens(
+                    place, question.platform, question.server_id, tokens.count
+                )
+            await self.answer_log.answered(
+                entry,
+                outcome,
+                tokens=tokens,
+                vote_key=sink.vote_key() if isinstance(sink, VoteKeyed) else None,
+                thread=self.conversation_key(question),
+            )
+        except Exception as error:
+            log.warning("an answer's record was not kept: %s", type(error).__name__)
 
     async def drain(self, grace: float) -> None:
         """Stop taking questions; give those in flight ``grace`` seconds, then interrupt them.
@@ -386,6 +485,11 @@ class AnswerService:
             len(late),
             time.monotonic() - started,
         )
+
+
+def _fewest(*limits: int | None) -> int | None:
+    """The tightest of several caps (None: no cap)."""
+    return min((limit for limit in limits if limit is not None), default=None)
 
 
 @contextlib.asynccontextmanager
@@ -419,6 +523,12 @@ async def answer_service(
             client=client,
             state=state,
             places=Places(state, defaults=settings),
+            answer_log=AnswerLog(
+                state,
+                mode=settings.answer_log,
+                days=settings.answer_log_days,
+                memory_ttl=float(settings.memory_ttl_seconds),
+            ),
             metrics=metrics,
             admission=Admission(max_in_flight=settings.max_in_flight),
             limits=Limits.from_settings(settings),

@@ -142,6 +142,11 @@ class Settings(EnvironmentSettings):
     language: str = Field(default="en", min_length=1, validation_alias="CITEBOT_LANGUAGE")
     """A language tag; which catalogue it names is the composition root's to check, so the
     settings stay a leaf that imports nothing of ``bot``."""
+    answer_log: Literal["full", "questions", "metadata", "off"] = Field(
+        default="metadata", validation_alias="ANSWER_LOG"
+    )
+    """What the answer log keeps of each answer (README, "Answer log and reports")."""
+    answer_log_days: int = Field(default=30, ge=1, le=3660, validation_alias="ANSWER_LOG_DAYS")
     quote_check: bool = Field(default=True, validation_alias="QUOTE_CHECK")
     quote_check_allow_hosts: Annotated[tuple[HostPort, ...], NoDecode] = Field(
         default=(), validation_alias="QUOTE_CHECK_ALLOW_HOSTS"
@@ -164,6 +169,11 @@ class Settings(EnvironmentSettings):
                 f"must start with memory://, sqlite:/// or redis://, got {shown_url(value)}"
             )
         return value
+
+    @field_validator("answer_log", mode="before")
+    @classmethod
+    def _answer_log(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("quote_check", mode="before")
     @classmethod

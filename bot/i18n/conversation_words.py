@@ -63,6 +63,11 @@ class ConversationWording:
         """The command that checks a message's claim against the sources (a menu entry)."""
         return self._("Check with sources")
 
+    def check_with_sources_privately(self: _Speaker) -> str:
+        """The same command, its answer shown to the asker alone (a menu entry of its own
+        where the platform lets a command take no option)."""
+        return self._("Check with sources privately")
+
     def claim_question(self: _Speaker, claim: str, quoted: str) -> str:
         """The question that goes upstream for a claim to check; ``quoted`` is how the language
         quotes (:attr:`~bot.i18n.wording.Labels.quoted`, with ``{quote}``)."""

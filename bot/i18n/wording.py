@@ -31,6 +31,7 @@ from babel.numbers import format_decimal
 
 from bot.i18n.app_words import AppWording
 from bot.i18n.conversation_words import ConversationWording
+from bot.i18n.report_words import ReportLabels, ReportWording
 from bot.i18n.settings_words import SettingsLabels, SettingsWording
 from bot.platforms import own_words_platforms
 from bot.upstream.errors import (
@@ -51,6 +52,7 @@ __all__ = [
     "LANGUAGES",
     "WORDING",
     "Labels",
+    "ReportLabels",
     "SettingsLabels",
     "Wording",
     "babel_locale",
@@ -166,7 +168,7 @@ class Labels:
 
 
 @dataclass(frozen=True, slots=True)
-class Wording(SettingsWording, ConversationWording, AppWording):
+class Wording(SettingsWording, ConversationWording, ReportWording, AppWording):
     """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
     (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
     when none fits. A place's settings are worded in :mod:`bot.i18n.settings_words`."""

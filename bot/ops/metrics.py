@@ -1,4 +1,8 @@
-"""Prometheus metrics of one worker, in a registry of its own (tests make many)."""
+"""Prometheus metrics of one worker, in a registry of its own (tests make many).
+
+They count what the answer log's reports count (answers by outcome, refusals, votes and the
+👎's reasons, quote checks, time to first text, tokens), without the words or the places:
+``docs/grafana-dashboard.json`` is built on them."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 
 if TYPE_CHECKING:
     from bot.answer import Outcome
+    from bot.answerlog import TokensUsed
 
 __all__ = ["Metrics"]
 
@@ -66,8 +71,51 @@ class Metrics:
             registry=self.registry,
         )
 
-    def observe_answer(self, platform: str, outcome: Outcome) -> None:
+        self.refusals = Counter(
+            "citebot_refusals",
+            "Questions refused by why (the refusals the answer log keeps): rate_limit, "
+            "too_long, daily_questions, daily_questions_per_person, daily_tokens.",
+            ["platform", "reason"],
+            registry=self.registry,
+        )
+        self.votes = Counter(
+            "citebot_votes",
+            "Votes on answers (a person's vote counted when it changed), up or down.",
+            ["platform", "value"],
+            registry=self.registry,
+        )
+        self.down_reasons = Counter(
+            "citebot_down_reasons",
+            "Why a 👎 was given: wrong, sources, unclear, other, or none.",
+            ["platform", "reason"],
+            registry=self.registry,
+        )
+        self.quote_checks = Counter(
+            "citebot_quote_checks",
+            "Cited quotes checked on their pages, by verdict: found, not_found, unreadable.",
+            ["verdict"],
+            registry=self.registry,
+        )
+        self.unfound_quotes = Counter(
+            "citebot_answers_quote_not_found",
+            "Answers with at least one cited quote not found on its page.",
+            ["platform"],
+            registry=self.registry,
+        )
+        self.tokens = Counter(
+            "citebot_tokens",
+            "Upstream tokens used, as the upstream reported them or estimated from characters.",
+            ["platform", "counted"],
+            registry=self.registry,
+        )
+
+    def observe_answer(
+        self, platform: str, outcome: Outcome, tokens: TokensUsed | None = None
+    ) -> None:
         self.answers.labels(platform, outcome.status).inc()
+        if tokens is not None and tokens.count:
+            counted = "estimated" if tokens.estimated else "reported"
+            self.tokens.labels(platform, counted).inc(tokens.count)
         self.answer_seconds.labels(platform).observe(outcome.total_seconds)
         if outcome.first_text_seconds is not None:
             self.first_text.labels(platform).observe(outcome.first_text_seconds)

@@ -19,6 +19,8 @@ from bot.places.keys import KEYS, check_key, check_value
 from bot.places.place import Place, parse_place
 from bot.places.settings import PlaceSettings, layered
 from bot.state import SettingChange, State
+from bot.state.base import utc_day
+from bot.state.names import person_questions, place_questions, place_tokens
 from config import Settings
 
 __all__ = ["CACHED_PLACES", "CACHE_TTL", "DailyQuota", "Places"]
@@ -138,6 +140,12 @@ class Places:
             self._cache.pop(str(place), None)
         return made
 
+    def forget(self, platform: str, server: str) -> None:
+        """Drop what the cache holds of ``server`` and its channels (their settings are gone)."""
+        here = f"{platform}:{server}"
+        for place in [p for p in self._cache if p == here or p.startswith(f"{here}/")]:
+            del self._cache[place]
+
     async def take_question(self, settings: PlaceSettings, person: str) -> DailyQuota:
         """Count one question by ``person`` against the daily limits ``settings`` set, each in
         the place that set it (a channel's own limit, else its server's, which its channels
@@ -145,16 +153,16 @@ class Places:
         limits: dict[str, int] = {}
         named: dict[str, tuple[str, int]] = {}
         for setting, limit, counter in (
-            ("daily_questions", settings.daily_questions, "questions:{place}"),
+            ("daily_questions", settings.daily_questions, place_questions),
             (
                 "daily_questions_per_person",
                 settings.daily_questions_per_person,
-                "questions-by:{place}:{person}",
+                lambda place: person_questions(place, person),
             ),
         ):
             place = settings.set_in[setting]
             if limit is not None and place is not None:
-                key = counter.format(place=place, person=person)
+                key = counter(str(place))
                 limits[key], named[key] = limit, (setting, limit)
         if not limits:
             return DailyQuota(allowed=True)
@@ -165,3 +173,29 @@ class Places:
         return DailyQuota(
             allowed=False, refused_by=setting, limit=limit, retry_after=decision.retry_after
         )
+
+    async def token_budget(self, settings: PlaceSettings) -> DailyQuota:
+        """Whether the place's ``daily_tokens`` leave room for a question today: refused once
+        the tokens its answers used today (in the place that set it) reach it. An answer's
+        tokens are known once it is done, so answers already under way may go past it."""
+        limit, place = settings.daily_tokens, settings.set_in["daily_tokens"]
+        if limit is None or place is None:
+            return DailyQuota(allowed=True)
+        counter = place_tokens(str(place))
+        used = (await self._state.daily_counts([counter])).get(counter, 0)
+        if used < limit:
+            return DailyQuota(allowed=True)
+        _, left = utc_day(time.time())
+        return DailyQuota(allowed=False, refused_by="daily_tokens", limit=limit, retry_after=left)
+
+    async def spend_tokens(
+        self, settings: PlaceSettings, platform: str, server: str | None, tokens: int
+    ) -> None:
+        """Count an answer's tokens today where ``daily_tokens`` is set (a channel's own limit,
+        else its server's), and on the server where none is, so a limit set later in the day
+        meets the day's tokens already used."""
+        place = settings.set_in["daily_tokens"] or (
+            Place(platform, server) if server is not None else None
+        )
+        if place is not None and tokens > 0:
+            await self._state.add_daily({place_tokens(str(place)): tokens})

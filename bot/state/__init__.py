@@ -10,8 +10,10 @@ from __future__ import annotations
 import sqlite3
 from urllib.parse import SplitResult, urlsplit
 
+from bot.state.logged import LoggedAnswer, LoggedSource, LoggedVote
 from bot.state.memory import MemoryState
 from bot.state.ports import (
+    ANSWER_LOG_DAYS,
     DEDUP_TTL,
     FEEDBACK_TTL,
     LEASE_TTL,
@@ -20,11 +22,13 @@ from bot.state.ports import (
     SETTINGS_HISTORY_KEEP,
     SETTINGS_HISTORY_TTL,
     STATE_TIMEOUT,
+    AnswerLogStore,
     Cache,
     ConversationMemory,
     DailyQuotas,
     Dedup,
     Feedback,
+    Forgetting,
     Leases,
     OnWait,
     PlaceSettingsStore,
@@ -38,6 +42,7 @@ from bot.state.ports import (
 from config.settings import SettingsError
 
 __all__ = [
+    "ANSWER_LOG_DAYS",
     "DEDUP_TTL",
     "FEEDBACK_TTL",
     "LEASE_TTL",
@@ -46,12 +51,17 @@ __all__ = [
     "SETTINGS_HISTORY_KEEP",
     "SETTINGS_HISTORY_TTL",
     "STATE_TIMEOUT",
+    "AnswerLogStore",
     "Cache",
     "ConversationMemory",
     "DailyQuotas",
     "Dedup",
     "Feedback",
+    "Forgetting",
     "Leases",
+    "LoggedAnswer",
+    "LoggedSource",
+    "LoggedVote",
     "OnWait",
     "PlaceSettingsStore",
     "QuotaDecision",

@@ -9,7 +9,9 @@ failure counts on ``on_failure(operation)`` (the worker's Prometheus counter) an
 an outage is logged once, as is the recovery. A place's settings fall back to the last ones read
 from the store (a channel an admin turned off stays off), or to the environment's when none was;
 a daily quota lets the question through. What an admin asks of the store (a change, a history,
-every place's settings) is never pretended done: it raises :class:`StateUnavailable`.
+every place's settings, a report, a forget) is never pretended done: it raises
+:class:`StateUnavailable`. The answer log is written failing open (an answer left out of it
+is counted on ``on_failure("answer_log")``).
 
 After a failure the store is left alone for ``pause`` seconds (a hung host would otherwise
 cost every call its timeout), then tried again: the worker recovers by itself once the store
@@ -27,6 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from typing import Self, TypeVar
 
 from bot.state.base import raise_if_cancelling
+from bot.state.logged import LoggedAnswer, LoggedVote
 from bot.state.memory import MemoryState
 from bot.state.ports import (
     DEDUP_TTL,
@@ -204,6 +207,70 @@ class FailOpenState:
         return await self._call(
             "daily_quota", lambda: self.backend.take_daily(limits), QuotaDecision(allowed=True)
         )
+
+    async def add_daily(self, amounts: Mapping[str, int]) -> None:
+        await self._call("daily_quota", lambda: self.backend.add_daily(amounts), None)
+
+    async def daily_counts(self, counters: Sequence[str]) -> dict[str, int]:
+        """Nothing counted when the store fails: a token budget lets the question through."""
+        return await self._call("daily_quota", lambda: self.backend.daily_counts(counters), {})
+
+    # -- the answer log and forgetting --------------------------------------------------------
+
+    async def log_answer(self, record: LoggedAnswer, *, retention: float) -> None:
+        await self._call(
+            "answer_log", lambda: self.backend.log_answer(record, retention=retention), None
+        )
+
+    async def log_verdicts(self, answer_id: str, verdicts: Sequence[str | None]) -> None:
+        await self._call("answer_log", lambda: self.backend.log_verdicts(answer_id, verdicts), None)
+
+    async def log_vote(self, vote_key: str, vote: LoggedVote) -> LoggedAnswer | None:
+        return await self._call("answer_log", lambda: self.backend.log_vote(vote_key, vote), None)
+
+    async def logged_answers(
+        self,
+        *,
+        since: float,
+        until: float,
+        platform: str | None = None,
+        server: str | None = None,
+        batch: int = 1000,
+    ) -> AsyncIterator[list[LoggedAnswer]]:
+        """A report is asked by a person: a store that fails raises, never an empty report."""
+        pages = self.backend.logged_answers(
+            since=since, until=until, platform=platform, server=server, batch=batch
+        )
+        while (page := await self._must("answer_log", lambda: anext(pages, None))) is not None:
+            yield page
+
+    async def note_belongings(
+        self,
+        platform: str,
+        *,
+        person: str | None,
+        server: str | None,
+        threads: Sequence[str] = (),
+        votes: Sequence[str] = (),
+        ttl: float,
+    ) -> None:
+        await self._call(
+            "answer_log",
+            lambda: self.backend.note_belongings(
+                platform, person=person, server=server, threads=threads, votes=votes, ttl=ttl
+            ),
+            None,
+        )
+
+    async def forget_person(self, platform: str, person: str) -> int:
+        return await self._must("forget", lambda: self.backend.forget_person(platform, person))
+
+    async def forget_place(self, platform: str, server: str) -> int:
+        """The place's settings read before are forgotten here too, as in the store."""
+        here = f"{platform}:{server}"
+        for place in [p for p in self._known if p == here or p.startswith(f"{here}/")]:
+            del self._known[place]
+        return await self._must("forget", lambda: self.backend.forget_place(platform, server))
 
     @contextlib.asynccontextmanager
     async def lease(

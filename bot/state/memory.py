@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Generic, TypeVar
 
 from bot.state.base import StateBase, changed_settings, sliding_window, utc_day
+from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedVote
+from bot.state.names import belongs_to_person, belongs_to_place, rate_window
 from bot.state.ports import (
     DEDUP_TTL,
     FEEDBACK_TTL,
@@ -47,6 +50,13 @@ class _Expiring(Generic[V]):
         for key in [key for key, (expires, _) in self._items.items() if expires <= now]:
             del self._items[key]
 
+    def pop(self, key: str) -> bool:
+        return self._items.pop(key, None) is not None
+
+
+Belonging = tuple[str, str, str, str | None, str | None]
+"""(platform, kind: ``thread`` or ``vote``, key, person, server)."""
+
 
 class MemoryState(StateBase):
     """Plain dicts; every step is atomic because nothing here awaits mid-step."""
@@ -63,6 +73,11 @@ class MemoryState(StateBase):
         self._history: dict[str, list[SettingChange]] = {}
         self._daily: dict[str, tuple[int, int]] = {}
         """Counter -> (its UTC day, the count that day)."""
+        self._answers: dict[str, tuple[float, LoggedAnswer]] = {}
+        """Record id -> (when it goes, by the wall clock, the record)."""
+        self._vote_keys: dict[str, str] = {}
+        self._belongings: dict[Belonging, float] = {}
+        """What belongs to a person and a place -> when the note goes (wall clock)."""
         self._next_sweep = 0.0
 
     def _now(self) -> float:
@@ -71,8 +86,12 @@ class MemoryState(StateBase):
             self._next_sweep = now + _SWEEP_EVERY
             for store in (self._claims, self._hits, self._threads, self._votes, self._cache):
                 store.sweep(now)
-            today, _ = utc_day(time.time())
+            wall = time.time()
+            today, _ = utc_day(wall)
             self._daily = {key: count for key, count in self._daily.items() if count[0] == today}
+            for answer_id in [i for i, (goes, _) in self._answers.items() if goes <= wall]:
+                self._drop_answer(answer_id)
+            self._belongings = {k: goes for k, goes in self._belongings.items() if goes > wall}
         return now
 
     async def ping(self) -> bool:
@@ -194,3 +213,152 @@ class MemoryState(StateBase):
         for key in limits:
             self._daily[key] = (today, counts[key] + 1)
         return QuotaDecision(allowed=True)
+
+    async def add_daily(self, amounts: Mapping[str, int]) -> None:
+        self._now()
+        today, _ = utc_day(time.time())
+        for key, amount in amounts.items():
+            day, count = self._daily.get(key, (today, 0))
+            self._daily[key] = (today, (count if day == today else 0) + amount)
+
+    async def daily_counts(self, counters: Sequence[str]) -> dict[str, int]:
+        self._now()
+        today, _ = utc_day(time.time())
+        counts = {key: self._daily.get(key, (today, 0)) for key in counters}
+        return {key: count if day == today else 0 for key, (day, count) in counts.items()}
+
+    # -- the answer log -------------------------------------------------------------------------
+
+    async def log_answer(self, record: LoggedAnswer, *, retention: float) -> None:
+        self._now()
+        cutoff = time.time() - retention
+        # oldest first, as they were logged: one that ended out of turn waits for the sweep
+        while self._answers and next(iter(self._answers.values()))[1].at <= cutoff:
+            self._drop_answer(next(iter(self._answers)))
+        if record.at > cutoff:
+            self._answers[record.id] = (record.at + retention, record)
+            if record.vote_key is not None:
+                self._vote_keys[record.vote_key] = record.id
+
+    def _drop_answer(self, answer_id: str) -> LoggedAnswer | None:
+        _, record = self._answers.pop(answer_id, (0.0, None))
+        if record is not None and record.vote_key is not None:
+            self._vote_keys.pop(record.vote_key, None)
+        return record
+
+    def _live(self, answer_id: str | None) -> LoggedAnswer | None:
+        goes, record = self._answers.get(answer_id or "", (0.0, None))
+        return record if goes > time.time() else None
+
+    def _keep(self, record: LoggedAnswer) -> None:
+        self._answers[record.id] = (self._answers[record.id][0], record)
+
+    async def log_verdicts(self, answer_id: str, verdicts: Sequence[str | None]) -> None:
+        record = self._live(answer_id)
+        if record is not None:
+            self._keep(record.checked(verdicts))
+
+    async def log_vote(self, vote_key: str, vote: LoggedVote) -> LoggedAnswer | None:
+        record = self._live(self._vote_keys.get(vote_key))
+        if record is not None:
+            self._keep(record.voted(vote))
+        return record
+
+    async def logged_answers(
+        self,
+        *,
+        since: float,
+        until: float,
+        platform: str | None = None,
+        server: str | None = None,
+        batch: int = 1000,
+    ) -> AsyncIterator[list[LoggedAnswer]]:
+        wall = time.time()
+        found = sorted(
+            (
+                record
+                for goes, record in self._answers.values()
+                if goes > wall
+                and since <= record.at < until
+                and (server is None or (record.platform, record.server) == (platform, server))
+            ),
+            key=lambda record: (record.at, record.id),
+        )
+        for start in range(0, len(found), batch):
+            yield found[start : start + batch]
+
+    # -- forgetting -----------------------------------------------------------------------------
+
+    async def note_belongings(
+        self,
+        platform: str,
+        *,
+        person: str | None,
+        server: str | None,
+        threads: Sequence[str] = (),
+        votes: Sequence[str] = (),
+        ttl: float,
+    ) -> None:
+        goes = time.time() + ttl
+        for kind, keys in (("thread", threads), ("vote", votes)):
+            for key in keys:
+                belonging = (platform, kind, key, person, server)
+                self._belongings[belonging] = max(goes, self._belongings.get(belonging, 0.0))
+
+    def _forget_belongings(self, belongings: list[Belonging], *, person: str | None) -> int:
+        """Drop what ``belongings`` note: a conversation's memory; a vote, ``person``'s (all of
+        an answer's when None), in the votes and in the answer's record."""
+        forgotten = 0
+        for belonging in belongings:
+            self._belongings.pop(belonging, None)
+            _platform, kind, key, _person, _server = belonging
+            if kind == "thread":
+                forgotten += self._threads.pop(key)
+                continue
+            votes = self._votes.get(key, self._now()) or {}
+            if person is None:
+                forgotten += len(votes)
+                self._votes.pop(key)
+            elif votes.pop(person, None) is not None:
+                forgotten += 1
+            record = self._live(self._vote_keys.get(key))
+            if record is not None:
+                self._keep(record.unvoted(person) if person else replace(record, votes=()))
+        return forgotten
+
+    async def forget_person(self, platform: str, person: str) -> int:
+        forgotten = 0
+        for answer_id, (_, record) in list(self._answers.items()):
+            if (record.platform, record.asker) == (platform, person):
+                forgotten += self._drop_answer(answer_id) is not None
+        mine = [b for b in self._belongings if (b[0], b[3]) == (platform, person)]
+        forgotten += self._forget_belongings(mine, person=person)
+        forgotten += self._hits.pop(rate_window(platform, person))
+        for counter in [c for c in self._daily if belongs_to_person(c, platform, person)]:
+            forgotten += self._daily.pop(counter) is not None
+        for place, history in self._history.items():
+            if place.startswith(f"{platform}:"):
+                self._history[place] = [
+                    replace(change, by=FORGOTTEN) if change.by == person else change
+                    for change in history
+                ]
+        return forgotten
+
+    async def forget_place(self, platform: str, server: str) -> int:
+        here = f"{platform}:{server}"
+        forgotten = 0
+        for store in (self._settings, self._history):
+            for place in [p for p in store if p == here or p.startswith(f"{here}/")]:
+                forgotten += 1
+                del store[place]
+        for answer_id, (_, record) in list(self._answers.items()):
+            if (record.platform, record.server) == (platform, server):
+                if record.vote_key is not None:
+                    forgotten += len(self._votes.get(record.vote_key, self._now()) or {})
+                    self._votes.pop(record.vote_key)
+                forgotten += self._drop_answer(answer_id) is not None
+        ours = [b for b in self._belongings if (b[0], b[4]) == (platform, server)]
+        forgotten += self._forget_belongings(ours, person=None)
+        for counter in [c for c in self._daily if belongs_to_place(c, platform, server)]:
+            forgotten += self._daily.pop(counter) is not None
+        return forgotten

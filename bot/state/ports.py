@@ -8,14 +8,16 @@ thread's lease is one queue for every worker.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Protocol, Self
 
+from bot.state.logged import LoggedAnswer, LoggedVote
 from bot.upstream.events import Turn
 
 __all__ = [
+    "ANSWER_LOG_DAYS",
     "DEDUP_TTL",
     "FEEDBACK_TTL",
     "LEASE_TTL",
@@ -24,11 +26,13 @@ __all__ = [
     "SETTINGS_HISTORY_KEEP",
     "SETTINGS_HISTORY_TTL",
     "STATE_TIMEOUT",
+    "AnswerLogStore",
     "Cache",
     "ConversationMemory",
     "DailyQuotas",
     "Dedup",
     "Feedback",
+    "Forgetting",
     "Leases",
     "OnWait",
     "PlaceSettingsStore",
@@ -55,6 +59,8 @@ SETTINGS_HISTORY_KEEP = 200
 """Changes kept per place: enough for a community's whole story of settings, bounded anyway."""
 SETTINGS_HISTORY_TTL = 366 * 24 * 3600.0
 """How long a recorded change is kept: a year (and a day), whatever ``SETTINGS_HISTORY_KEEP``."""
+ANSWER_LOG_DAYS = 30
+"""Days an answer's record is kept (``ANSWER_LOG_DAYS``)."""
 OnWait = Callable[[int], Awaitable[None]]
 """Told the 1-based place in the queue when a caller has to wait (1 = next in line)."""
 
@@ -200,6 +206,82 @@ class DailyQuotas(Protocol):
         the first that has. One step across every worker; counters end with their day."""
         ...
 
+    async def add_daily(self, amounts: Mapping[str, int]) -> None:
+        """Add to today's counts of ``amounts`` (counter -> how much), whatever their limit
+        (tokens are known once spent); counters end with their day."""
+        ...
+
+    async def daily_counts(self, counters: Sequence[str]) -> dict[str, int]:
+        """Today's count of each of ``counters`` (0 for one not counted today)."""
+        ...
+
+
+class AnswerLogStore(Protocol):
+    """The answer log: one record per question (``bot.answerlog`` decides what it holds),
+    completed later by the quote checks and the votes, and read back by the reports."""
+
+    async def log_answer(self, record: LoggedAnswer, *, retention: float) -> None:
+        """Keep ``record`` (replacing one with its id) until ``retention`` seconds after it was
+        asked, findable by its time, its server, its asker and its vote key; records asked
+        longer ago than ``retention`` go now."""
+        ...
+
+    async def log_verdicts(self, answer_id: str, verdicts: Sequence[str | None]) -> None:
+        """Set the quote verdict of the record's sources, in order (None leaves one as it is);
+        nothing when the record is gone."""
+        ...
+
+    async def log_vote(self, vote_key: str, vote: LoggedVote) -> LoggedAnswer | None:
+        """Put ``vote`` on the record whose answer's votes arrive under ``vote_key`` (in place
+        of the same person's earlier vote); the record as it was, None when there is none."""
+        ...
+
+    def logged_answers(
+        self,
+        *,
+        since: float,
+        until: float,
+        platform: str | None = None,
+        server: str | None = None,
+        batch: int = 1000,
+    ) -> AsyncIterator[list[LoggedAnswer]]:
+        """The records asked from ``since`` until before ``until`` (seconds since the epoch),
+        oldest first, ``batch`` at a time; only ``server``'s (with its ``platform``) when
+        given."""
+        ...
+
+
+class Forgetting(Protocol):
+    """What is kept about a person or a place, found again and deleted at once."""
+
+    async def note_belongings(
+        self,
+        platform: str,
+        *,
+        person: str | None,
+        server: str | None,
+        threads: Sequence[str] = (),
+        votes: Sequence[str] = (),
+        ttl: float,
+    ) -> None:
+        """Note that the conversations ``threads`` (their memory's keys) and the votes under
+        ``votes`` (an answer's vote keys) belong to ``person`` and to ``server``, for ``ttl``
+        seconds (at least as long as they are kept)."""
+        ...
+
+    async def forget_person(self, platform: str, person: str) -> int:
+        """Delete, in one step, everything kept about ``person``: their answers' records, their
+        votes, the memory of the conversations they asked in, their daily counts and their
+        rate window; settings they changed keep the change, not who made it. How many things
+        were deleted."""
+        ...
+
+    async def forget_place(self, platform: str, server: str) -> int:
+        """Delete, in one step, everything kept about ``server`` and its channels: settings and
+        their history, answers' records, votes on its answers, its conversations' memory and
+        its daily counts. How many things were deleted."""
+        ...
+
 
 class State(
     Dedup,
@@ -210,6 +292,8 @@ class State(
     Leases,
     PlaceSettingsStore,
     DailyQuotas,
+    AnswerLogStore,
+    Forgetting,
     Protocol,
 ):
     """Everything shared; an async context manager that closes the backend."""

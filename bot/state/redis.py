@@ -26,14 +26,12 @@ from bot.state.ports import (
     RateDecision,
     SettingChange,
 )
+from bot.state.redis_log import NOW_MS, RedisAnswerLog
 from bot.upstream.events import Turn
 
 __all__ = ["RedisState"]
 
-_NOW_MS = """
-local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-"""
+_NOW_MS = NOW_MS
 
 # KEYS: hits zset. ARGV: limit, window ms, unique member. Returns -1 (counted) or ms to wait.
 _HIT = (
@@ -162,22 +160,47 @@ return {0, ends - now}
 )
 
 
+# KEYS: one hash per counter (day, n). ARGV: each counter's amount (none: only read them).
+# Returns each counter's count today, after adding.
+_ADD_DAILY = (
+    _NOW_MS
+    + """
+local day = math.floor(now / 86400000)
+local out = {}
+for i, key in ipairs(KEYS) do
+  local counted = redis.call('HMGET', key, 'day', 'n')
+  local count = 0
+  if tonumber(counted[1]) == day then count = tonumber(counted[2]) end
+  if ARGV[i] then
+    count = count + tonumber(ARGV[i])
+    redis.call('HSET', key, 'day', day, 'n', count)
+    redis.call('PEXPIREAT', key, (day + 1) * 86400000)
+  end
+  out[i] = count
+end
+return out
+"""
+)
+
+
 def _ms(seconds: float) -> int:
     return max(int(seconds * 1000), 1)
 
 
-class RedisState(StateBase):
+class RedisState(StateBase, RedisAnswerLog):
+    """Every port on one Redis; the answer log and forgetting are :class:`RedisAnswerLog`'s."""
+
     def __init__(self, client: Redis, *, namespace: str) -> None:
         """Take ownership of ``client`` (created with ``decode_responses=True``)."""
-        super().__init__()
-        self._redis = client
-        self._ns = namespace
+        StateBase.__init__(self)
+        RedisAnswerLog.__init__(self, client, namespace=namespace)
         self._hit = client.register_script(_HIT)
         self._claim_script = client.register_script(_CLAIM)
         self._vote = client.register_script(_VOTE)
         self._change = client.register_script(_CHANGE)
         self._every_place = client.register_script(_EVERY_PLACE)
         self._daily = client.register_script(_DAILY)
+        self._add_daily = client.register_script(_ADD_DAILY)
 
     def _key(self, kind: str, key: str) -> str:
         return f"{self._ns}:{kind}:{key}"
@@ -320,6 +343,17 @@ class RedisState(StateBase):
         return QuotaDecision(
             allowed=False, refused_by=counters[int(refused) - 1], retry_after=int(left_ms) / 1000
         )
+
+    async def add_daily(self, amounts: Mapping[str, int]) -> None:
+        counters = list(amounts)
+        await self._add_daily(
+            keys=[self._key("daily", counter) for counter in counters],
+            args=[amounts[counter] for counter in counters],
+        )
+
+    async def daily_counts(self, counters: Sequence[str]) -> dict[str, int]:
+        counts = await self._add_daily(keys=[self._key("daily", counter) for counter in counters])
+        return {counter: int(count) for counter, count in zip(counters, counts, strict=True)}
 
 
 def _change(record: str) -> SettingChange:

@@ -8,13 +8,16 @@ hit atomic across processes on the same file. Times are wall-clock: all users sh
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from bot.state import sqlite_log
 from bot.state.base import DAY_SECONDS, StateBase, changed_settings, sliding_window, utc_day
+from bot.state.logged import LoggedAnswer, LoggedVote
 from bot.state.ports import (
     DEDUP_TTL,
     FEEDBACK_TTL,
@@ -78,7 +81,7 @@ class SqliteState(StateBase):
         )
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(_SCHEMA + sqlite_log.SCHEMA)
         except sqlite3.Error:
             self._db.close()
             raise
@@ -94,7 +97,8 @@ class SqliteState(StateBase):
             try:
                 if now >= self._next_sweep:
                     self._next_sweep = now + _SWEEP_EVERY
-                    for statement in filter(str.strip, _SWEEP.split(";")):
+                    sweep = _SWEEP + sqlite_log.SWEEP
+                    for statement in filter(str.strip, sweep.split(";")):
                         self._db.execute(statement, {"now": now})
                 result = step(self._db, now)
             except BaseException:
@@ -330,3 +334,84 @@ class SqliteState(StateBase):
             return QuotaDecision(allowed=True)
 
         return await self._run(take)
+
+    async def add_daily(self, amounts: Mapping[str, int]) -> None:
+        def add(db: sqlite3.Connection, now: float) -> None:
+            today, _ = utc_day(now)
+            db.executemany(
+                "INSERT INTO daily VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET"
+                " n = CASE WHEN day = excluded.day THEN n + excluded.n ELSE excluded.n END,"
+                " day = excluded.day",
+                [(key, today, amount) for key, amount in amounts.items()],
+            )
+
+        await self._run(add)
+
+    async def daily_counts(self, counters: Sequence[str]) -> dict[str, int]:
+        def read(db: sqlite3.Connection, now: float) -> dict[str, int]:
+            today, _ = utc_day(now)
+            counts = dict.fromkeys(counters, 0)
+            for key in counters:
+                row = db.execute(
+                    "SELECT n FROM daily WHERE key = ? AND day = ?", (key, today)
+                ).fetchone()
+                counts[key] = 0 if row is None else int(row[0])
+            return counts
+
+        return await self._run(read)
+
+    # -- the answer log and forgetting (bot/state/sqlite_log.py) ------------------------------
+
+    async def log_answer(self, record: LoggedAnswer, *, retention: float) -> None:
+        await self._run(lambda db, now: sqlite_log.log_answer(db, now, record, retention))
+
+    async def log_verdicts(self, answer_id: str, verdicts: Sequence[str | None]) -> None:
+        await self._run(lambda db, now: sqlite_log.log_verdicts(db, now, answer_id, verdicts))
+
+    async def log_vote(self, vote_key: str, vote: LoggedVote) -> LoggedAnswer | None:
+        return await self._run(lambda db, now: sqlite_log.log_vote(db, now, vote_key, vote))
+
+    async def logged_answers(
+        self,
+        *,
+        since: float,
+        until: float,
+        platform: str | None = None,
+        server: str | None = None,
+        batch: int = 1000,
+    ) -> AsyncIterator[list[LoggedAnswer]]:
+        page = functools.partial(
+            sqlite_log.logged_page,
+            since=since,
+            until=until,
+            platform=platform,
+            server=server,
+            batch=batch,
+        )
+        after = (-float("inf"), "")
+        while found := await self._run(functools.partial(page, after=after)):
+            yield found
+            after = (found[-1].at, found[-1].id)
+
+    async def note_belongings(
+        self,
+        platform: str,
+        *,
+        person: str | None,
+        server: str | None,
+        threads: Sequence[str] = (),
+        votes: Sequence[str] = (),
+        ttl: float,
+    ) -> None:
+        kinds = (("thread", threads), ("vote", votes))
+        await self._run(
+            lambda db, now: sqlite_log.note_belongings(
+                db, now, platform, person, server, kinds, ttl
+            )
+        )
+
+    async def forget_person(self, platform: str, person: str) -> int:
+        return await self._run(lambda db, now: sqlite_log.forget_person(db, now, platform, person))
+
+    async def forget_place(self, platform: str, server: str) -> int:
+        return await self._run(lambda db, now: sqlite_log.forget_place(db, now, platform, server))

@@ -148,6 +148,7 @@ class AnswerClient:
         timeouts: Timeouts = Timeouts(),
         retry: RetryPolicy = RetryPolicy(),
         related_questions: bool = True,
+        usage_in_stream: bool = False,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Sleep | None = None,
         on_retry: Callable[[], None] | None = None,
@@ -160,6 +161,8 @@ class AnswerClient:
         self._timeouts = timeouts
         self._retry = retry
         self._related_questions = related_questions
+        self.usage_in_stream = usage_in_stream
+        """Whether a stream asks for its tokens (``stream_options.include_usage``)."""
         self._sleep: Sleep = sleep or asyncio.sleep
         self._on_retry = on_retry
         self._http = httpx.AsyncClient(
@@ -183,6 +186,8 @@ class AnswerClient:
         body: dict[str, Any] = {"model": self._model, "messages": messages, "stream": stream}
         if self._related_questions:
             body["return_related_questions"] = True
+        if self.usage_in_stream and stream:
+            body["stream_options"] = {"include_usage": True}
         return body
 
     def _headers(self) -> dict[str, str]:

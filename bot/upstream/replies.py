@@ -177,7 +177,13 @@ def related_of(chunk: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def usage_of(chunk: Mapping[str, Any]) -> Usage | None:
+    """The tokens a chunk reports: ``usage`` (OpenAI's last chunk, with no choices, when
+    ``stream_options.include_usage`` is asked; Mistral's, DeepSeek's and Perplexity's on their
+    own), or Groq's ``x_groq.usage``."""
     raw = chunk.get("usage")
+    groq = chunk.get("x_groq")
+    if not isinstance(raw, Mapping) and isinstance(groq, Mapping):
+        raw = groq.get("usage")
     if not isinstance(raw, Mapping):
         return None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.i18n.wording import Labels
+from bot.i18n.wording import Labels, Wording
 from bot.render.layout import Passage, Source, SourceCard
 from bot.render.ports import Payload, Standalone
 from bot.render.text import clip
@@ -29,12 +29,14 @@ from integrations.discord.types import (
 )
 
 __all__ = [
+    "FEEDBACK",
     "RELATED",
     "DiscordCards",
     "also_consulted",
     "document",
     "embed_size",
     "feedback_row",
+    "left_over",
     "related_message",
 ]
 
@@ -235,6 +237,36 @@ def related_message(questions: Sequence[str], labels: Labels) -> Payload | None:
     return {
         "content": f"**{_MARKDOWN.escape(labels.related, line_start=False)}**",
         "components": [_row(button) for button in buttons],
+        "allowed_mentions": NO_MENTIONS,
+        "flags": SUPPRESS_EMBEDS,
+    }
+
+
+def left_over(payloads: Sequence[Payload], wording: Wording) -> Payload | None:
+    """The sources of cards messages that cannot be sent (an interaction's followups spent),
+    said in one message: how many, then each linked, with its footnote numbers, while they fit.
+    None when those messages hold no source (related questions alone)."""
+    lines: list[str] = []
+    titles: set[str] = set()
+    for payload in payloads:
+        for embed in payload.get("embeds") or ():
+            if "author" in embed:  # a card (a long document's first): numbers lead its author
+                if embed["title"] in titles:
+                    continue
+                titles.add(embed["title"])
+                title = _MARKDOWN.escape(clip(embed["title"], 150), line_start=False)
+                linked = _MARKDOWN.link(title, embed["url"]) if embed.get("url") else title
+                numbers = embed["author"]["name"].split(" · ")[0]
+                lines.append(f"- {numbers} {linked}")
+            else:  # the also-consulted list, its lines already linked
+                lines += str(embed.get("description", "")).split("\n")
+    if not lines:
+        return None
+    lead = f"**{_MARKDOWN.escape(wording.more_sources(len(lines)), line_start=True)}**"
+    room = limits.CONTENT - len(lead) - 20  # the "- … +n" line too
+    shown = listed(lines, line=lambda line: line, room=room, rest=lambda n: f"- … +{n}")
+    return {
+        "content": "\n".join([lead, *shown]),
         "allowed_mentions": NO_MENTIONS,
         "flags": SUPPRESS_EMBEDS,
     }

@@ -1,29 +1,114 @@
-"""The slash commands, and syncing them only when what Discord has differs from ours.
+"""citebot's application commands, declared once for the worker, ``citebot sync-commands`` and
+``citebot manifest discord``.
 
-Discord allows about 200 command creations a day per guild, so a worker that restarts often
-must not sync on every boot: it compares the registered commands (a GET, which is free) with
-the local definitions and PUTs only on a difference. ``citebot sync-commands`` forces a PUT.
+- ``/ask question:<text> private:<bool>``;
+- ``/citebot settings show|set|unset|history`` (room beside ``settings`` for the subcommands
+  every member may use, such as ``forget-me``: so ``/citebot`` sets no default permission, and
+  the adapter checks Manage Server itself);
+- the message commands "Check with sources" and "Check with sources privately", named in each
+  language citebot speaks (``name_localizations``).
+
+Every command may be installed to a server or to a user (``integration_types`` 0 and 1) and
+used in servers, in the bot's DM and in other DMs and group DMs (``contexts`` 0, 1 and 2).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
 
-log = logging.getLogger(__name__)
+from bot.i18n.wording import Wording
+from bot.places import KEYS
+from integrations.discord.admin_views import Where
 
-__all__ = ["AskHandler", "add_ask_command", "sync_if_changed"]
+__all__ = [
+    "CHECK",
+    "CHECK_PRIVATELY",
+    "Handlers",
+    "add_commands",
+    "command_tree",
+    "declared_tree",
+    "localized_names",
+]
 
-AskHandler = Callable[[discord.Interaction, str, bool | None], Awaitable[None]]
-"""Given the question and whether the asker chose a private answer (None: they did not say)."""
+CHECK = Wording().check_with_sources()
+CHECK_PRIVATELY = Wording().check_with_sources_privately()
+_MESSAGE_COMMANDS: dict[str, Callable[[Wording], str]] = {
+    CHECK: Wording.check_with_sources,
+    CHECK_PRIVATELY: Wording.check_with_sources_privately,
+}
 
 
-def add_ask_command(tree: app_commands.CommandTree[Any], handler: AskHandler) -> None:
-    """``/ask question:<text> private:<bool>``, answered by ``handler``."""
+class Handlers(Protocol):
+    """What answers each command (the bot)."""
+
+    async def ask(
+        self, interaction: discord.Interaction, question: str, private: bool | None
+    ) -> None: ...
+
+    async def check(
+        self, interaction: discord.Interaction, message: discord.Message, *, private: bool | None
+    ) -> None:
+        """``private`` None: as the place's ``private_by_default`` says."""
+
+    async def settings_show(self, interaction: discord.Interaction, where: Where | None) -> None:
+        """``where`` None: the settings in effect here, whichever place set them."""
+
+    async def settings_set(
+        self, interaction: discord.Interaction, setting: str, where: Where
+    ) -> None: ...
+
+    async def settings_unset(
+        self, interaction: discord.Interaction, setting: str, where: Where
+    ) -> None: ...
+
+    async def settings_history(self, interaction: discord.Interaction, where: Where | None) -> None:
+        """``where`` None: the server's changes and this channel's."""
+
+
+def command_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
+    """A tree whose every command may be installed to a server or a user and used anywhere."""
+    return app_commands.CommandTree(
+        client,
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        ),
+    )
+
+
+class _Unanswered:
+    """The handlers of commands declared only (synced, printed), never run."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"a declared command's {name} answers nothing")
+
+
+def declared_tree() -> app_commands.CommandTree[Any]:
+    """The commands as declared, for ``citebot sync-commands`` and ``citebot manifest``: no
+    client runs them (one is made, never connected, as discord.py's tree needs one; its
+    warnings about voice support are about nothing citebot uses)."""
+    voice = logging.getLogger("discord.client")
+    level = voice.level
+    voice.setLevel(logging.ERROR)
+    try:
+        client = discord.Client(intents=discord.Intents.default())
+    finally:
+        voice.setLevel(level)
+    tree = command_tree(client)
+    add_commands(tree, cast(Handlers, _Unanswered()))
+    return tree
+
+
+_SETTINGS = [app_commands.Choice(name=key, value=key) for key in KEYS]
+
+
+def add_commands(tree: app_commands.CommandTree[Any], handlers: Handlers) -> None:
+    """Every command, each answered by ``handlers``."""
 
     @tree.command(name="ask", description="Ask a question; the answer cites its sources")
     @app_commands.describe(
@@ -33,40 +118,69 @@ def add_ask_command(tree: app_commands.CommandTree[Any], handler: AskHandler) ->
     async def ask(
         interaction: discord.Interaction, question: str, private: bool | None = None
     ) -> None:
-        await handler(interaction, question, private)
+        await handlers.ask(interaction, question, private)
 
+    tree.add_command(_citebot(handlers))
+
+    async def check(interaction: discord.Interaction, message: discord.Message) -> None:
+        await handlers.check(interaction, message, private=None)
+
+    async def check_privately(interaction: discord.Interaction, message: discord.Message) -> None:
+        await handlers.check(interaction, message, private=True)
+
+    tree.add_command(app_commands.ContextMenu(name=CHECK, callback=check))
+    tree.add_command(app_commands.ContextMenu(name=CHECK_PRIVATELY, callback=check_privately))
     del ask
 
 
-def _shape(commands: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    """What makes two command lists the same for Discord users (ids and versions aside)."""
-
-    def options(items: list[dict[str, Any]]) -> tuple[Any, ...]:
-        return tuple(
-            (
-                o["name"],
-                o["type"],
-                o.get("description", ""),
-                bool(o.get("required")),
-                options(o.get("options") or []),
-            )
-            for o in items
-        )
-
-    return sorted(
-        (c["name"], c.get("type", 1), c.get("description", ""), options(c.get("options") or []))
-        for c in commands
+def _citebot(handlers: Handlers) -> app_commands.Group:
+    citebot = app_commands.Group(name="citebot", description="citebot's settings in this server")
+    settings = app_commands.Group(
+        name="settings",
+        description="citebot's settings here (for those who may manage the server)",
+        parent=citebot,
     )
+    where_show = "The server's, or this channel's (the default: all in effect here)"
+    where = "The server's (the default), or this channel's"
+
+    @settings.command(name="show", description="The settings in effect here")
+    @app_commands.describe(where=where_show)
+    async def show(interaction: discord.Interaction, where: Where | None = None) -> None:
+        await handlers.settings_show(interaction, where)
+
+    @settings.command(name="set", description="Change a setting here")
+    @app_commands.describe(setting="The setting to change", where=where)
+    @app_commands.choices(setting=_SETTINGS)
+    async def set_(interaction: discord.Interaction, setting: str, where: Where = "server") -> None:
+        await handlers.settings_set(interaction, setting, where)
+
+    @settings.command(name="unset", description="Let a setting follow the server or the default")
+    @app_commands.describe(setting="The setting to let go", where=where)
+    @app_commands.choices(setting=_SETTINGS)
+    async def unset(
+        interaction: discord.Interaction, setting: str, where: Where = "server"
+    ) -> None:
+        await handlers.settings_unset(interaction, setting, where)
+
+    @settings.command(name="history", description="Who changed which setting here, and when")
+    @app_commands.describe(where="Only the server's, or only this channel's (default: both)")
+    async def history(interaction: discord.Interaction, where: Where | None = None) -> None:
+        await handlers.settings_history(interaction, where)
+
+    del show, set_, unset, history
+    return citebot
 
 
-async def sync_if_changed(client: discord.Client, tree: app_commands.CommandTree[Any]) -> bool:
-    """Sync the global commands when they differ from Discord's; True when it synced."""
-    assert client.application_id is not None
-    local = [command.to_dict(tree) for command in tree.get_commands()]
-    remote = await client.http.get_global_commands(client.application_id)
-    if _shape(local) == _shape(list(remote)):  # type: ignore[arg-type]
-        log.info("slash commands unchanged; not syncing")
-        return False
-    await tree.sync()
-    log.info("slash commands synced (%d)", len(local))
-    return True
+def localized_names(name: str) -> dict[str, str]:
+    """A message command's name in each Discord locale whose language citebot speaks (Discord
+    shows it in the context menu in the user's own language)."""
+    said = _MESSAGE_COMMANDS.get(name)
+    if said is None:
+        return {}
+    names: dict[str, str] = {}
+    for locale in discord.Locale:
+        language = Wording(language=locale.value).language
+        if language == "en":  # English is the name itself; a language without a catalogue too
+            continue
+        names[locale.value] = said(Wording(language=language))
+    return names

@@ -3,8 +3,8 @@
 The note follows what the person last saw, through the routes and buckets the answer's own
 writes use: a followup on the interaction's webhook while its token lives (the first followup
 also resolves a deferred "is thinking…" response), else a bot-token message in the channel,
-replying to the answer. Nothing is edited: the record may be a second old, and an edit could
-hide text the person already read.
+replying to the answer (not where the bot is no member: a user's install elsewhere). Nothing
+is edited: the record may be a second old, and an edit could hide text the person already read.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import discord
 from bot.i18n.wording import Wording
 from bot.inflight import Orphan
 from bot.render.ports import Presenter
-from integrations.discord.sink import INVALID_WEBHOOK_TOKEN, RouteBudgets
+from integrations.discord.routes import INVALID_WEBHOOK_TOKEN, TOO_MANY_FOLLOWUPS, RouteBudgets
 from integrations.discord.wire import DiscordWire, message_body
 
 __all__ = ["DiscordOrphans"]
@@ -55,10 +55,10 @@ class DiscordOrphans:
                 await self._wire.followup(int(application), orphan.secret, body)
                 return
             except discord.HTTPException as error:
-                if error.code != INVALID_WEBHOOK_TOKEN:
+                if error.code not in (INVALID_WEBHOOK_TOKEN, TOO_MANY_FOLLOWUPS):
                     raise
-        if ephemeral:
-            log.info("an interrupted private answer's token expired: no note possible")
+        if ephemeral or place.get("bot_member") is False:
+            log.info("an interrupted answer's token expired (private, or no bot there): no note")
             return
         await self._post_in_channel(place, body)
 

@@ -22,6 +22,12 @@ def _runner() -> Runner[DiscordSettings]:
     return run_discord
 
 
+def _manifest(environment: DiscordSettings) -> str:
+    from integrations.discord.manifest import manifest
+
+    return manifest(environment)
+
+
 async def _sync_commands(environment: DiscordSettings) -> None:
     from integrations.discord.run import sync_commands
 
@@ -45,4 +51,5 @@ DISCORD = Platform(
         channel_name="CHANNEL_ID",
     ),
     sync_commands=_sync_commands,
+    manifest=_manifest,
 )

@@ -15,20 +15,31 @@ from collections.abc import Iterator
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.http import Route
 
 from bot.kit import PlatformKit
 from bot.state.coordination import scope_of
 from integrations.discord.bot import CitebotDiscord
-from integrations.discord.commands import add_ask_command
+from integrations.discord.commands import declared_tree
 from integrations.discord.orphans import DiscordOrphans
 from integrations.discord.settings import DiscordSettings
 from integrations.discord.shards import Shards
+from integrations.discord.syncing import sync_commands_now
 
 log = logging.getLogger(__name__)
 
-__all__ = ["run_discord", "sync_commands"]
+__all__ = ["IntentNotAllowed", "run_discord", "sync_commands"]
+
+
+class IntentNotAllowed(RuntimeError):
+    """Discord closed the gateway with 4014: the bot asked for an intent its portal denies."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "DISCORD_MESSAGE_CONTENT=on, but Discord refused the Message Content intent: switch "
+            "it on in the Developer Portal (Bot, Privileged Gateway Intents; an app with 10,000 "
+            "users or more applies for it), or set DISCORD_MESSAGE_CONTENT=off"
+        )
 
 
 @contextlib.contextmanager
@@ -87,7 +98,10 @@ async def run_discord(
                 wire=bot.wire, budgets=bot.budgets, presenter=kit.presenter, wording_for=kit.wording
             )
             await stack.enter_async_context(kit.serving(closer))
-            await _first_of(running, stop)
+            try:
+                await _first_of(running, stop)
+            except discord.PrivilegedIntentsRequired:
+                raise IntentNotAllowed from None
 
 
 async def _first_of(running: asyncio.Future[None], stop: asyncio.Event | None) -> None:
@@ -115,23 +129,14 @@ async def _finish(running: asyncio.Future[None]) -> None:
 
 
 async def sync_commands(environment: DiscordSettings) -> None:
-    """Register the slash commands now, whatever Discord has (``citebot sync-commands``)."""
+    """Register the commands now, whatever Discord has (``citebot sync-commands``)."""
     token = _token(environment)
     with discord_base(environment.api_base_url):
-        client = discord.Client(intents=discord.Intents.none())
-        tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
-
-        async def never(*_: object) -> None:
-            raise AssertionError("sync-commands answers nothing")
-
-        add_ask_command(tree, never)
+        tree = declared_tree()
+        client = tree.client
         try:
             await client.login(token)
-            synced = await tree.sync()
-            log.info(
-                "synced %d slash command(s): %s",
-                len(synced),
-                ", ".join(f"/{c.name}" for c in synced),
-            )
+            synced = await sync_commands_now(client, tree)
+            log.info("synced %d command(s)", synced)
         finally:
             await client.close()

@@ -1,4 +1,5 @@
-"""Discord's own variables: the bot token, where its API is, its shards and allowlists."""
+"""Discord's own variables: the bot token, where its API is, its shards and allowlists, and
+whether the bot has the privileged Message Content intent."""
 
 from __future__ import annotations
 
@@ -6,7 +7,14 @@ from typing import Any, ClassVar
 
 from pydantic import Field, SecretStr, field_validator
 
-from config.environment import CommaList, PlatformSettings, blank_is_unset, comma_list, http_url
+from config.environment import (
+    CommaList,
+    PlatformSettings,
+    blank_is_unset,
+    comma_list,
+    http_url,
+    switch,
+)
 
 __all__ = ["DiscordSettings"]
 
@@ -23,6 +31,16 @@ class DiscordSettings(PlatformSettings):
     shard_ids: CommaList = Field(default=(), validation_alias="DISCORD_SHARD_IDS")
     guild_allowlist: CommaList = Field(default=(), validation_alias="DISCORD_GUILD_ALLOWLIST")
     channel_allowlist: CommaList = Field(default=(), validation_alias="DISCORD_CHANNEL_ALLOWLIST")
+    application_id: str | None = Field(default=None, validation_alias="DISCORD_APPLICATION_ID")
+    """Only ``citebot manifest discord`` reads it (its install links); the worker asks Discord."""
+    message_content: bool = Field(default=False, validation_alias="DISCORD_MESSAGE_CONTENT")
+    """The privileged intent, on in the Developer Portal too: thread replies and forum posts
+    carry their text, so follow-ups need no mention and forum posts can be answered."""
+
+    @field_validator("message_content", mode="before")
+    @classmethod
+    def _switch(cls, value: Any) -> Any:
+        return switch(value)
 
     @field_validator("api_base_url")
     @classmethod
@@ -41,6 +59,14 @@ class DiscordSettings(PlatformSettings):
             if not part.isdigit():
                 raise ValueError(f"must be comma-separated shard numbers, got {part!r}")
         return value
+
+    @field_validator("application_id", mode="before")
+    @classmethod
+    def _application_id(cls, value: Any) -> Any:
+        value = blank_is_unset(value)
+        if isinstance(value, str) and not value.strip().isdigit():
+            raise ValueError(f"must be the application's id (digits), got {value.strip()!r}")
+        return value.strip() if isinstance(value, str) else value
 
     @field_validator("token", mode="before")
     @classmethod

@@ -28,9 +28,19 @@ import discord
 
 from bot.answer import fingerprint
 from bot.inflight import Whereabouts
-from bot.pacing import RateBudget
 from bot.render.ports import Payload
 from integrations.discord.limits import THREAD_NAME
+from integrations.discord.refusals import log_refused, part, refused_embeds
+from integrations.discord.routes import (
+    INVALID_WEBHOOK_TOKEN,
+    TOKEN_MARGIN,
+    TOKEN_TTL,
+    TOO_MANY_FOLLOWUPS,
+    Dropped,
+    InteractionToken,
+    RouteBudgets,
+    pace,
+)
 from integrations.discord.wire import (
     DiscordWire,
     RateLimitedWrite,
@@ -40,11 +50,12 @@ from integrations.discord.wire import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DiscordAnswerSink", "InteractionToken", "RouteBudgets", "thread_name"]
+__all__ = ["DiscordAnswerSink", "answer_key", "thread_name"]
 
-TOKEN_TTL = 15 * 60.0
-TOKEN_MARGIN = 30.0
-INVALID_WEBHOOK_TOKEN = 50027
+
+def answer_key(message_id: int) -> str:
+    """The key votes on an answer are kept under: the id of its message with the buttons."""
+    return f"discord:{message_id}"
 
 
 def thread_name(question: str) -> str:
@@ -55,20 +66,6 @@ def thread_name(question: str) -> str:
     return name or "Sources"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class InteractionToken:
-    """What an interaction response needs: its webhook (app id + token) and when it was issued."""
-
-    application_id: int
-    token: str
-    issued_at: float
-    original_id: int | None = None
-
-
-class _Dropped(Exception):
-    pass
-
-
 @dataclass(slots=True)
 class _Reply:
     """One message a threaded reply became: which of the reply's embeds it holds (all of them
@@ -77,55 +74,6 @@ class _Reply:
     message_id: int
     embeds: list[int]
     shown: int
-
-
-_REFUSED_EMBED = re.compile(r"^In embeds\.([0-9]+)\b", re.MULTILINE)
-
-
-def _part(payload: Payload, embeds: list[int]) -> Payload:
-    """``payload`` with only the embeds at these indexes (all of a payload without embeds)."""
-    if "embeds" not in payload:
-        return payload
-    return {**payload, "embeds": [payload["embeds"][index] for index in embeds]}
-
-
-def _refused_embeds(error: discord.HTTPException, count: int) -> set[int]:
-    """The embeds a 400 names (``errors.embeds.N`` of a 50035 body, as discord.py words it:
-    ``In embeds.N.url: ...``); empty when it names none, or one the message did not have."""
-    named = {int(index) for index in _REFUSED_EMBED.findall(error.text)}
-    return named if named and max(named) < count else set()
-
-
-def _log_refused(embeds: Sequence[Payload], error: discord.HTTPException) -> None:
-    for embed in embeds:
-        log.warning(
-            "Discord refused the card %r (%s %s): %s",
-            embed.get("title"),
-            error.status,
-            error.code,
-            error.text.replace("\n", " "),
-        )
-
-
-class RouteBudgets:
-    """Discord's buckets as one bot process keeps to them, each a write under its limit."""
-
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.webhook = RateBudget(calls=5, per_seconds=5.0, clock=clock)
-        """Per interaction token, so per answer (Discord: 5 per 2 s): its followups and edits,
-        at most one a second on average, which the answer's 1-s pacing fits in whole, so only
-        a flush that adds a message (two calls) ever waits."""
-        self.channel = RateBudget(calls=4, per_seconds=5.0, clock=clock)
-        """Per channel (Discord: 5 per 5 s): bot-token messages and edits."""
-        self.threads = RateBudget(calls=9, per_seconds=10.0, clock=clock)
-        """Per parent channel (Discord: 10 per 10 s): threads started on messages."""
-
-
-async def _pace(budget: RateBudget, key: object, *, final: bool) -> None:
-    """Take a slot in ``key``'s bucket; an intermediate write does not wait for one."""
-    if not final and budget.delay(str(key)) > 0:
-        raise _Dropped
-    await budget.acquire(str(key))
 
 
 class DiscordAnswerSink:
@@ -142,26 +90,42 @@ class DiscordAnswerSink:
         thread_name: str = "Sources",
         reply_to: int | None = None,
         budgets: RouteBudgets,
+        bot_member: bool = True,
+        followups: int | None = None,
+        overflow: Callable[[Sequence[Payload]], Payload | None] | None = None,
+        original_taken: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``bot_member`` False: the bot is not where the answer goes (a user's install in a
+        server without it, a group DM), so nothing goes by the bot token; ``followups``: how
+        many the interaction may still send (None: no limit), the thread's replies past them
+        given to ``overflow`` to say in one message; ``original_taken``: the interaction's
+        response already holds something (the claim a check quotes), so the answer starts in
+        a followup."""
         self._wire = wire
         self._budgets = budgets
         self._channel_id = channel_id
         self._interaction = interaction
         self._ephemeral = ephemeral
-        self._can_thread = can_thread and not ephemeral
+        self._can_thread = can_thread and not ephemeral and bot_member
         self._thread_name = thread_name
         self._reply_to = reply_to
+        self._bot_member = bot_member
+        self._followups = followups
+        self._overflow = overflow
         self._clock = clock
         self._token_expired = interaction is None
         self._hold_until = 0.0
+        answers_in_original = interaction is not None and not original_taken
         # Slot 0 of an interaction answer is its deferred response (id None: "@original").
         self.message_ids: list[int | None] = (
-            [interaction.original_id] if interaction is not None else []
+            [interaction.original_id] if interaction is not None and answers_in_original else []
         )
-        self._shown: list[int | None] = [None] if interaction is not None else []
+        self._shown: list[int | None] = [None] if answers_in_original else []
         """Each message's :func:`fingerprint` as last written (None: nothing yet)."""
         self.thread_id: int | None = None
+        self._buttons_on: int | None = None
+        """Which answer message shows the vote buttons (the last to have any)."""
         self._replies: list[list[_Reply]] = []
         """What each threaded reply became (empty: nothing that can be edited)."""
 
@@ -174,6 +138,8 @@ class DiscordAnswerSink:
                 return
             await asyncio.sleep(self._hold_until - now)
         bodies = [message_body(payload, ephemeral=self._ephemeral) for payload in messages]
+        with_buttons = [index for index, body in enumerate(bodies) if body.get("components")]
+        self._buttons_on = with_buttons[-1] if with_buttons else self._buttons_on
         prints = [fingerprint(body) for body in bodies]
         fresh = range(len(self._shown), len(bodies))
         stale = [
@@ -195,14 +161,14 @@ class DiscordAnswerSink:
                 edit = self._edit(self.message_ids[index], bodies[index], final=final)
                 await self._write(edit, final=final)
                 self._shown[index] = prints[index]
-        except _Dropped:
+        except Dropped:
             return
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         anchor = self.message_ids[0] if self.message_ids else None
         if self._can_thread and anchor is not None:
             try:
-                await _pace(self._budgets.threads, self._channel_id, final=True)
+                await pace(self._budgets.threads, self._channel_id, final=True)
                 self.thread_id = await self._wire.start_thread(
                     self._channel_id, anchor, self._thread_name
                 )
@@ -213,20 +179,34 @@ class DiscordAnswerSink:
                     error.status,
                     error.code,
                 )
-        for payload in payloads:
-            self._replies.append(await self._reply(payload))
+        kept, summary = self._within_followups(payloads)
+        for index, payload in enumerate(payloads):
+            self._replies.append(await self._reply(payload) if index < kept else [])
+        if summary is not None:
+            await self._reply(summary)
+
+    def _within_followups(self, payloads: Sequence[Payload]) -> tuple[int, Payload | None]:
+        """How many of the thread's replies go as they are, and the one message that says the
+        rest (the sources they hold, linked), where the interaction's followups run out."""
+        room = self._followups
+        if room is None or self.thread_id is not None or len(payloads) <= room:
+            return len(payloads), None
+        if room <= 0:
+            return 0, None
+        summary = self._overflow(payloads[room - 1 :]) if self._overflow else None
+        return (room - 1, summary) if summary is not None else (room, None)
 
     async def edit_thread(self, index: int, payload: Payload) -> None:
         """Show ``payload`` in place of threaded reply ``index``: each message it became gets
         its own embeds of it, and only if they changed. Waits for the bucket's slot."""
         for reply in self._replies[index] if index < len(self._replies) else ():
-            body = self._reply_body(_part(payload, reply.embeds))
+            body = self._reply_body(part(payload, reply.embeds))
             shown = fingerprint(body)
             if shown == reply.shown:
                 continue
             try:
                 if self.thread_id is not None:
-                    await _pace(self._budgets.channel, self.thread_id, final=True)
+                    await pace(self._budgets.channel, self.thread_id, final=True)
                     await self._wire.edit_message(self.thread_id, reply.message_id, body)
                 elif await self._edit(reply.message_id, body, final=True) is None:
                     continue
@@ -247,8 +227,8 @@ class DiscordAnswerSink:
             if error.status != 400 or not embeds:
                 log.warning("Discord refused a thread message (%s %s)", error.status, error.code)
                 return []
-            named = _refused_embeds(error, len(embeds))
-            _log_refused([embeds[i] for i in sorted(named)], error)
+            named = refused_embeds(error, len(embeds))
+            log_refused([embeds[i] for i in sorted(named)], error)
         kept = [index for index in every if index not in named]
         if named and kept:
             try:
@@ -262,15 +242,15 @@ class DiscordAnswerSink:
             try:
                 replies += self._sent(await self._send_reply(payload, [index]), [index])
             except discord.HTTPException as error:
-                _log_refused([embeds[index]], error)
+                log_refused([embeds[index]], error)
         return replies
 
     async def _send_reply(self, payload: Payload, embeds: list[int]) -> tuple[Payload, int] | None:
         """Send the reply with only these of its embeds; the body sent and the message's id
         (None when it could not be sent: an ephemeral answer whose token has expired)."""
-        body = self._reply_body(_part(payload, embeds))
+        body = self._reply_body(part(payload, embeds))
         if self.thread_id is not None:
-            await _pace(self._budgets.channel, self.thread_id, final=True)
+            await pace(self._budgets.channel, self.thread_id, final=True)
             data: Payload | None = await self._wire.create_message(self.thread_id, body)
         else:
             data = await self._create(body, final=True)
@@ -286,6 +266,15 @@ class DiscordAnswerSink:
         body, message_id = sent
         return [_Reply(message_id=message_id, embeds=embeds, shown=fingerprint(body))]
 
+    def vote_key(self) -> str | None:
+        """Where votes on this answer arrive (``bot.answerlog.VoteKeyed``), once it shows its
+        buttons."""
+        index = self._buttons_on
+        if index is None or index >= len(self.message_ids):
+            return None
+        message_id = self.message_ids[index]
+        return answer_key(message_id) if message_id is not None else None
+
     def whereabouts(self) -> Whereabouts:
         """Where this answer is, for another worker to close it if this one dies
         (:mod:`integrations.discord.orphans`); the token while it lives."""
@@ -297,6 +286,7 @@ class DiscordAnswerSink:
                 "messages": [None if i is None else str(i) for i in self.message_ids],
                 "shown": any(shown is not None for shown in self._shown),
                 "ephemeral": self._ephemeral,
+                "bot_member": self._bot_member,
                 "reply_to": None if self._reply_to is None else str(self._reply_to),
             },
             secret=interaction.token if interaction and alive else None,
@@ -329,7 +319,7 @@ class DiscordAnswerSink:
         except RateLimitedWrite as limited:
             log.info("dropped an intermediate edit: %s", limited)
             self._hold_until = self._clock() + limited.retry_after
-            raise _Dropped from None
+            raise Dropped from None
 
     def _token_alive(self) -> bool:
         interaction = self._interaction
@@ -340,13 +330,13 @@ class DiscordAnswerSink:
         return not self._token_expired
 
     async def _via_token(
-        self, call: Callable[[InteractionToken], Awaitable[Payload]], *, final: bool
+        self, call: Callable[[InteractionToken], Awaitable[Payload | None]], *, final: bool
     ) -> Payload | None:
         """Try the interaction webhook; None when its token has expired (use the bot token)."""
         if not self._token_alive():
             return None
         assert self._interaction is not None
-        await _pace(self._budgets.webhook, self._interaction.token, final=final)
+        await pace(self._budgets.webhook, self._interaction.token, final=final)
         try:
             return await call(self._interaction)
         except discord.HTTPException as error:
@@ -355,6 +345,21 @@ class DiscordAnswerSink:
             log.info("interaction token expired; continuing with the bot token")
             self._token_expired = True
             return None
+
+    async def _followup(self, token: InteractionToken, body: Payload) -> Payload | None:
+        """A followup, counted against the interaction's limit; None when Discord says the
+        limit is reached (then the bot token, where the bot is a member)."""
+        try:
+            data: Payload = await self._wire.followup(token.application_id, token.token, body)
+        except discord.HTTPException as error:
+            if error.code != TOO_MANY_FOLLOWUPS:
+                raise
+            log.info("the interaction's followups are spent")
+            self._followups = 0
+            return None
+        if self._followups is not None:
+            self._followups -= 1
+        return data
 
     async def _edit(self, message_id: int | None, body: Payload, *, final: bool) -> Payload | None:
         data = await self._via_token(
@@ -365,20 +370,23 @@ class DiscordAnswerSink:
         )
         if data is not None:
             return data
-        if self._ephemeral or message_id is None:
-            log.info("cannot edit an ephemeral answer after its token expired")
+        if not self._bot_may_write or message_id is None:
+            log.info("cannot edit this answer (private, or no bot here) after its token expired")
             return None
-        await _pace(self._budgets.channel, self._channel_id, final=final)
+        await pace(self._budgets.channel, self._channel_id, final=final)
         return await self._wire.edit_message(self._channel_id, message_id, body)
 
+    @property
+    def _bot_may_write(self) -> bool:
+        return self._bot_member and not self._ephemeral
+
     async def _create(self, body: Payload, *, final: bool) -> Payload | None:
-        data = await self._via_token(
-            lambda t: self._wire.followup(t.application_id, t.token, body), final=final
-        )
-        if data is not None:
-            return data
-        if self._ephemeral:
-            log.info("cannot add to an ephemeral answer after its token expired")
+        if self._followups != 0:
+            data = await self._via_token(lambda t: self._followup(t, body), final=final)
+            if data is not None:
+                return data
+        if not self._bot_may_write:
+            log.info("cannot add to this answer (private, or no bot here) by the bot token")
             return None
         if self._reply_to is not None and not self.message_ids:
             body = {
@@ -388,5 +396,5 @@ class DiscordAnswerSink:
                     "fail_if_not_exists": False,
                 },
             }
-        await _pace(self._budgets.channel, self._channel_id, final=final)
+        await pace(self._budgets.channel, self._channel_id, final=final)
         return await self._wire.create_message(self._channel_id, body)

@@ -3,6 +3,7 @@ the values every message body carries."""
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import Literal, NotRequired, TypedDict
 
 __all__ = [
@@ -12,10 +13,19 @@ __all__ = [
     "SUPPRESS_EMBEDS",
     "ActionRow",
     "Button",
+    "CallbackType",
     "Embed",
     "EmbedAuthor",
     "EmbedField",
     "EmbedFooter",
+    "Label",
+    "Modal",
+    "RadioGroup",
+    "RadioOption",
+    "SelectOption",
+    "SelectRow",
+    "StringSelect",
+    "TextInput",
 ]
 
 NO_MENTIONS: dict[str, list[str]] = {"parse": []}
@@ -67,3 +77,69 @@ class Button(TypedDict):
 class ActionRow(TypedDict):
     type: Literal[1]
     components: list[Button]
+
+
+class SelectOption(TypedDict):
+    label: str
+    value: str
+    description: NotRequired[str]
+    default: NotRequired[bool]
+
+
+class StringSelect(TypedDict):
+    type: Literal[3]
+    custom_id: str
+    options: list[SelectOption]
+    placeholder: NotRequired[str]
+
+
+class SelectRow(TypedDict):
+    type: Literal[1]
+    components: list[StringSelect]
+
+
+class TextInput(TypedDict):
+    type: Literal[4]
+    custom_id: str
+    style: Literal[1, 2]
+    """1: one line; 2: a paragraph."""
+    required: bool
+    max_length: int
+    value: NotRequired[str]
+
+
+class RadioOption(TypedDict):
+    value: str
+    label: str
+
+
+class RadioGroup(TypedDict):
+    type: Literal[21]
+    custom_id: str
+    options: list[RadioOption]
+    required: bool
+
+
+class Label(TypedDict):
+    """A modal's field: its label and the one component it names (components/reference.mdx)."""
+
+    type: Literal[18]
+    label: str
+    component: TextInput | RadioGroup
+    description: NotRequired[str]
+
+
+class Modal(TypedDict):
+    custom_id: str
+    title: str
+    components: list[Label]
+
+
+class CallbackType(IntEnum):
+    """The interaction callback types citebot answers with (receiving-and-responding.mdx)."""
+
+    MESSAGE = 4
+    DEFERRED_MESSAGE = 5
+    DEFERRED_UPDATE = 6
+    UPDATE = 7
+    MODAL = 9

@@ -191,6 +191,36 @@ class DiscordWire:
         data: dict[str, Any] = await self._http.request(route, json=_edit(body))
         return data
 
+    async def respond(
+        self, interaction_id: int, token: str, kind: int, data: Body | None = None
+    ) -> int | None:
+        """Answer an interaction (a message, a deferral, an update, a modal); the id of the
+        message the response made, if it made one. Its message bodies never ping."""
+        route = Route(
+            "POST",
+            "/interactions/{interaction_id}/{interaction_token}/callback",
+            interaction_id=interaction_id,
+            interaction_token=token,
+        )
+        payload: dict[str, Any] = {"type": kind}
+        if data is not None:
+            payload["data"] = dict(data)
+        reply: dict[str, Any] | None = await self._http.request(
+            route, json=payload, params={"with_response": "true"}
+        )
+        made = ((reply or {}).get("interaction") or {}).get("response_message_id")
+        return None if made is None else int(made)
+
+    async def commands(self, application_id: int) -> list[dict[str, Any]]:
+        """The registered global commands with their whole localization dictionaries."""
+        route = Route(
+            "GET", "/applications/{application_id}/commands", application_id=application_id
+        )
+        data: list[dict[str, Any]] = await self._http.request(
+            route, params={"with_localizations": "true"}
+        )
+        return data
+
     async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
         """A public thread on a message; its id is the message's id."""
         route = Route(

@@ -4,7 +4,7 @@ distribution registers (the core's tests import no platform of citebot's own).""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -12,16 +12,18 @@ import pytest
 
 from bot.admission import Admission
 from bot.answer import Question
-from bot.i18n.wording import Wording
+from bot.i18n.wording import WORDING, Wording
 from bot.kit import Place, PlatformKit
 from bot.places import SettingRefused
 from bot.platforms import Platform, load_platform
+from bot.render.ports import Payload
 from bot.service import AnswerService
 from bot.state import open_state
 from bot.upstream.client import AnswerClient
 from config import PlatformSettings, load_settings
 from tests.bot.presenter import PlainPresenter
 from tests.bot.test_service import NOW, Sink
+from tests.sim.upstream import UpstreamSim, answer
 
 GROUP = Place(server="-100200", channel=None)
 
@@ -141,3 +143,36 @@ async def test_a_platform_that_shows_the_disclaimer_apart_gets_an_answer_without
     assert sink.shown
     assert "Generated" not in sink.shown[-1]
     assert (await apart.settings_at(GROUP)).disclaimer == "Generated: check with a person."
+
+
+async def test_an_adapter_may_let_one_answer_take_fewer_messages_than_the_worker(
+    kit: PlatformKit, upstream: UpstreamSim
+) -> None:
+    """Discord lets a user-installed app send five followups where its bot is not a member:
+    the adapter caps that answer, and it stops at the cap with the note, as at the worker's."""
+    paragraphs = [f"Paragraph {n}: " + "grace builds on nature. " * 50 + "\n\n" for n in range(4)]
+    upstream.queue(answer(paragraphs), answer(paragraphs))
+    question = Question(text="Long?", platform="signal", user_id="U1", channel_id="-100200")
+    capped, whole = Messages(), Messages()
+    await kit.ask(question, capped, max_messages=2)
+    await kit.ask(question, whole)
+    assert len(capped.last) == 2
+    assert capped.last[-1]["content"].endswith(WORDING.too_long() + "*")
+    assert len(whole.last) == 4
+    assert WORDING.too_long() not in whole.last[-1]["content"]
+
+
+class Messages:
+    """A sink that keeps the messages of the last write."""
+
+    def __init__(self) -> None:
+        self.last: list[Payload] = []
+
+    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
+        self.last = list(messages)
+
+    async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        pass
+
+    async def edit_thread(self, index: int, payload: Payload) -> None:
+        pass

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from config import Settings, load_settings
-from tests.bot.state.conftest import open_states, state, state_url
+from tests.bot.state.conftest import namespace, open_states, state, state_url
 
-__all__ = ["environment", "open_states", "state", "state_url"]
+__all__ = ["environment", "namespace", "open_states", "state", "state_url"]
 """The state store's fixtures too: places are tested on every backend."""
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from uuid import uuid4
 
 import pytest
 
 from bot.state import State, open_state
+from tests.bot.state.scan import everything_stored
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis"])
@@ -21,9 +22,14 @@ def state_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-async def open_states(state_url: str) -> AsyncIterator[Callable[[], State]]:
+def namespace() -> str:
+    """This test's own Redis namespace."""
+    return f"test-{uuid4().hex}"
+
+
+@pytest.fixture
+async def open_states(state_url: str, namespace: str) -> AsyncIterator[Callable[[], State]]:
     """Opens States on one backend, as separate workers would (one namespace per test)."""
-    namespace = f"test-{uuid4().hex}"
     opened: list[State] = []
 
     def open_one() -> State:
@@ -42,3 +48,10 @@ def state(open_states: Callable[[], State]) -> State:
 
 shared_backends = pytest.mark.parametrize("state_url", ["sqlite", "redis"], indirect=True)
 """For tests of what two workers share: memory:// belongs to one process."""
+
+
+@pytest.fixture
+def stored(state: State, state_url: str, namespace: str) -> Callable[[], Awaitable[str]]:
+    """Everything the test's store holds, as text: every Redis key of its namespace with its
+    value, every row of every SQLite table, everything a memory state refers to."""
+    return lambda: everything_stored(state, state_url, namespace)

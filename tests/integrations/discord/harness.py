@@ -96,12 +96,14 @@ class Harness:
         assert interaction.original is not None
         return interaction.original
 
-    async def votes(self, answer_key: str, *, within: float = 5.0) -> dict[str, str]:
-        """Wait until the answer has a stored vote; returns the votes."""
+    async def votes(
+        self, answer_key: str, *, count: int = 1, within: float = 5.0
+    ) -> dict[str, str]:
+        """Wait until the answer has ``count`` stored votes; returns the votes."""
         state = self.service.state
         assert isinstance(state, RecordingState)
         async with asyncio.timeout(within), state.voted:
-            while not (votes := await state.feedback(answer_key)):
+            while len(votes := await state.feedback(answer_key)) < count:
                 await state.voted.wait()
         return votes
 

@@ -18,7 +18,8 @@ from bot.i18n.wording import Wording
 from bot.inflight import Orphan
 from integrations.discord.orphans import DiscordOrphans
 from integrations.discord.presenter import DiscordPresenter
-from integrations.discord.sink import DiscordAnswerSink, InteractionToken, RouteBudgets
+from integrations.discord.routes import InteractionToken, RouteBudgets
+from integrations.discord.sink import DiscordAnswerSink
 from integrations.discord.wire import DiscordWire
 from tests.sim.discord import DiscordSim, SimInteraction
 
@@ -41,11 +42,19 @@ def wire(http: HTTPClient) -> DiscordWire:
 
 
 async def deferred(
-    sim: DiscordSim, http: HTTPClient, *, private: bool = False, can_thread: bool = False
+    sim: DiscordSim,
+    http: HTTPClient,
+    *,
+    private: bool = False,
+    can_thread: bool = False,
+    channel_id: int | None = None,
 ) -> tuple[SimInteraction, DiscordAnswerSink]:
     """A person ran /ask and the bot deferred ("is thinking…"): the interaction and its sink
-    (``can_thread``: the cards go in a thread on the answer, as in a server's text channel)."""
-    interaction = await sim.slash_command("ask", {"question": "What is hope?"})
+    (``can_thread``: the cards go in a thread on the answer, as in a server's text channel;
+    ``channel_id``: where, by default the server's text channel)."""
+    channel = channel_id or sim.text.id
+    bot_member = sim.bot_sees(sim.channels[channel])
+    interaction = await sim.slash_command("ask", {"question": "What is hope?"}, channel_id=channel)
     route = Route(
         "POST",
         "/interactions/{interaction_id}/{token}/callback",
@@ -59,9 +68,11 @@ async def deferred(
     sink = DiscordAnswerSink(
         wire=DiscordWire(http),
         budgets=RouteBudgets(),
-        channel_id=sim.text.id,
+        channel_id=channel,
         ephemeral=private,
         can_thread=can_thread,
+        bot_member=bot_member,
+        followups=None if bot_member else 5,
         interaction=InteractionToken(
             application_id=sim.application_id,
             token=interaction.token,
@@ -138,3 +149,20 @@ async def test_a_private_question_gets_a_private_note(
     assert response.interaction is interaction
     assert response.content == RESTARTING
     assert sim.channel_messages(sim.text.id) == []  # nobody else sees it
+
+
+async def test_where_the_bot_is_not_the_note_never_goes_by_the_bot_token(
+    sim: DiscordSim, http: HTTPClient, wire: DiscordWire
+) -> None:
+    """A user's install in a server without the bot: the note is a followup while the token
+    lives and followups remain; then nothing, rather than a refused bot-token message."""
+    interaction, left = await deferred(sim, http, channel_id=sim.foreign.id)
+    await left.show((HALF,), final=False)
+    await close(wire, left)
+    assert shown(sim, interaction)[-1].startswith(INTERRUPTED)
+    interaction.followups = 5  # spent by the answer's own messages and cards
+    await close(wire, left)
+    sim.expire_interaction_tokens()
+    await close(wire, left)
+    assert sim.requests_to("POST /channels/{channel_id}/messages") == []
+    assert len(shown(sim, interaction)) == 2

@@ -70,7 +70,12 @@ async def test_commands_sync_only_when_they_change(sim: DiscordSim, upstream: Up
         assert isinstance(again.kit.environment, DiscordSettings)
         await sync_commands(again.kit.environment)
     assert sim.command_puts == 2
-    assert list(sim.commands) == ["ask"]
+    assert list(sim.commands) == [
+        "ask",
+        "citebot",
+        "Check with sources",
+        "Check with sources privately",
+    ]
 
 
 async def test_streamed_edits_are_paced_and_the_first_text_is_prompt(

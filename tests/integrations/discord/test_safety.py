@@ -33,16 +33,20 @@ async def test_a_feedback_click_is_acknowledged_while_the_state_is_slow(
         return await recorded(key, user, value)
 
     monkeypatch.setattr(state, "record_feedback", record_slowly)
-    click = await harness.sim.click_button(message.id, "citebot:feedback:down")
+    click = await harness.sim.click_button(message.id, "citebot:feedback:up")
+    ada = harness.sim.admin.id
+    down = await harness.sim.click_button(message.id, "citebot:feedback:down", user_id=ada)
     try:
         await harness.sim.until(lambda: click.response_type is not None, within=2.5)
+        await harness.sim.until(lambda: down.response_type is not None, within=2.5)
     finally:
         slow.set()
     assert click.acks[0]["data"]["allowed_mentions"] == {"parse": []}
     assert click.original is not None
     assert click.original.ephemeral
-    votes = await harness.votes(f"discord:{message.id}")
-    assert votes == {str(harness.sim.user.id): "down"}
+    assert down.modal is not None  # 👎 asks why, as quickly
+    votes = await harness.votes(f"discord:{message.id}", count=2)
+    assert votes == {str(harness.sim.user.id): "up", str(ada): "down"}
 
 
 async def test_refusals_and_acknowledgements_never_ping(

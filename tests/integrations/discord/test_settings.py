@@ -47,3 +47,13 @@ def test_a_bad_variable_is_one_line_naming_it_without_secrets(
     assert str(caught.value).startswith(line)
     assert "\n" not in str(caught.value)
     assert secret is None or secret not in str(caught.value)
+
+
+def test_the_message_content_intent_is_off_unless_switched_on() -> None:
+    assert not DiscordSettings.load({}).message_content
+    assert DiscordSettings.load({"DISCORD_MESSAGE_CONTENT": "on"}).message_content
+    with pytest.raises(SettingsError) as caught:
+        DiscordSettings.load({"DISCORD_MESSAGE_CONTENT": "sometimes"})
+    assert str(caught.value) == (
+        "DISCORD_MESSAGE_CONTENT: must be on or off (or true/false, 1/0), got 'sometimes'"
+    )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from tests.sim.discord.events import MESSAGE_CONTENT
 from tests.sim.discord.wire import SIM
 
 if TYPE_CHECKING:
@@ -63,6 +64,10 @@ class GatewaySession:
 async def _identify(sim: DiscordSim, session: GatewaySession, data: dict[str, Any]) -> bool:
     if data.get("token") not in (sim.token, f"Bot {sim.token}"):
         await session.ws.close(code=4004, message=b"Authentication failed.")
+        return False
+    if int(data.get("intents", 0)) & MESSAGE_CONTENT and not sim.message_content_allowed:
+        # gateway.mdx, Gateway Restrictions: a privileged intent not enabled in the portal
+        await session.ws.close(code=4014, message=b"Disallowed intent(s).")
         return False
     shard = data.get("shard") or [0, 1]
     if not _may_identify(sim, int(shard[0])):

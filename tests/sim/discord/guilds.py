@@ -5,9 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tests.sim.discord.sim import DiscordSim
+    from tests.sim.discord.world import World
 
-__all__ = ["CREATE_PUBLIC_THREADS", "EVERYONE_PERMISSIONS", "guild_payload"]
+__all__ = [
+    "CREATE_PUBLIC_THREADS",
+    "EVERYONE_PERMISSIONS",
+    "INTERACTION_PERMISSIONS",
+    "guild_payload",
+]
 
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
@@ -20,9 +25,12 @@ EVERYONE_PERMISSIONS = (
     | (SEND_MESSAGES_IN_THREADS)
     | CREATE_PUBLIC_THREADS
 )
+INTERACTION_PERMISSIONS = (1 << 15) | (1 << 14) | (1 << 17)
+"""ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE: what an app may use where its bot is not a
+member (receiving-and-responding.mdx, app_permissions)."""
 
 
-def guild_payload(sim: DiscordSim, guild_id: int) -> dict[str, Any]:
+def guild_payload(sim: World, guild_id: int) -> dict[str, Any]:
     """GUILD_CREATE for one guild: its channels and threads, the bot as a member, @everyone's
     permissions (a channel without thread permission denies them in an overwrite)."""
     deny = [{"id": str(guild_id), "type": 0, "allow": "0", "deny": str(CREATE_PUBLIC_THREADS)}]

@@ -1,6 +1,10 @@
 """Interactions and their webhook: the callback, followups, and the original response's edits.
 
-Routes are authorised by the interaction's token (live for 15 minutes), not the bot's.
+Routes are authorised by the interaction's token (live for 15 minutes), not the bot's. A modal
+(callback type 9) is kept on the interaction for the person to fill in; a modal submission
+cannot be answered with another. Where the app is used by a user's install alone (its bot not a
+member), an interaction takes five followups at most, the sixth refused with 40094
+(receiving-and-responding.mdx, Create Followup Message; opcodes-and-status-codes.mdx).
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ from tests.sim.discord.wire import discord_error, json_response
 if TYPE_CHECKING:
     from tests.sim.discord.sim import DiscordSim
 
-__all__ = ["add_interaction_routes"]
+__all__ = ["FOLLOWUPS_WITHOUT_BOT", "add_interaction_routes"]
+
+FOLLOWUPS_WITHOUT_BOT = 5
+MODAL_SUBMIT = 5
 
 
 def _live(sim: DiscordSim, token: str) -> SimInteraction | web.Response:
@@ -69,6 +76,8 @@ async def callback(request: web.Request) -> web.StreamResponse:
         await announce(sim, message, "MESSAGE_UPDATE")
     elif kind == 6:
         message = interaction.message
+    elif kind == 9 and interaction.type != MODAL_SUBMIT:
+        interaction.modal = data
     elif kind not in (6, 7):
         return invalid_response(kind)
     interaction.response_type = kind
@@ -154,11 +163,16 @@ async def followup(request: web.Request) -> web.Response:
         return live
     if live.response_type is None:
         return discord_error(404, 10015, "Unknown Webhook")
+    if live.user_install_only and live.followups >= FOLLOWUPS_WITHOUT_BOT:
+        return discord_error(
+            400, 40094, "This interaction has hit the maximum number of follow up messages"
+        )
     body = await read_json(request)
     if errors := form_errors(body):
         return invalid(errors)
     if not (body.get("content") or body.get("embeds") or body.get("components")):
         return discord_error(400, 50006, "Cannot send an empty message")
+    live.followups += 1
     original = live.original
     if original is not None and original.loading:
         # Discord resolves a deferred "thinking" response with the first followup.

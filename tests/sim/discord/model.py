@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 __all__ = [
+    "MANAGE_GUILD",
+    "MEMBER_PERMISSIONS",
     "ChannelType",
     "SimChannel",
     "SimInteraction",
@@ -27,11 +29,15 @@ DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64
 SUPPRESS_EMBEDS = 4
 LOADING = 128
+MANAGE_GUILD = 1 << 5
+MEMBER_PERMISSIONS = 2248473465835073
+"""A member's permissions in a channel as interactions carry them: no Manage Server."""
 
 
 class ChannelType:
     TEXT = 0
     DM = 1
+    GROUP_DM = 3
     PUBLIC_THREAD = 11
     FORUM = 15
 
@@ -56,6 +62,8 @@ class SimUser:
     id: int
     name: str
     bot: bool = False
+    permissions: int = MEMBER_PERMISSIONS
+    """What the member may do in a guild's channels (interactions carry it resolved)."""
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -78,7 +86,7 @@ class SimUser:
             "mute": False,
             "flags": 0,
             "pending": False,
-            "permissions": "2248473465835073",
+            "permissions": str(self.permissions),
             "nick": None,
             "avatar": None,
         }
@@ -133,6 +141,8 @@ class SimMessage:
     interaction: SimInteraction | None = None
     thread_id: int | None = None
     mentions: list[SimUser] = field(default_factory=list)
+    reply_to: SimMessage | None = None
+    """The message this one replies to (Discord's ``message_reference``)."""
 
     @property
     def ephemeral(self) -> bool:
@@ -216,6 +226,15 @@ class SimMessage:
             }
         if self.thread_id is not None:
             data["position"] = 0
+        if self.reply_to is not None:
+            data["type"] = 19
+            data["message_reference"] = {
+                "type": 0,
+                "message_id": str(self.reply_to.id),
+                "channel_id": str(self.reply_to.channel_id),
+                **({"guild_id": str(self.guild_id)} if self.guild_id is not None else {}),
+            }
+            data["referenced_message"] = {**self.reply_to.payload(), "referenced_message": None}
         return data
 
 
@@ -252,7 +271,7 @@ class SimChannel:
             "name": self.name,
             "flags": 0,
         }
-        if self.type == ChannelType.DM:
+        if self.type in (ChannelType.DM, ChannelType.GROUP_DM):
             assert self.recipient is not None
             data = {
                 "id": str(self.id),
@@ -261,6 +280,8 @@ class SimChannel:
                 "recipients": [self.recipient.payload()],
                 "last_message_id": None,
             }
+            if self.type == ChannelType.GROUP_DM:
+                data.update(name=self.name, icon=None, owner_id=str(self.recipient.id))
             return data
         data.update(
             guild_id=str(self.guild_id),
@@ -311,3 +332,13 @@ class SimInteraction:
     expired: bool = False
     acks: list[dict[str, Any]] = field(default_factory=list)
     message: SimMessage | None = None
+    owners: dict[str, str] = field(default_factory=dict)
+    """``authorizing_integration_owners``: only ``"1"`` where the app is used by a user's
+    install without its bot (then five followups at most)."""
+    modal: dict[str, Any] | None = None
+    """The modal the app answered with (callback type 9), for the person to fill in."""
+    followups: int = 0
+
+    @property
+    def user_install_only(self) -> bool:
+        return set(self.owners) == {"1"}

@@ -18,7 +18,7 @@ from aiohttp import web
 from tests.sim.discord.events import announce
 from tests.sim.discord.interactions import add_interaction_routes
 from tests.sim.discord.messages import edit, invalid, read_json, sim_of, unknown_message
-from tests.sim.discord.model import EPHEMERAL, ChannelType, SimMessage
+from tests.sim.discord.model import EPHEMERAL, ChannelType, SimChannel, SimMessage
 from tests.sim.discord.schema import body_errors
 from tests.sim.discord.validation import form_errors
 from tests.sim.discord.wire import (
@@ -124,6 +124,17 @@ def _wrong_channel_type() -> web.Response:
     return discord_error(400, 50024, "Cannot execute action on this channel type")
 
 
+def _channel(sim: DiscordSim, request: web.Request) -> SimChannel | web.Response:
+    """The channel a bot-token route names; where the bot is not a member (a guild that only
+    a user's install reaches, a group DM), Discord answers 50001 Missing Access."""
+    channel = sim.channels.get(int(request.match_info["channel_id"]))
+    if channel is None:
+        return discord_error(404, 10003, "Unknown Channel")
+    if not sim.bot_sees(channel):
+        return discord_error(403, 50001, "Missing Access")
+    return channel
+
+
 # -- login and gateway -----------------------------------------------------------------------
 
 
@@ -186,46 +197,65 @@ async def gateway(request: web.Request) -> web.Response:
 
 
 async def put_commands(request: web.Request) -> web.Response:
+    """Overwrite every command, as Discord stores them: a message command's description an
+    empty string, ``integration_types`` GUILD_INSTALL and ``contexts`` every context when a
+    command leaves them out (application-commands.mdx)."""
     sim = sim_of(request)
     sim.command_puts += 1
+    previous = sim.commands
     sim.commands = {}
     commands: list[dict[str, Any]] = json.loads(await request.read())  # a list, not an object
     for command in commands:
-        previous = sim.commands.get(command["name"], {})
         sim.commands[command["name"]] = {
             **command,
-            "id": previous.get("id", str(sim.ids())),
+            "id": previous.get(command["name"], {}).get("id", str(sim.ids())),
             "application_id": str(sim.application_id),
             "version": str(sim.ids()),
-            "type": command.get("type", 1),
-            "default_member_permissions": None,
+            "type": command.get("type") or 1,
+            "default_member_permissions": command.get("default_member_permissions"),
             "dm_permission": True,
-            "nsfw": False,
-            "options": command.get("options", []),
-            "description": command.get("description", ""),
+            "nsfw": bool(command.get("nsfw")),
+            "options": command.get("options") or [],
+            "description": command.get("description") or "",
+            "integration_types": command.get("integration_types") or [0],
+            "contexts": command.get("contexts") or [0, 1, 2],
         }
-    return json_response(list(sim.commands.values()))
+    return json_response([_localized(c, with_all=True) for c in sim.commands.values()])
 
 
 async def get_commands(request: web.Request) -> web.Response:
-    return json_response(list(sim_of(request).commands.values()))
+    """Without ``with_localizations=true`` Discord leaves the localization dictionaries out."""
+    with_all = request.query.get("with_localizations", "").lower() == "true"
+    commands = sim_of(request).commands.values()
+    return json_response([_localized(command, with_all=with_all) for command in commands])
+
+
+def _localized(item: dict[str, Any], *, with_all: bool) -> dict[str, Any]:
+    kept = {
+        key: value
+        for key, value in item.items()
+        if with_all or key not in ("name_localizations", "description_localizations")
+    }
+    if "options" in kept:
+        kept["options"] = [_localized(option, with_all=with_all) for option in kept["options"]]
+    return kept
 
 
 # -- channels, messages, threads (the bot token) ---------------------------------------------------
 
 
 async def get_channel(request: web.Request) -> web.Response:
-    channel = sim_of(request).channels.get(int(request.match_info["channel_id"]))
-    if channel is None:
-        return discord_error(404, 10003, "Unknown Channel")
+    channel = _channel(sim_of(request), request)
+    if isinstance(channel, web.Response):
+        return channel
     return json_response(channel.payload())
 
 
 def _channel_message(request: web.Request) -> SimMessage | web.Response:
     sim = sim_of(request)
-    channel = sim.channels.get(int(request.match_info["channel_id"]))
-    if channel is None:
-        return discord_error(404, 10003, "Unknown Channel")
+    channel = _channel(sim, request)
+    if isinstance(channel, web.Response):
+        return channel
     message = sim.messages.get(int(request.match_info["message_id"]))
     if message is None or message.channel_id != channel.id or message.ephemeral:
         return unknown_message()
@@ -234,9 +264,9 @@ def _channel_message(request: web.Request) -> SimMessage | web.Response:
 
 async def create_message(request: web.Request) -> web.Response:
     sim = sim_of(request)
-    channel = sim.channels.get(int(request.match_info["channel_id"]))
-    if channel is None:
-        return discord_error(404, 10003, "Unknown Channel")
+    channel = _channel(sim, request)
+    if isinstance(channel, web.Response):
+        return channel
     if channel.type == ChannelType.FORUM:
         return _wrong_channel_type()
     body = await read_json(request)

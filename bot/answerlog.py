@@ -1,0 +1,251 @@
+"""The answer log: what the service keeps of each question, as ``ANSWER_LOG`` allows.
+
+``metadata`` (the default) keeps who asked where, when, in which language, what became of it,
+how fast, with which model and how many tokens, the sources cited with their quote checks, and
+the votes with their reasons; ``questions`` adds the question's words (and a 👎's comment),
+``full`` the answer's too; ``off`` keeps nothing. Records go ``ANSWER_LOG_DAYS`` after their
+question. Whatever the mode, the store notes which conversations' memory and which votes
+belong to whom (ids only), so forget-me and a removed place find them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, Protocol, runtime_checkable
+
+from bot.answer import Outcome, Question
+from bot.state import (
+    FEEDBACK_TTL,
+    MEMORY_TTL,
+    LoggedAnswer,
+    LoggedSource,
+    LoggedVote,
+    State,
+)
+from bot.verify.verdict import Verdict
+
+__all__ = [
+    "MAX_KEPT_ANSWER",
+    "MAX_SOURCES",
+    "AnswerLog",
+    "LogEntry",
+    "Mode",
+    "TokensUsed",
+    "VoteKeyed",
+    "estimate_tokens",
+    "tokens_used",
+]
+
+Mode = Literal["full", "questions", "metadata", "off"]
+
+MAX_SOURCES = 50
+"""Sources kept per record: a runaway answer's hundreds would each cost a record's worth."""
+MAX_KEPT_ANSWER = 20_000
+"""Characters of an answer's text kept under ``full`` (a longer one is cut with "…")."""
+MAX_KEPT_COMMENT = 1000
+"""Characters of a 👎's comment kept."""
+
+
+@runtime_checkable
+class VoteKeyed(Protocol):
+    """A sink that can say which key the vote buttons on its answer send to
+    :meth:`bot.kit.PlatformKit.vote` (``answer_key``), once the answer is shown: the log links
+    a vote to its answer by it. A platform whose sink cannot say has its votes kept, unlinked."""
+
+    def vote_key(self) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TokensUsed:
+    count: int
+    estimated: bool
+    """The upstream reported no ``usage``: counted from the characters sent and received."""
+
+
+def estimate_tokens(text: str) -> int:
+    """About how many tokens ``text`` is: a token for every four characters (OpenAI's rule of
+    thumb for English, close for the other Latin-script languages), and one for each wide
+    character (Chinese, Japanese, Korean), which tokenisers cut finer."""
+    wide = sum(unicodedata.east_asian_width(character) in "WF" for character in text)
+    return wide + math.ceil((len(text) - wide) / 4)
+
+
+def tokens_used(question: Question, outcome: Outcome) -> TokensUsed:
+    """The tokens an answer cost: the upstream's count, else an estimate from the question,
+    the turns sent with it and the text that came back. Nothing when no text came (the
+    upstream failed, or refused before answering)."""
+    usage = outcome.usage
+    if usage is not None:
+        total = usage.total_tokens
+        if total is None and (usage.prompt_tokens or usage.completion_tokens):
+            total = (usage.prompt_tokens or 0) + (usage.completion_tokens or 0)
+        if total is not None:
+            return TokensUsed(total, estimated=False)
+    if outcome.status == "failed" and not outcome.text:
+        return TokensUsed(0, estimated=False)
+    sent = question.text + "".join(turn.content for turn in question.history)
+    return TokensUsed(estimate_tokens(sent) + estimate_tokens(outcome.text), estimated=True)
+
+
+class LogEntry:
+    """One question's record in the making: its id and time from the moment it was asked, and
+    the quote checks that land once it is written."""
+
+    def __init__(self, log: AnswerLog, question: Question, at: float) -> None:
+        self._log = log
+        self.question = question
+        self.id = secrets.token_hex(8)
+        self.at = at
+        self.written = asyncio.Event()
+
+    async def verdicts(self, verdicts: Sequence[Verdict]) -> None:
+        """The quote checks of the answer's cards, in order (the answer's first sources)."""
+        if not self._log.keeps:
+            return
+        try:
+            async with asyncio.timeout(self._log.verdict_wait):
+                await self.written.wait()
+        except TimeoutError:
+            return  # never written (the store failed): nothing to complete
+        await self._log.state.log_verdicts(self.id, [verdict.value for verdict in verdicts])
+
+
+class AnswerLog:
+    """What a worker's service writes to the answer log, in ``state`` (the fail-open store)."""
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        mode: Mode = "metadata",
+        days: int = 30,
+        memory_ttl: float = MEMORY_TTL,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.state = state
+        self.mode = mode
+        self.retention = days * 86400.0
+        self._memory_ttl = memory_ttl
+        self._clock = clock
+        self.verdict_wait = 30.0
+        """Seconds a quote check waits for its record to be written before giving up."""
+
+    @property
+    def keeps(self) -> bool:
+        return self.mode != "off"
+
+    def begin(self, question: Question) -> LogEntry:
+        """A question has come: its record's id and time."""
+        return LogEntry(self, question, self._clock())
+
+    async def refused(self, entry: LogEntry, refused_by: str) -> None:
+        """The question was refused before it was asked (``refused_by`` says why)."""
+        if self.keeps:
+            await self._write(entry, replace(self._record(entry, "refused"), refused_by=refused_by))
+
+    async def answered(
+        self,
+        entry: LogEntry,
+        outcome: Outcome,
+        *,
+        tokens: TokensUsed,
+        vote_key: str | None,
+        thread: str | None,
+    ) -> None:
+        """What became of an asked question (``entry.question`` with the turns sent with it);
+        ``thread`` is its conversation's memory key, ``vote_key`` where its votes arrive."""
+        question = entry.question
+        await self.state.note_belongings(
+            question.platform,
+            person=question.user_id,
+            server=question.server_id,
+            threads=[thread] if thread else [],
+            votes=[vote_key] if vote_key else [],
+            ttl=max(self._memory_ttl, FEEDBACK_TTL, self.retention),
+        )
+        rendered = outcome.rendered
+        sources = tuple(
+            LoggedSource(title=citation.title, url=citation.source_url)
+            for citation in (rendered.citations if rendered else ())[:MAX_SOURCES]
+        )
+        if not self.keeps:
+            return
+        record = replace(
+            self._record(entry, outcome.status),
+            first_text_seconds=_rounded(outcome.first_text_seconds),
+            total_seconds=_rounded(outcome.total_seconds),
+            model=outcome.model,
+            tokens=tokens.count,
+            tokens_estimated=tokens.estimated,
+            answer=_clipped(outcome.text, MAX_KEPT_ANSWER) if self.mode == "full" else None,
+            sources=sources,
+            vote_key=vote_key,
+        )
+        await self._write(entry, record)
+
+    def _record(self, entry: LogEntry, outcome: str) -> LoggedAnswer:
+        question = entry.question
+        return LoggedAnswer(
+            id=entry.id,
+            at=entry.at,
+            platform=question.platform,
+            server=question.server_id,
+            channel=question.channel_id,
+            asker=question.user_id,
+            language=question.language,
+            outcome=outcome,
+            question=question.text if self.mode in ("full", "questions") else None,
+        )
+
+    async def _write(self, entry: LogEntry, record: LoggedAnswer) -> None:
+        await self.state.log_answer(record, retention=self.retention)
+        entry.written.set()
+
+    async def vote(
+        self,
+        platform: str,
+        *,
+        answer_key: str,
+        user_id: str,
+        value: str,
+        reason: str | None,
+        comment: str | None,
+    ) -> LoggedAnswer | None:
+        """Put one person's vote on its answer's record (the comment where the mode keeps the
+        person's words); the record as it was, None when no record has that answer. The vote
+        is noted as the voter's, in the answer's server when the record says which."""
+        kept = _clipped(comment.strip(), MAX_KEPT_COMMENT) if comment and comment.strip() else None
+        record = None
+        if self.keeps:
+            record = await self.state.log_vote(
+                answer_key,
+                LoggedVote(
+                    user=user_id,
+                    value=value,
+                    at=self._clock(),
+                    reason=reason,
+                    comment=kept if self.mode in ("full", "questions") else None,
+                ),
+            )
+        await self.state.note_belongings(
+            platform,
+            person=user_id,
+            server=record.server if record is not None else None,
+            votes=[answer_key],
+            ttl=max(FEEDBACK_TTL, self.retention),
+        )
+        return record
+
+
+def _clipped(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)

@@ -1,0 +1,136 @@
+"""What citebot says about its answer log: the report's headings and labels (``citebot report``
+and the platforms' reports), a token budget used up, and a person's data forgotten. Part of
+:class:`~bot.i18n.wording.Wording`, kept apart so that module stays readable; extracted and
+translated with every other sentence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+__all__ = ["ReportLabels", "ReportWording"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportLabels:
+    """The words of a report, whatever shows it (a terminal's tables, a platform's message)."""
+
+    answers: str
+    outcomes: dict[str, str]
+    """``answered``, ``interrupted``, ``failed``, ``filtered``, ``refused``."""
+    refusals: dict[str, str]
+    """Why a question was refused: ``rate_limit``, ``too_long``, ``daily_questions``,
+    ``daily_questions_per_person``, ``daily_tokens``."""
+    votes: str
+    down_reasons: str
+    no_reason: str
+    """A 👎 with no reason given."""
+    top_questions: str
+    unfound_quotes: str
+    """Answers with a quote not found on its page."""
+    sites: str
+    first_text: str
+    """Time to first text (p50, p95)."""
+    tokens: str
+    reported: str
+    estimated: str
+    channels: str
+    what: str
+    count: str
+    nothing: str
+
+
+class _Speaker(Protocol):
+    def _(self, text: str) -> str: ...
+
+    def number(self, n: float) -> str: ...
+
+    def duration(self, seconds: float) -> str: ...
+
+
+class ReportWording:
+    """Mixed into :class:`~bot.i18n.wording.Wording`, which speaks its language."""
+
+    __slots__ = ()
+
+    @property
+    def report_labels(self: _Speaker) -> ReportLabels:
+        return ReportLabels(
+            answers=self._("Answers"),
+            outcomes={
+                "answered": self._("Answered"),
+                "interrupted": self._("Interrupted"),
+                "failed": self._("Failed"),
+                "filtered": self._("Declined by the answer service"),
+                "refused": self._("Refused"),
+            },
+            refusals={
+                "rate_limit": self._("Refused: too many questions in a minute"),
+                "too_long": self._("Refused: question too long"),
+                "daily_questions": self._("Refused: daily question limit"),
+                "daily_questions_per_person": self._("Refused: daily limit per person"),
+                "daily_tokens": self._("Refused: daily token budget"),
+            },
+            votes=self._("Votes"),
+            down_reasons=self._("Why 👎"),
+            no_reason=self._("No reason given"),
+            top_questions=self._("Most asked questions"),
+            unfound_quotes=self._("Answers with a quote not found on its page"),
+            sites=self._("Sites those quotes cite"),
+            first_text=self._("Time to first text, in seconds"),
+            tokens=self._("Tokens used"),
+            reported=self._("As the answer service reported them"),
+            estimated=self._("Estimated from characters"),
+            channels=self._("Where most questions were asked"),
+            what=self._("What"),
+            count=self._("Count"),
+            nothing=self._("Nothing was asked in this period."),
+        )
+
+    def report_period(self: _Speaker, place: str | None, since: str, until: str) -> str:
+        """A report's heading; ``since`` and ``until`` are times in UTC."""
+        if place is None:
+            return self._("Every place, from {since} to {until} (UTC)").format(
+                since=since, until=until
+            )
+        return self._("{place}, from {since} to {until} (UTC)").format(
+            place=place, since=since, until=until
+        )
+
+    def questions_not_kept(self: _Speaker, mode: str) -> str:
+        """The most asked questions, when the log keeps no question's words."""
+        return self._(
+            "The questions' words are not kept ({setting}), so the most asked "
+            "questions cannot be shown."
+        ).format(setting=f"ANSWER_LOG={mode}")
+
+    def not_a_period(self: _Speaker, got: str) -> str:
+        """``citebot report --since`` that is not a period."""
+        return self._(
+            "--since: write a period such as 7d, 24h or 30m (days, hours, minutes), got {got}"
+        ).format(got=got)
+
+    def not_a_report_format(self: _Speaker, got: str) -> str:
+        return self._("--format: must be table, csv or json, got {got}").format(got=got)
+
+    def daily_tokens_used(self: _Speaker, limit: int, retry_after: float) -> str:
+        """A question where today's ``daily_tokens`` are used up; the day is UTC's, ending in
+        ``retry_after`` seconds."""
+        return self._(
+            "Today's budget of {limit} tokens here has been used. citebot will answer here "
+            "again tomorrow, in {wait}, when the day ends (UTC)."
+        ).format(limit=self.number(limit), wait=self.duration(retry_after))
+
+    def forgot_you(self: _Speaker) -> str:
+        """Forget-me done."""
+        return self._(
+            "Done: citebot has deleted everything it kept about you: your questions and "
+            "their answers, your votes, the memory of the conversations you asked in, and "
+            "your daily counts."
+        )
+
+    def could_not_forget(self: _Speaker) -> str:
+        return self._(
+            "citebot could not delete your data: its store is not responding. Nothing was "
+            "deleted; please try again in a moment."
+        )

@@ -1,0 +1,201 @@
+"""The report of a period, one function for every way it is shown: ``citebot report`` in a
+terminal, and each platform's own (``PlatformKit.report``), which render the neutral
+:class:`Report` this returns in their own way, with :attr:`~bot.i18n.wording.Wording.
+report_labels`.
+
+It reads the answer log a batch at a time and keeps only counts (and the first-text times, for
+their percentiles), so a report over 100,000 answers holds no more than their counts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from bot.state import AnswerLogStore, LoggedAnswer
+
+__all__ = ["TOP", "Report", "build_report", "percentile"]
+
+TOP = 10
+"""Rows of each ranked list (questions, sites, channels)."""
+_ASKED = ("answered", "interrupted", "failed", "filtered")
+_TRAILING = re.compile(r"[\s?!.。？！…]+$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Report:
+    """What was asked in a place (every place when ``place`` is None) from ``since`` until
+    ``until`` (seconds since the epoch), and what became of it."""
+
+    since: float
+    until: float
+    place: str | None
+    outcomes: dict[str, int] = field(default_factory=dict)
+    """``answered``, ``interrupted``, ``failed``, ``filtered``, ``refused`` -> how many."""
+    refusals: dict[str, int] = field(default_factory=dict)
+    """Why questions were refused -> how many."""
+    up: int = 0
+    down: int = 0
+    down_reasons: dict[str, int] = field(default_factory=dict)
+    """A 👎's reason (``bot.i18n.conversation_words.REASONS``, or ``none``) -> how many."""
+    questions_kept: bool = False
+    """Whether the log kept any question's words in the period (``ANSWER_LOG``)."""
+    top_questions: tuple[tuple[str, int], ...] = ()
+    unfound_quotes: int = 0
+    """Answers with at least one cited quote not found on its page."""
+    unfound_sites: tuple[tuple[str, int], ...] = ()
+    """The sites of those quotes -> how many quotes not found there."""
+    first_text_p50: float | None = None
+    first_text_p95: float | None = None
+    tokens_reported: int = 0
+    """Tokens as the upstream reported them."""
+    tokens_estimated: int = 0
+    """Tokens of answers whose upstream reported none, estimated from characters."""
+    busiest_channels: tuple[tuple[str, int], ...] = ()
+    """Places (``discord:GUILD/CHANNEL``) -> questions asked there."""
+
+    @property
+    def questions(self) -> int:
+        """Every question of the period, refused ones included."""
+        return sum(self.outcomes.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "place": self.place,
+            "since": self.since,
+            "until": self.until,
+            "questions": self.questions,
+            "outcomes": self.outcomes,
+            "refusals": self.refusals,
+            "votes": {"up": self.up, "down": self.down, "down_reasons": self.down_reasons},
+            "top_questions": (
+                [{"question": q, "count": n} for q, n in self.top_questions]
+                if self.questions_kept
+                else None
+            ),
+            "unfound_quotes": {
+                "answers": self.unfound_quotes,
+                "sites": [{"site": site, "count": n} for site, n in self.unfound_sites],
+            },
+            "first_text_seconds": {"p50": self.first_text_p50, "p95": self.first_text_p95},
+            "tokens": {"reported": self.tokens_reported, "estimated": self.tokens_estimated},
+            "busiest_channels": [{"place": p, "count": n} for p, n in self.busiest_channels],
+        }
+
+
+class _Tally:
+    """The counts a report is made of, taken one record at a time."""
+
+    def __init__(self) -> None:
+        self.outcomes: Counter[str] = Counter()
+        self.refusals: Counter[str] = Counter()
+        self.votes: Counter[str] = Counter()
+        self.down_reasons: Counter[str] = Counter()
+        self.questions: Counter[str] = Counter()
+        self.asked_as: dict[str, str] = {}
+        self.unfound = 0
+        self.sites: Counter[str] = Counter()
+        self.first_text: list[float] = []
+        self.tokens: Counter[bool] = Counter()
+        self.channels: Counter[str] = Counter()
+
+    def take(self, record: LoggedAnswer) -> None:
+        self.outcomes[record.outcome] += 1
+        if record.refused_by:
+            self.refusals[record.refused_by] += 1
+        for vote in record.votes:
+            self.votes[vote.value] += 1
+            if vote.value == "down":
+                self.down_reasons[vote.reason or "none"] += 1
+        if record.question:
+            asked = _normalised(record.question)
+            self.questions[asked] += 1
+            self.asked_as.setdefault(asked, record.question.strip())
+        unfound = [s.url for s in record.sources if s.verdict == "not_found"]
+        if unfound:
+            self.unfound += 1
+            self.sites.update(_site(url) for url in unfound)
+        if record.outcome in _ASKED and record.first_text_seconds is not None:
+            self.first_text.append(record.first_text_seconds)
+        self.tokens[record.tokens_estimated] += record.tokens
+        if record.place is not None:
+            self.channels[record.place] += 1
+
+    def report(self, *, since: float, until: float, place: str | None, top: int) -> Report:
+        return Report(
+            since=since,
+            until=until,
+            place=place,
+            outcomes=dict(self.outcomes),
+            refusals=dict(self.refusals),
+            up=self.votes["up"],
+            down=self.votes["down"],
+            down_reasons=dict(self.down_reasons.most_common()),
+            questions_kept=bool(self.questions),
+            top_questions=tuple(
+                (self.asked_as[asked], n) for asked, n in self.questions.most_common(top)
+            ),
+            unfound_quotes=self.unfound,
+            unfound_sites=tuple(self.sites.most_common(top)),
+            first_text_p50=percentile(self.first_text, 50),
+            first_text_p95=percentile(self.first_text, 95),
+            tokens_reported=self.tokens[False],
+            tokens_estimated=self.tokens[True],
+            busiest_channels=tuple(self.channels.most_common(top)),
+        )
+
+
+async def build_report(
+    log: AnswerLogStore,
+    *,
+    since: float,
+    until: float,
+    platform: str | None = None,
+    server: str | None = None,
+    channel: str | None = None,
+    top: int = TOP,
+) -> Report:
+    """The report of what was asked from ``since`` until ``until``: everywhere, in one
+    ``server`` of ``platform``, or in one ``channel`` of it. Raises
+    :class:`~bot.state.StateUnavailable` when the store cannot be read."""
+    tally = _Tally()
+    async for batch in log.logged_answers(
+        since=since, until=until, platform=platform, server=server
+    ):
+        for record in _in_channel(batch, channel):
+            tally.take(record)
+    place = None
+    if platform is not None and server is not None:
+        place = f"{platform}:{server}" + (f"/{channel}" if channel else "")
+    return tally.report(since=since, until=until, place=place, top=top)
+
+
+def percentile(values: Sequence[float], percent: float) -> float | None:
+    """The nearest-rank percentile: the smallest value that ``percent`` % of them do not
+    exceed (None for no values)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(math.ceil(percent / 100 * len(ordered)), 1) - 1]
+
+
+def _in_channel(records: Iterable[LoggedAnswer], channel: str | None) -> Iterable[LoggedAnswer]:
+    return records if channel is None else (r for r in records if r.channel == channel)
+
+
+def _normalised(question: str) -> str:
+    """A question as the most-asked list groups it: case, spacing, width and the closing
+    punctuation aside."""
+    folded = unicodedata.normalize("NFKC", question).casefold()
+    return _TRAILING.sub("", " ".join(folded.split()))
+
+
+def _site(url: str | None) -> str:
+    host = urlsplit(url or "").hostname or "?"
+    return host.removeprefix("www.")

@@ -1,0 +1,156 @@
+"""What the answer log keeps of one answer, as every backend stores it.
+
+A record holds ids, counts and times; the question's and the answer's words only when
+``ANSWER_LOG`` keeps them (``bot.answerlog`` decides what goes in). Never a token, a key or an
+interaction token: no field could hold one but the words a person wrote.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+__all__ = [
+    "FORGOTTEN",
+    "LoggedAnswer",
+    "LoggedSource",
+    "LoggedVote",
+    "dumps",
+    "fields_of",
+    "loads",
+]
+
+FORGOTTEN = "forgotten"
+"""Who a setting's change was made by, once that person asked to be forgotten."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoggedSource:
+    """A source the answer cited: its title and link, and its quote's verdict once checked
+    (``found``, ``not_found``, ``unreadable``; None: not checked)."""
+
+    title: str | None = None
+    url: str | None = None
+    verdict: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoggedVote:
+    """One person's 👍 (``up``) or 👎 (``down``) on an answer, with why when they said."""
+
+    user: str
+    value: str
+    at: float
+    reason: str | None = None
+    comment: str | None = None
+    """The person's own words, kept only where ``ANSWER_LOG`` keeps questions."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoggedAnswer:
+    """One question and what became of it."""
+
+    id: str
+    at: float
+    """When it was asked, seconds since the epoch."""
+    platform: str
+    server: str | None
+    """The server, workspace or group; None in a conversation outside any."""
+    channel: str | None
+    asker: str
+    """The asker's id on the platform (forget-me finds their records by it)."""
+    language: str | None
+    outcome: str
+    """``answered``, ``interrupted``, ``failed``, ``filtered`` or ``refused``."""
+    refused_by: str | None = None
+    """Why a refused question was: ``rate_limit``, ``too_long``, ``daily_questions``,
+    ``daily_questions_per_person`` or ``daily_tokens``."""
+    first_text_seconds: float | None = None
+    total_seconds: float | None = None
+    model: str | None = None
+    tokens: int = 0
+    tokens_estimated: bool = False
+    """The upstream reported no ``usage``: ``tokens`` was estimated from the characters."""
+    question: str | None = None
+    answer: str | None = None
+    sources: tuple[LoggedSource, ...] = ()
+    votes: tuple[LoggedVote, ...] = ()
+    vote_key: str | None = None
+    """The key the platform's vote buttons on this answer send (``PlatformKit.vote``)."""
+
+    @property
+    def place(self) -> str | None:
+        """The channel as a place is written (``discord:1/2``); None outside any server."""
+        if self.server is None:
+            return None
+        channel = f"/{self.channel}" if self.channel else ""
+        return f"{self.platform}:{self.server}{channel}"
+
+    def voted(self, vote: LoggedVote) -> LoggedAnswer:
+        """This record with ``vote`` in place of the same person's earlier one."""
+        return replace(self, votes=(*self.unvoted(vote.user).votes, vote))
+
+    def unvoted(self, user: str) -> LoggedAnswer:
+        """This record without ``user``'s vote."""
+        return replace(self, votes=tuple(kept for kept in self.votes if kept.user != user))
+
+    def checked(self, verdicts: Sequence[str | None]) -> LoggedAnswer:
+        """This record with its sources' verdicts (in order; None keeps one's)."""
+        padded = [*verdicts, *[None] * len(self.sources)][: len(self.sources)]
+        sources = tuple(
+            replace(source, verdict=verdict) if verdict is not None else source
+            for source, verdict in zip(self.sources, padded, strict=True)
+        )
+        return replace(self, sources=sources)
+
+
+def dumps(record: LoggedAnswer) -> str:
+    """One record as compact JSON (the form Redis keeps; SQLite keeps its lists so)."""
+    fields: dict[str, Any] = {
+        name: getattr(record, name)
+        for name in LoggedAnswer.__dataclass_fields__
+        if name not in ("sources", "votes") and getattr(record, name) not in (None, False, 0)
+    }
+    fields["id"], fields["at"] = record.id, record.at
+    fields["sources"] = [fields_of(source) for source in record.sources]
+    fields["votes"] = [fields_of(vote) for vote in record.votes]
+    return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+
+
+def loads(text: str) -> LoggedAnswer:
+    fields = json.loads(text)
+    return LoggedAnswer(
+        **{
+            name: fields.get(name)
+            for name in ("id", "at", "platform", "server", "channel", "asker", "language")
+        },
+        outcome=fields["outcome"],
+        refused_by=fields.get("refused_by"),
+        first_text_seconds=fields.get("first_text_seconds"),
+        total_seconds=fields.get("total_seconds"),
+        model=fields.get("model"),
+        tokens=fields.get("tokens", 0),
+        tokens_estimated=fields.get("tokens_estimated", False),
+        question=fields.get("question"),
+        answer=fields.get("answer"),
+        sources=tuple(LoggedSource(**source) for source in _list(fields, "sources")),
+        votes=tuple(LoggedVote(**vote) for vote in _list(fields, "votes")),
+        vote_key=fields.get("vote_key"),
+    )
+
+
+def fields_of(item: LoggedSource | LoggedVote) -> dict[str, Any]:
+    """A source's or a vote's fields as JSON keeps them (None left out)."""
+    return {
+        name: getattr(item, name)
+        for name in type(item).__dataclass_fields__
+        if getattr(item, name) is not None
+    }
+
+
+def _list(fields: Mapping[str, Any], name: str) -> list[dict[str, Any]]:
+    """A list Lua's cjson may have written back as ``{}`` when it was empty."""
+    value = fields.get(name)
+    return value if isinstance(value, list) else []

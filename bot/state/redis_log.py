@@ -1,0 +1,398 @@
+"""The answer log and forgetting on Redis, in bounded memory.
+
+A record is one JSON string (``log:answer:ID``) that expires ``ANSWER_LOG_DAYS`` after its
+question; three sorted sets find records by time (``log:time``), by server
+(``log:in:PLATFORM:SERVER``) and by asker (``log:by:PLATFORM:PERSON``), scored by the question's
+time, and ``log:vote:KEY`` finds the record a vote is for. Every write trims the indexes it
+touches of what is past retention and pushes their expiry to a retention from now, so nothing
+outlives ``ANSWER_LOG_DAYS`` and an index holds at most its retention's records; each write
+also drops up to :data:`PURGE` records past retention (a retention made shorter takes effect
+so). The notes of what belongs to whom (``own:person:…``, ``own:place:…``) are scored by when
+each note ends and trimmed likewise. Each change is one Lua script, and so is each forget:
+all of it or, if Redis fails, none.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import cast
+
+from redis.asyncio import Redis
+
+from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedVote, dumps, fields_of, loads
+from bot.state.names import belongs_to_person, belongs_to_place, rate_window
+
+__all__ = ["PURGE", "RedisAnswerLog"]
+
+NOW_MS = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+"""
+
+PURGE = 100
+"""Records past retention each write drops, at most."""
+
+# A record's removal from every index (and, asked, the votes on it). ARGV[1] is the namespace.
+_DROP = """
+local ns = ARGV[1]
+local function drop_answer(id, with_votes)
+  local key = ns .. ':log:answer:' .. id
+  local text = redis.call('GET', key)
+  redis.call('ZREM', ns .. ':log:time', id)
+  if not text then return 0 end
+  local r = cjson.decode(text)
+  if r.server then redis.call('ZREM', ns .. ':log:in:' .. r.platform .. ':' .. r.server, id) end
+  redis.call('ZREM', ns .. ':log:by:' .. r.platform .. ':' .. r.asker, id)
+  local n = 1
+  if r.vote_key then
+    redis.call('DEL', ns .. ':log:vote:' .. r.vote_key)
+    if with_votes then n = n + redis.call('HLEN', ns .. ':votes:' .. r.vote_key) end
+    if with_votes then redis.call('DEL', ns .. ':votes:' .. r.vote_key) end
+  end
+  redis.call('DEL', key)
+  return n
+end
+local function unvote(vote_key, person)
+  local id = redis.call('GET', ns .. ':log:vote:' .. vote_key)
+  if not id then return end
+  local key = ns .. ':log:answer:' .. id
+  local text = redis.call('GET', key)
+  if not text then return end
+  local r = cjson.decode(text)
+  local kept = {}
+  for _, vote in ipairs(r.votes or {}) do
+    if person and vote.user ~= person then kept[#kept + 1] = vote end
+  end
+  r.votes = kept
+  redis.call('SET', key, cjson.encode(r), 'KEEPTTL')
+end
+"""
+
+# KEYS: the record, the time index, its server's index (or the time index again), its asker's,
+# its vote key's (or the record again). ARGV: namespace, id, question time ms, retention ms, the
+# record, purge at most, whether it has a server and a vote key (1/0).
+_LOG = (
+    NOW_MS
+    + _DROP
+    + """
+local id, at, retention = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local cutoff = now - retention
+for _, old in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', cutoff, 'LIMIT', 0, ARGV[6])) do
+  drop_answer(old, false)
+end
+if at <= cutoff then return 0 end
+local left = at + retention - now
+redis.call('SET', KEYS[1], ARGV[5], 'PX', left)
+local indexes = {KEYS[2], KEYS[4]}
+if ARGV[7] == '1' then indexes[3] = KEYS[3] end
+for _, index in ipairs(indexes) do
+  redis.call('ZADD', index, at, id)
+  redis.call('ZREMRANGEBYSCORE', index, '-inf', cutoff)
+  redis.call('PEXPIRE', index, retention)
+end
+if ARGV[8] == '1' then redis.call('SET', KEYS[5], id, 'PX', left) end
+return 1
+"""
+)
+
+# KEYS: the record. ARGV: the verdicts as JSON (null keeps one).
+_VERDICTS = """
+local text = redis.call('GET', KEYS[1])
+if not text then return 0 end
+local r = cjson.decode(text)
+for i, verdict in ipairs(cjson.decode(ARGV[1])) do
+  if verdict ~= cjson.null and r.sources[i] then r.sources[i].verdict = verdict end
+end
+redis.call('SET', KEYS[1], cjson.encode(r), 'KEEPTTL')
+return 1
+"""
+
+# KEYS: the vote key's record id. ARGV: the records' key prefix, the vote as JSON. Returns the
+# record as it was, or ''.
+_VOTE = """
+local id = redis.call('GET', KEYS[1])
+if not id then return '' end
+local key = ARGV[1] .. id
+local text = redis.call('GET', key)
+if not text then return '' end
+local r = cjson.decode(text)
+local vote = cjson.decode(ARGV[2])
+local kept = {}
+for _, other in ipairs(r.votes or {}) do
+  if other.user ~= vote.user then kept[#kept + 1] = other end
+end
+kept[#kept + 1] = vote
+r.votes = kept
+redis.call('SET', key, cjson.encode(r), 'KEEPTTL')
+return text
+"""
+
+# KEYS: the person's notes (or ''), the server's notes (or ''). ARGV: ttl ms, then the notes.
+_NOTE = (
+    NOW_MS
+    + """
+local ttl = tonumber(ARGV[1])
+for _, index in ipairs(KEYS) do
+  if index ~= '' then
+    for i = 2, #ARGV do redis.call('ZADD', index, 'GT', now + ttl, ARGV[i]) end
+    redis.call('ZREMRANGEBYSCORE', index, '-inf', now)
+    if redis.call('PTTL', index) < ttl then redis.call('PEXPIRE', index, ttl) end
+  end
+end
+return 0
+"""
+)
+
+# ARGV: namespace, platform, person, the rate window's key, FORGOTTEN, then the person's daily
+# counters' keys. Returns how many things went.
+_FORGET_PERSON = (
+    _DROP
+    + """
+local platform, person = ARGV[2], ARGV[3]
+local n = 0
+local by = ns .. ':log:by:' .. platform .. ':' .. person
+for _, id in ipairs(redis.call('ZRANGE', by, 0, -1)) do n = n + drop_answer(id, false) end
+redis.call('DEL', by)
+local own = ns .. ':own:person:' .. platform .. ':' .. person
+for _, member in ipairs(redis.call('ZRANGE', own, 0, -1)) do
+  local note = cjson.decode(member)
+  if note[1] == 'thread' then
+    n = n + redis.call('DEL', ns .. ':turns:' .. note[2])
+  else
+    n = n + redis.call('HDEL', ns .. ':votes:' .. note[2], person)
+    unvote(note[2], person)
+  end
+  if note[4] ~= '' then
+    redis.call('ZREM', ns .. ':own:place:' .. platform .. ':' .. note[4], member)
+  end
+end
+redis.call('DEL', own)
+n = n + redis.call('DEL', ARGV[4])
+for i = 6, #ARGV do n = n + redis.call('DEL', ARGV[i]) end
+for _, place in ipairs(redis.call('ZRANGE', ns .. ':settings-index:history', 0, -1)) do
+  if string.sub(place, 1, #platform + 1) == platform .. ':' then
+    local list = ns .. ':settings-history:' .. place
+    for i, entry in ipairs(redis.call('LRANGE', list, 0, -1)) do
+      local change = cjson.decode(entry)
+      if change.by == person then
+        change.by = ARGV[5]
+        redis.call('LSET', list, i - 1, cjson.encode(change))
+      end
+    end
+  end
+end
+return n
+"""
+)
+
+# ARGV: namespace, platform, server, then its daily counters' keys. Returns how many went.
+_FORGET_PLACE = (
+    _DROP
+    + """
+local platform, server = ARGV[2], ARGV[3]
+local here = platform .. ':' .. server
+local function inside(place)
+  return place == here or string.sub(place, 1, #here + 1) == here .. '/'
+end
+local n = 0
+local places = ns .. ':settings-index:places'
+for _, place in ipairs(redis.call('SMEMBERS', places)) do
+  if inside(place) then
+    n = n + redis.call('DEL', ns .. ':settings:' .. place)
+    redis.call('SREM', places, place)
+  end
+end
+local histories = ns .. ':settings-index:history'
+for _, place in ipairs(redis.call('ZRANGE', histories, 0, -1)) do
+  if inside(place) then
+    n = n + redis.call('DEL', ns .. ':settings-history:' .. place)
+    redis.call('ZREM', histories, place)
+  end
+end
+local answers = ns .. ':log:in:' .. here
+for _, id in ipairs(redis.call('ZRANGE', answers, 0, -1)) do n = n + drop_answer(id, true) end
+redis.call('DEL', answers)
+local own = ns .. ':own:place:' .. here
+for _, member in ipairs(redis.call('ZRANGE', own, 0, -1)) do
+  local note = cjson.decode(member)
+  if note[1] == 'thread' then
+    n = n + redis.call('DEL', ns .. ':turns:' .. note[2])
+  else
+    n = n + redis.call('HLEN', ns .. ':votes:' .. note[2])
+    redis.call('DEL', ns .. ':votes:' .. note[2])
+    unvote(note[2], false)
+  end
+  if note[3] ~= '' then
+    redis.call('ZREM', ns .. ':own:person:' .. platform .. ':' .. note[3], member)
+  end
+end
+redis.call('DEL', own)
+for i = 4, #ARGV do n = n + redis.call('DEL', ARGV[i]) end
+return n
+"""
+)
+
+
+def _ms(seconds: float) -> int:
+    return max(int(seconds * 1000), 1)
+
+
+class RedisAnswerLog:
+    """The answer log's and forgetting's half of :class:`~bot.state.redis.RedisState` (mixed
+    into it)."""
+
+    def __init__(self, client: Redis, *, namespace: str) -> None:
+        self._redis = client
+        self._ns = namespace
+        self._log_script = client.register_script(_LOG)
+        self._verdicts_script = client.register_script(_VERDICTS)
+        self._log_vote_script = client.register_script(_VOTE)
+        self._note_script = client.register_script(_NOTE)
+        self._forget_person_script = client.register_script(_FORGET_PERSON)
+        self._forget_place_script = client.register_script(_FORGET_PLACE)
+
+    def _log_key(self, *parts: str) -> str:
+        return ":".join((self._ns, *parts))
+
+    async def log_answer(self, record: LoggedAnswer, *, retention: float) -> None:
+        answer = self._log_key("log", "answer", record.id)
+        time_index = self._log_key("log", "time")
+        place = (
+            self._log_key("log", "in", record.platform, record.server)
+            if record.server
+            else time_index
+        )
+        voted = self._log_key("log", "vote", record.vote_key) if record.vote_key else answer
+        await self._log_script(
+            keys=[
+                answer,
+                time_index,
+                place,
+                self._log_key("log", "by", record.platform, record.asker),
+                voted,
+            ],
+            args=[
+                self._ns,
+                record.id,
+                _ms(record.at),
+                _ms(retention),
+                dumps(record),
+                PURGE,
+                int(record.server is not None),
+                int(record.vote_key is not None),
+            ],
+        )
+
+    async def log_verdicts(self, answer_id: str, verdicts: Sequence[str | None]) -> None:
+        await self._verdicts_script(
+            keys=[self._log_key("log", "answer", answer_id)], args=[json.dumps(list(verdicts))]
+        )
+
+    async def log_vote(self, vote_key: str, vote: LoggedVote) -> LoggedAnswer | None:
+        was = await self._log_vote_script(
+            keys=[self._log_key("log", "vote", vote_key)],
+            args=[
+                self._log_key("log", "answer", ""),
+                json.dumps(fields_of(vote), ensure_ascii=False),
+            ],
+        )
+        return loads(str(was)) if was else None
+
+    async def logged_answers(
+        self,
+        *,
+        since: float,
+        until: float,
+        platform: str | None = None,
+        server: str | None = None,
+        batch: int = 1000,
+    ) -> AsyncIterator[list[LoggedAnswer]]:
+        index = (
+            self._log_key("log", "in", str(platform), server)
+            if server is not None
+            else self._log_key("log", "time")
+        )
+        low, until_ms = _ms(since), f"({_ms(until)}"
+        seen: set[str] = set()
+        """The ids read at ``low`` already: a page starts at the last one's time, inclusive,
+        so answers asked in the same millisecond are neither lost nor read twice."""
+        while True:
+            page = cast(
+                "list[tuple[str, float]]",
+                await self._redis.zrangebyscore(
+                    index, low, until_ms, start=0, num=batch + len(seen), withscores=True
+                ),
+            )
+            fresh = [(str(i), int(score)) for i, score in page if str(i) not in seen]
+            if not fresh:
+                return
+            keys = [self._log_key("log", "answer", answer_id) for answer_id, _ in fresh]
+            found = [loads(str(text)) for text in await self._redis.mget(keys) if text]
+            if found:
+                yield found
+            if len(page) < batch + len(seen):
+                return
+            last = fresh[-1][1]
+            seen = {answer_id for answer_id, at in fresh if at == last} | (
+                seen if last == low else set()
+            )
+            low = last
+
+    async def note_belongings(
+        self,
+        platform: str,
+        *,
+        person: str | None,
+        server: str | None,
+        threads: Sequence[str] = (),
+        votes: Sequence[str] = (),
+        ttl: float,
+    ) -> None:
+        notes = [
+            json.dumps([kind, key, person or "", server or ""], ensure_ascii=False)
+            for kind, keys in (("thread", threads), ("vote", votes))
+            for key in keys
+        ]
+        if not notes:
+            return
+        await self._note_script(
+            keys=[
+                self._log_key("own", "person", platform, person) if person else "",
+                self._log_key("own", "place", platform, server) if server else "",
+            ],
+            args=[_ms(ttl), *notes],
+        )
+
+    async def forget_person(self, platform: str, person: str) -> int:
+        counters = await self._daily_counters(lambda c: belongs_to_person(c, platform, person))
+        forgotten = await self._forget_person_script(
+            args=[
+                self._ns,
+                platform,
+                person,
+                self._log_key("hits", rate_window(platform, person)),
+                FORGOTTEN,
+                *counters,
+            ]
+        )
+        return int(forgotten)
+
+    async def forget_place(self, platform: str, server: str) -> int:
+        counters = await self._daily_counters(lambda c: belongs_to_place(c, platform, server))
+        return int(await self._forget_place_script(args=[self._ns, platform, server, *counters]))
+
+    async def _daily_counters(self, wanted: Callable[[str], bool]) -> list[str]:
+        """Today's counters ``wanted`` picks: found by SCAN, a forget being rare."""
+        prefix = self._log_key("daily", "")
+        found = []
+        async for key in self._redis.scan_iter(match=f"{_glob(prefix)}*", count=1000):
+            if wanted(str(key).removeprefix(prefix)):
+                found.append(str(key))
+        return found
+
+
+def _glob(text: str) -> str:
+    """``text`` as a SCAN pattern that matches only itself."""
+    return re.sub(r"([*?\[\]\\])", r"\\\1", text)
