@@ -23,6 +23,7 @@ from bot.i18n.wording import Wording, catalogue_language
 from bot.kit import Place
 from integrations.slack.blocks import Block, plain_text
 from integrations.slack.cards import FEEDBACK_ACTION
+from integrations.slack.sink import vote_key
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
@@ -66,7 +67,7 @@ class Feedback:
         if refusal is not None:
             await self._thank(channel, user, thread, refusal)
             return
-        answer = f"{self._kit.name}:{channel}:{container.get('message_ts')}"
+        answer = vote_key(channel, str(container.get("message_ts")))
         value = str(action.get("value"))
         await self._kit.vote(answer_key=answer, user_id=user, value=value)
         if value == "down" and await self._ask_why(body, answer, channel, thread, words):

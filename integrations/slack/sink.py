@@ -41,7 +41,7 @@ from integrations.slack.parts import groups, refused_group, without
 from integrations.slack.presenter import placeholder
 from integrations.slack.web import PacedWebClient, SlackBudget
 
-__all__ = ["NativeStreams", "SlackSink"]
+__all__ = ["NativeStreams", "SlackSink", "vote_key"]
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +98,15 @@ class _Reply:
     it, left out."""
 
 
+def vote_key(channel: str, ts: str) -> str:
+    """The key a vote on the answer whose buttons are message ``ts`` is kept under."""
+    return f"slack:{channel}:{ts}"
+
+
+def _holds_buttons(payload: Payload) -> bool:
+    return any(block.get("type") == "context_actions" for block in payload.get("blocks") or [])
+
+
 def _retry_after(error: SlackApiError) -> float:
     try:
         return float(error.response.headers.get("Retry-After", 60))
@@ -136,6 +145,8 @@ class SlackSink:
         self._placeholder_words = ""
         self._replies: list[_Reply | None] = []
         """Each threaded reply; None where only its text could be posted."""
+        self._buttons_on: str | None = None
+        """The reply holding the feedback buttons (and the disclaimer)."""
         self.fell_back: str | None = None
         """Why this answer left the native stream (a Slack error code), if it did."""
 
@@ -206,7 +217,15 @@ class SlackSink:
         message Slack refuses for one card's block (its error names the block) is sent again
         without that card; what Slack refuses otherwise shows its notification text."""
         for payload in payloads:
-            self._replies.append(await self._post_reply(self._with_disclaimer(payload)))
+            reply = await self._post_reply(self._with_disclaimer(payload))
+            self._replies.append(reply)
+            if reply is not None and _holds_buttons(payload):
+                self._buttons_on = reply.ts
+
+    def vote_key(self) -> str | None:
+        """Where votes on this answer arrive (``bot.answerlog.VoteKeyed``): the key the 👍/👎
+        under it send, named after the reply that holds them (:mod:`.feedback`)."""
+        return None if self._buttons_on is None else vote_key(self._channel, self._buttons_on)
 
     async def post_disclaimer(self) -> None:
         """The disclaimer alone, under an answer that ended without its thread (cut short)."""
@@ -217,10 +236,9 @@ class SlackSink:
             )
 
     def _with_disclaimer(self, payload: Payload) -> Payload:
-        blocks = payload.get("blocks") or []
-        if not self._disclaimer or not any(b.get("type") == "context_actions" for b in blocks):
+        if not self._disclaimer or not _holds_buttons(payload):
             return payload
-        return {**payload, "blocks": [*blocks, disclaimer_block(self._disclaimer)]}
+        return {**payload, "blocks": [*payload["blocks"], disclaimer_block(self._disclaimer)]}
 
     async def _post_reply(self, payload: Payload) -> _Reply | None:
         dropped: frozenset[int] = frozenset()

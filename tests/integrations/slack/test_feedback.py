@@ -5,13 +5,17 @@ reasons and a line of one's own, in the person's language; the reason is kept wi
 from __future__ import annotations
 
 import logging
+import time
 
 import pytest
+from pydantic import SecretStr
 
 from bot.i18n.wording import Wording
-from tests.integrations.slack.conftest import World
-from tests.sim.slack import Message
-from tests.sim.upstream import answer
+from bot.service import answer_service
+from bot.upstream.client import AnswerClient, RetryPolicy
+from tests.integrations.slack.conftest import World, running_slack, slack_settings
+from tests.sim.slack import Message, SlackSim
+from tests.sim.upstream import UpstreamSim, answer
 
 CHANNEL = "C0GENERAL"
 BOB = "U0BOB"
@@ -80,3 +84,39 @@ async def test_a_thumbs_down_whose_modal_slack_refuses_is_thanked_at_once(
     await world.sim.wait_for(lambda: world.sim.ephemerals(BOB))
     [thanks] = world.sim.ephemerals(BOB)
     assert thanks.shown == "Thank you for the feedback!"
+
+
+async def test_the_vote_and_its_reason_are_kept_on_the_answers_record() -> None:
+    """The answer log links a vote to its answer by the key the buttons send: the sink names
+    the reply that holds them (``vote_key``), and the 👎 and its reason land on the record."""
+    async with SlackSim() as sim, UpstreamSim().running() as upstream:
+        config = slack_settings(sim, upstream, ANSWER_LOG="full")
+        async with (
+            AnswerClient(
+                base_url=upstream.base_url,
+                api_key=SecretStr("sk-test"),
+                model="magisterium-1",
+                retry=RetryPolicy(max_retries=0),
+            ) as client,
+            answer_service(config.settings, client) as service,
+            running_slack(config, client, service=service),
+        ):
+            await sim.wait_connections(1)
+            world = World(sim=sim, upstream=upstream, settings=config, client=client)
+            message = await _answered(world)
+            await sim.click(
+                "citebot_feedback", "negative", channel=CHANNEL, message_ts=message.ts, user=BOB
+            )
+            await sim.wait_for(lambda: sim.modals(BOB))
+            [modal] = sim.modals(BOB)
+            sim.fill(modal, "reason", "does_not_answer")
+            await sim.submit(modal)
+            await sim.wait_for(lambda: sim.ephemerals(BOB))
+            records = [
+                r
+                async for batch in service.state.logged_answers(since=0, until=time.time() + 1)
+                for r in batch
+            ]
+    [record] = records
+    assert record.vote_key == f"slack:{CHANNEL}:{message.ts}"
+    assert [(v.user, v.value, v.reason) for v in record.votes] == [(BOB, "down", "does_not_answer")]
