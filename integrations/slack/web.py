@@ -58,6 +58,9 @@ class Rate:
     calls: int
     per_seconds: float = 60.0
     per_channel: bool = False
+    margin: float | None = None
+    """Seconds added to the window (None: the budget's): where a call landing later than its
+    slot costs a 429 that is not retried, a wider one."""
 
 
 SLACK_RATES: Mapping[str, Rate] = {
@@ -76,9 +79,11 @@ SLACK_RATES: Mapping[str, Rate] = {
     "chat.postMessage": Rate(3, 3.0, per_channel=True),  # 1 a second per channel, bursts of 3
     "chat.postEphemeral": Rate(100),
     "chat.update": Rate(50),
-    "chat.startStream": Rate(20),
+    # Tier 2, and a 429 there is not retried (the answer posts instead): a second's margin,
+    # a sixtieth of the minute, for a worker whose call lands late (a loaded machine).
+    "chat.startStream": Rate(20, margin=1.0),
     "chat.appendStream": Rate(100),
-    "chat.stopStream": Rate(20),
+    "chat.stopStream": Rate(20, margin=1.0),
 }
 """Slack's published floors (docs.slack.dev, "Rate limits" and each method's tier)."""
 
@@ -119,7 +124,7 @@ class SlackBudget:
             method: RateBudget(
                 calls=rate.calls,
                 per_seconds=rate.per_seconds * time_scale,
-                margin=margin,
+                margin=margin if rate.margin is None else rate.margin,
                 clock=clock,
             )
             for method, rate in rates.items()
