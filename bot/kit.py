@@ -16,7 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
@@ -171,12 +171,15 @@ class PlatformKit:
         self, question: Question, sink: AnswerSink, *, max_messages: int | None = None
     ) -> Outcome | None:
         """Answer ``question`` into ``sink`` (see :meth:`AnswerService.ask`), as the settings
-        of the place it was asked in say. ``max_messages``: where the platform lets this answer
-        take fewer messages than ``MAX_ANSWER_MESSAGES`` (Discord's five followups where the
-        bot is not a member), the answer stops there with a note."""
+        of the place it was asked in say (the disclaimer left to a platform that shows it apart:
+        :attr:`Platform.disclaimer_apart`). ``max_messages``: where the platform lets this
+        answer take fewer messages than ``MAX_ANSWER_MESSAGES`` (Discord's five followups where
+        the bot is not a member), the answer stops there with a note."""
         place = await self.settings_at(
             Place(server=question.server_id, channel=question.channel_id)
         )
+        if self.platform.disclaimer_apart:
+            place = replace(place, disclaimer=None)
         return await self._service.ask(
             question,
             presenter=self.presenter,

@@ -70,7 +70,9 @@ class RateBudget:
         dict never shrinks its table: one busy minute would be held for good)."""
         self._next_sweep = now + self.window
         self._slots = {
-            key: slots for key, slots in self._slots.items() if now - slots[-1] < self.window
+            key: slots
+            for key, slots in self._slots.items()
+            if slots and now - slots[-1] < self.window
         }
 
     def _next(self, slots: deque[float] | list[float], now: float) -> float:

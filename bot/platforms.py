@@ -83,6 +83,10 @@ class Platform(Generic[S]):
     """Whether a conversation with the bot alone must pass the allowlists like any channel.
     Slack's are inside a workspace, already a fence; a Discord or Telegram bot can be
     messaged by anyone."""
+    disclaimer_apart: bool = False
+    """Whether it shows a place's disclaimer itself, apart from the answer's text (Slack: a
+    context block with the answer, as Slack's AI guidelines ask); the answer's text then does
+    not close with it as a note."""
     place_ids: PlaceIds | None = None
     """Its places' ids, where its admins may change citebot's settings (None: none)."""
     sync_commands: Callable[[S], Awaitable[None]] | None = None

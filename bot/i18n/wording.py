@@ -30,6 +30,7 @@ from babel.core import get_global, parse_locale
 from babel.messages.extract import extract_python
 from babel.numbers import format_decimal
 
+from bot.i18n.app_words import AppWording
 from bot.i18n.conversation_words import ConversationWording
 from bot.i18n.report_words import ReportLabels, ReportWording
 from bot.i18n.settings_words import SettingsLabels, SettingsWording
@@ -168,7 +169,7 @@ class Labels:
 
 
 @dataclass(frozen=True, slots=True)
-class Wording(SettingsWording, ConversationWording, ReportWording):
+class Wording(SettingsWording, ConversationWording, ReportWording, AppWording):
     """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
     (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
     when none fits. A place's settings are worded in :mod:`bot.i18n.settings_words`."""
@@ -203,6 +204,14 @@ class Wording(SettingsWording, ConversationWording, ReportWording):
             if said != text:
                 return said
         return translations.gettext(text)
+
+    def _here_on(self, platform: str, text: str) -> str:
+        """A sentence naming a thread or channel that only ``platform`` says (its own pages):
+        extracted for that platform alone, so no other platform's catalogue entry asks for a
+        translation nobody would read."""
+        if self.platform != platform:
+            return self._(text)
+        return self._here(text)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form of a sentence for the number ``n`` (the caller formats ``{n}`` itself, with
@@ -409,16 +418,22 @@ def extract(
 ) -> Iterator[Extracted]:
     """Babel's Python extractor (``babel.cfg``), with each :meth:`Wording._here` sentence given
     once in general and once per platform (msgctxt), so that every catalogue can say it in a
-    platform's own words."""
-    found = extract_python(fileobj, dict.fromkeys([*keywords, "_here"]), comment_tags, options)
+    platform's own words; a :meth:`Wording._here_on` sentence once in general and once for its
+    platform."""
+    wanted = dict.fromkeys([*keywords, "_here", "_here_on"])
+    found = extract_python(fileobj, wanted, comment_tags, options)
     # Babel annotates extractors with extract()'s result shape; they yield Extracted.
     for lineno, funcname, messages, comments in cast(Iterator[Extracted], found):
-        if funcname != "_here":
+        if funcname == "_here":
+            yield lineno, "_", messages, comments
+            for platform in own_words_platforms():
+                yield lineno, "pgettext", (platform, messages), comments
+        elif funcname == "_here_on":
+            platform, text = messages[:2]
+            yield lineno, "_", text, comments
+            yield lineno, "pgettext", (platform, text), comments
+        else:
             yield lineno, funcname, messages, comments
-            continue
-        yield lineno, "_", messages, comments
-        for platform in own_words_platforms():
-            yield lineno, "pgettext", (platform, messages), comments
 
 
 WORDING = Wording()

@@ -15,7 +15,6 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.i18n.wording import Labels
 from bot.render.layout import Passage, Source, SourceCard
@@ -23,24 +22,23 @@ from bot.render.ports import Payload
 from bot.render.text import clip
 from bot.render.thread import listed
 from integrations.slack import limits
+from integrations.slack.blocks import Block, context, fit, section
 from integrations.slack.markdown import UNFURL_OFF, SlackMarkdown, mrkdwn
 
 __all__ = [
     "FEEDBACK_ACTION",
     "PASSAGES",
     "RELATED_ACTION",
-    "Block",
     "Group",
     "SlackCards",
     "also_consulted",
+    "disclaimer",
     "document",
     "feedback",
     "notification",
     "related",
 ]
 
-Block = dict[str, Any]
-"""One Block Kit block, as Slack's JSON has it."""
 RELATED_ACTION = "citebot_related_"
 """The ``action_id`` prefix of a related-question button (its index follows)."""
 FEEDBACK_ACTION = "citebot_feedback"
@@ -54,6 +52,8 @@ LINE_ROOM = 1000
 """Characters of one line of the also-consulted list: a longer link goes, its title stays."""
 SHORTEST_LABEL = 20
 """A link's title is cut to make room for its URL, but not below this many characters."""
+DISCLAIMER_ROOM = 400
+"""Characters of the disclaimer's context block (an admin's line is at most 200, escaped)."""
 
 _MARKDOWN = SlackMarkdown()
 
@@ -93,7 +93,12 @@ class SlackCards:
         return feedback(labels)
 
     def size(self, part: Group) -> tuple[int, int]:
-        return len(part.blocks), len(str(part.blocks))
+        """Blocks and characters; the feedback buttons' with room for the disclaimer block the
+        sink adds under them."""
+        units, characters = len(part.blocks), len(str(part.blocks))
+        if part.kind == "feedback":
+            return units + 1, characters + len(str(disclaimer("x" * DISCLAIMER_ROOM)))
+        return units, characters
 
     def message(self, parts: Sequence[Group], labels: Labels) -> Payload:
         blocks = [block for group in parts for block in group.blocks]
@@ -108,7 +113,7 @@ def document(card: SourceCard, labels: Labels) -> Group:
     title = clip(card.title, 200)
     lead = "*" + ", ".join(str(n) for n in card.numbers) + ".* "
     room = limits.SECTION_TEXT - len(lead) - 2
-    blocks: list[Block] = [_section(f"{lead}*{_linked(title, card.url, room)}*")]
+    blocks: list[Block] = [section(f"{lead}*{_linked(title, card.url, room)}*")]
     quote_room = min(QUOTE, max(QUOTE_FLOOR, 6000 // len(card.passages)))
     elements: list[Block] = []
     named: list[Block] = []
@@ -122,12 +127,12 @@ def document(card: SourceCard, labels: Labels) -> Group:
         blocks.append({"type": "rich_text", "elements": elements})
     about = (card.author, card.year, card.reference)
     if any(about):
-        blocks.append(_context(_fit(" · ".join(part for part in about if part), 500)))
+        blocks.append(context(fit(" · ".join(part for part in about if part), 500)))
     supporting = card.supporting
     said_room = 2800 // max(1, len(supporting)) - 40
     said = [_supports(p, labels, numbered=numbered, room=said_room) for p in supporting.values()]
     if said:
-        blocks.append(_context("\n".join(said)))
+        blocks.append(context("\n".join(said)))
     blocks.append({"type": "divider"})
     return Group(blocks, title=f"{', '.join(str(n) for n in card.numbers)}. {title}")
 
@@ -170,7 +175,7 @@ def _supports(passage: Passage, labels: Labels, *, numbered: bool, room: int) ->
     lead = labels.supports_lead
     if numbered:  # "Supports [2]:", punctuated as the language punctuates "Supports:"
         lead = lead.replace(labels.supports, f"{labels.supports} [{passage.number}]", 1)
-    said = _fit(" … ".join(passage.supports), min(1500, room))
+    said = fit(" … ".join(passage.supports), min(1500, room))
     return f"_{mrkdwn(lead)}_ {labels.quoted.format(quote=said)}"
 
 
@@ -179,13 +184,13 @@ def also_consulted(sources: Sequence[Source], labels: Labels) -> Group:
 
     def line(c: Source) -> str:
         extra = ", ".join(part for part in (c.author, c.year) if part)
-        extra = " — " + _fit(extra, 150) if extra else ""
+        extra = " — " + fit(extra, 150) if extra else ""
         label = clip(c.title, 150)
         return "• " + _linked(label, c.url, LINE_ROOM - len(extra) - 2) + extra
 
     room = ALSO_CONSULTED_ROOM - len(heading)
     lines = listed(sources, line=line, room=room, rest=lambda n: f"• … +{n}")
-    return Group([_section("\n".join([heading, *lines]))], kind="also_consulted")
+    return Group([section("\n".join([heading, *lines]))], kind="also_consulted")
 
 
 def related(questions: Sequence[str], labels: Labels) -> Group | None:
@@ -206,8 +211,15 @@ def related(questions: Sequence[str], labels: Labels) -> Group | None:
     ]
     if not buttons:
         return None
-    blocks = [_section(f"*{mrkdwn(labels.related)}*"), {"type": "actions", "elements": buttons}]
+    blocks = [section(f"*{mrkdwn(labels.related)}*"), {"type": "actions", "elements": buttons}]
     return Group(blocks, kind="related")
+
+
+def disclaimer(text: str) -> Block:
+    """The answer's disclaimer, as Slack's AI guidelines ask: a context block, which the sink
+    adds under the feedback buttons (:class:`~integrations.slack.sink.SlackSink`); mentions in
+    an admin's line stay inert."""
+    return context(fit(text, DISCLAIMER_ROOM))
 
 
 def feedback(labels: Labels) -> Group:
@@ -236,7 +248,7 @@ def notification(groups: Sequence[Group], labels: Labels) -> str:
     if titles:
         lead = labels.sources_lead
         space = "" if unicodedata.east_asian_width(lead[-1]) in "WF" else " "  # after "：" none
-        return _fit(lead + space + " · ".join(titles), limits.TEXT - 100)
+        return fit(lead + space + " · ".join(titles), limits.TEXT - 100)
     if "also_consulted" in kinds:
         return mrkdwn(labels.also_consulted)
     if "related" in kinds:
@@ -252,32 +264,5 @@ def _linked(label: str, url: str | None, room: int) -> str:
     if target is not None:
         label_room = room - len(target) - 3
         if label_room >= min(SHORTEST_LABEL, len(mrkdwn(label))):
-            return f"<{target}|{_fit(label, label_room)}>"
-    return _fit(label, room)
-
-
-def _fit(text: str, room: int) -> str:
-    """Plain ``text`` as mrkdwn, mentions broken, clipped so that the escaped text fits in
-    ``room`` (clipping after escaping could cut an ``&amp;`` in two)."""
-    keep = room
-    while True:
-        written = mrkdwn(_MARKDOWN.kill_mentions(clip(text, keep)))
-        if len(written) <= room or keep <= 1:
-            return written
-        keep -= max(1, len(written) - room)
-
-
-def _section(text: str) -> Block:
-    return {"type": "section", "text": _mrkdwn(text)}
-
-
-def _context(text: str) -> Block:
-    return {"type": "context", "elements": [_mrkdwn(text)]}
-
-
-def _mrkdwn(text: str) -> Block:
-    """A mrkdwn text object, ``verbatim``: Slack then parses no mention words or channel names
-    in it (the text objects reference); links written ``<url|label>`` still work. Every text
-    is built within a section's 3,000 characters, so none is cut here (a cut could open a
-    link)."""
-    return {"type": "mrkdwn", "text": text, "verbatim": True}
+            return f"<{target}|{fit(label, label_room)}>"
+    return fit(label, room)

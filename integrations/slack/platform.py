@@ -26,6 +26,12 @@ def _builder_url(thread: Sequence[Payload]) -> str:
     )
 
 
+def _manifest(environment: SlackSettings) -> str:
+    from integrations.slack.manifest import slack_manifest
+
+    return slack_manifest(environment)
+
+
 def _runner() -> Runner[SlackSettings]:
     from integrations.slack.run import run_slack
 
@@ -51,5 +57,8 @@ SLACK = Platform(
     ),
     # A workspace is already a fence: its members' DMs with the app pass the channel allowlist.
     direct_messages_fenced=False,
+    # Slack's AI guidelines put the disclaimer in a context block: the sink shows it there.
+    disclaimer_apart=True,
+    manifest=_manifest,
     preview_url=_builder_url,
 )

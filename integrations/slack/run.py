@@ -57,7 +57,7 @@ async def run_slack(
             on_429=kit.rate_limited,
             budget=budget,
         )
-        bot = SlackBot(web=web_client, kit=kit)
+        bot = SlackBot(web=web_client, kit=kit, admin_users=environment.admin_users)
         await bot.start()
         closer = SlackOrphans(web=web_client, presenter=kit.presenter, wording_for=kit.wording)
         # Entered before listening, so that on the way out no event arrives while it drains.

@@ -1,5 +1,6 @@
 """Slack's own variables: its tokens (Socket Mode or HTTP mode), where its API is, its
-allowlist."""
+allowlist, who may change citebot's settings besides the workspace's admins and owners, and the
+public URL Slack posts to in HTTP mode (for the app manifest)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ __all__ = ["SlackSettings"]
 
 
 class SlackSettings(PlatformSettings):
-    url_fields: ClassVar[frozenset[str]] = frozenset({"api_base_url"})
+    url_fields: ClassVar[frozenset[str]] = frozenset({"api_base_url", "request_url"})
     start_with: ClassVar[str] = (
         "SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)"
     )
@@ -25,6 +26,11 @@ class SlackSettings(PlatformSettings):
         default="https://slack.com/api/", validation_alias="SLACK_API_BASE_URL"
     )
     channel_allowlist: CommaList = Field(default=(), validation_alias="SLACK_CHANNEL_ALLOWLIST")
+    admin_users: CommaList = Field(default=(), validation_alias="SLACK_ADMIN_USERS")
+    """User ids who may change citebot's settings besides the workspace's admins and owners."""
+    request_url: str | None = Field(default=None, validation_alias="SLACK_REQUEST_URL")
+    """Where Slack posts events, interactions and the slash command in HTTP mode (this
+    worker's ``/slack/events``, as the internet reaches it): the app manifest's request URLs."""
 
     @field_validator("api_base_url")
     @classmethod
@@ -32,7 +38,12 @@ class SlackSettings(PlatformSettings):
         value = http_url(value.strip())
         return value if value.endswith("/") else value + "/"
 
-    @field_validator("channel_allowlist", mode="before")
+    @field_validator("request_url")
+    @classmethod
+    def _request_url(cls, value: str | None) -> str | None:
+        return None if value is None else http_url(value.strip())
+
+    @field_validator("channel_allowlist", "admin_users", mode="before")
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
         return comma_list(value)

@@ -16,14 +16,15 @@ in the budget; intermediate appends and edits go only when a slot is free beyond
 and are otherwise skipped, their text carried by the next write (never queued).
 
 Threaded replies keep their ``ts``, so that the quote checks can edit the cards in later
-(:meth:`SlackSink.edit_thread`, one chat.update each, Tier 3 in the workspace's budget).
+(:meth:`SlackSink.edit_thread`, one chat.update each, Tier 3 in the workspace's budget). The
+thread message holding the feedback buttons gets the answer's disclaimer in a context block
+under them, posted and edited alike (the cards leave room for it: :class:`SlackCards.size`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,14 +35,22 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.inflight import Whereabouts
 from bot.render.ports import Payload
+from integrations.slack.cards import disclaimer as disclaimer_block
+from integrations.slack.markdown import UNFURL_OFF
+from integrations.slack.parts import groups, refused_group, without
 from integrations.slack.presenter import placeholder
 from integrations.slack.web import PacedWebClient, SlackBudget
 
-__all__ = ["NativeStreams", "SlackSink"]
+__all__ = ["NativeStreams", "SlackSink", "vote_key"]
 
 log = logging.getLogger(__name__)
 
 _CONTENT = ("markdown_text", "text", "blocks")
+STREAM_SPARE = 2
+"""chat.startStream slots a new stream leaves unused in the workspace's minute: workers reserve
+a slot when they decide, Slack counts it when the call lands, and a call delayed past the
+window's margin (a loaded worker) would meet a 429 at the tier's edge. A stream is a nicety:
+posting and editing always works."""
 _GONE = "message_not_in_streaming_state"
 
 
@@ -85,52 +94,17 @@ def _content(payload: Payload) -> dict[str, Any]:
 class _Reply:
     ts: str
     dropped: frozenset[int]
-    """The cards (group indices, :func:`_groups`) Slack refused in it, left out."""
+    """The cards (group indices, :func:`~integrations.slack.parts.groups`) Slack refused in
+    it, left out."""
 
 
-_BLOCK_POINTER = re.compile(r"/blocks/(\d+)")
+def vote_key(channel: str, ts: str) -> str:
+    """The key a vote on the answer whose buttons are message ``ts`` is kept under."""
+    return f"slack:{channel}:{ts}"
 
 
-def _groups(payload: Payload) -> list[list[int]]:
-    """The payload's blocks by the part of the thread each shows (a card, the also-consulted
-    list, the related questions, the feedback buttons): every part begins with a section
-    block, or is the feedback's ``context_actions`` (``integrations.slack.cards``)."""
-    groups: list[list[int]] = []
-    for index, block in enumerate(payload.get("blocks") or ()):
-        if not groups or block.get("type") in ("section", "context_actions"):
-            groups.append([])
-        groups[-1].append(index)
-    return groups
-
-
-def _without(payload: Payload, dropped: frozenset[int]) -> Payload:
-    if not dropped:
-        return payload
-    blocks = payload["blocks"]
-    kept = [
-        blocks[i] for n, group in enumerate(_groups(payload)) if n not in dropped for i in group
-    ]
-    return {**payload, "blocks": kept}
-
-
-def _refused_group(error: SlackApiError, payload: Payload, dropped: frozenset[int]) -> int | None:
-    """The group (of the whole payload) holding the block Slack's ``invalid_blocks`` names
-    (``[json-pointer:/blocks/3/text]`` in ``response_metadata.messages``), counted in the
-    blocks that were sent; None when it names none."""
-    if error.response.get("error") != "invalid_blocks":
-        return None
-    messages = (error.response.get("response_metadata") or {}).get("messages") or []
-    found = next((m for m in map(_BLOCK_POINTER.search, map(str, messages)) if m), None)
-    if found is None:
-        return None
-    sent = [n for n in range(len(_groups(payload))) if n not in dropped]
-    at = int(found.group(1))
-    for n in sent:
-        size = len(_groups(payload)[n])
-        if at < size:
-            return n
-        at -= size
-    return None
+def _holds_buttons(payload: Payload) -> bool:
+    return any(block.get("type") == "context_actions" for block in payload.get("blocks") or [])
 
 
 def _retry_after(error: SlackApiError) -> float:
@@ -153,8 +127,11 @@ class SlackSink:
         user_id: str,
         streams: NativeStreams,
         update_interval: float = 1.0,
+        disclaimer: str | None = None,
     ) -> None:
+        """``disclaimer``: the line shown under the answer's feedback buttons."""
         self._web = web
+        self._disclaimer = disclaimer
         self._channel = channel
         self._thread_ts = thread_ts
         self._team_id = team_id
@@ -168,6 +145,8 @@ class SlackSink:
         self._placeholder_words = ""
         self._replies: list[_Reply | None] = []
         """Each threaded reply; None where only its text could be posted."""
+        self._buttons_on: str | None = None
+        """The reply holding the feedback buttons (and the disclaimer)."""
         self.fell_back: str | None = None
         """Why this answer left the native stream (a Slack error code), if it did."""
 
@@ -238,21 +217,42 @@ class SlackSink:
         message Slack refuses for one card's block (its error names the block) is sent again
         without that card; what Slack refuses otherwise shows its notification text."""
         for payload in payloads:
-            self._replies.append(await self._post_reply(payload))
+            reply = await self._post_reply(self._with_disclaimer(payload))
+            self._replies.append(reply)
+            if reply is not None and _holds_buttons(payload):
+                self._buttons_on = reply.ts
+
+    def vote_key(self) -> str | None:
+        """Where votes on this answer arrive (``bot.answerlog.VoteKeyed``): the key the 👍/👎
+        under it send, named after the reply that holds them (:mod:`.feedback`)."""
+        return None if self._buttons_on is None else vote_key(self._channel, self._buttons_on)
+
+    async def post_disclaimer(self) -> None:
+        """The disclaimer alone, under an answer that ended without its thread (cut short)."""
+        if self._disclaimer:
+            block = disclaimer_block(self._disclaimer)
+            await self._post(
+                {"text": block["elements"][0]["text"], "blocks": [block], **UNFURL_OFF}
+            )
+
+    def _with_disclaimer(self, payload: Payload) -> Payload:
+        if not self._disclaimer or not _holds_buttons(payload):
+            return payload
+        return {**payload, "blocks": [*payload["blocks"], disclaimer_block(self._disclaimer)]}
 
     async def _post_reply(self, payload: Payload) -> _Reply | None:
         dropped: frozenset[int] = frozenset()
         while True:
             try:
-                return _Reply(await self._post(_without(payload, dropped)), dropped)
+                return _Reply(await self._post(without(payload, dropped)), dropped)
             except SlackApiError as error:
-                refused = _refused_group(error, payload, dropped)
+                refused = refused_group(error, payload, dropped)
                 log.warning(
                     "Slack refused a thread message (%s)%s",
                     error.response.get("error"),
                     "; sending it without the card it names" if refused is not None else "",
                 )
-            if refused is None or len(dropped) + 1 == len(_groups(payload)):
+            if refused is None or len(dropped) + 1 == len(groups(payload)):
                 break
             dropped |= {refused}
         if payload.get("text"):  # the notification text carries what the blocks would show
@@ -270,7 +270,7 @@ class SlackSink:
         reply = self._replies[index] if index < len(self._replies) else None
         if reply is None:
             return
-        shown = _without(payload, reply.dropped)
+        shown = without(self._with_disclaimer(payload), reply.dropped)
         try:
             await self._web.chat_update(channel=self._channel, ts=reply.ts, **_content(shown))
         except SlackApiError as error:
@@ -283,8 +283,8 @@ class SlackSink:
         return str(response["ts"])
 
     # -- the workspace budget ------------------------------------------------------------------
-    def _free(self, method: str) -> bool:
-        return self._budget is None or self._budget.free(method, channel=self._channel)
+    def _free(self, method: str, *, spare: int = 0) -> bool:
+        return self._budget is None or self._budget.free(method, channel=self._channel, spare=spare)
 
     def _claim(self, shown: _Shown, *methods: str) -> _Shown:
         if self._budget is not None:
@@ -301,7 +301,7 @@ class SlackSink:
         return (
             self._native
             and self._streams.usable()
-            and self._free("chat.startStream")
+            and self._free("chat.startStream", spare=STREAM_SPARE)
             and self._free("chat.stopStream")
         )
 

@@ -58,6 +58,9 @@ class Rate:
     calls: int
     per_seconds: float = 60.0
     per_channel: bool = False
+    margin: float | None = None
+    """Seconds added to the window (None: the budget's): where a call landing later than its
+    slot costs a 429 that is not retried, a wider one."""
 
 
 SLACK_RATES: Mapping[str, Rate] = {
@@ -66,13 +69,21 @@ SLACK_RATES: Mapping[str, Rate] = {
     "users.info": Rate(100),
     "conversations.replies": Rate(50),
     "assistant.threads.setStatus": Rate(50),  # "special": treated as Tier 3
+    "assistant.threads.setSuggestedPrompts": Rate(100),
+    "assistant.threads.setTitle": Rate(100),
+    "conversations.history": Rate(50),
+    "views.publish": Rate(100),
+    "views.open": Rate(100),
+    "views.update": Rate(100),
     "reactions.add": Rate(50),
     "chat.postMessage": Rate(3, 3.0, per_channel=True),  # 1 a second per channel, bursts of 3
     "chat.postEphemeral": Rate(100),
     "chat.update": Rate(50),
-    "chat.startStream": Rate(20),
+    # Tier 2, and a 429 there is not retried (the answer posts instead): a second's margin,
+    # a sixtieth of the minute, for a worker whose call lands late (a loaded machine).
+    "chat.startStream": Rate(20, margin=1.0),
     "chat.appendStream": Rate(100),
-    "chat.stopStream": Rate(20),
+    "chat.stopStream": Rate(20, margin=1.0),
 }
 """Slack's published floors (docs.slack.dev, "Rate limits" and each method's tier)."""
 
@@ -113,7 +124,7 @@ class SlackBudget:
             method: RateBudget(
                 calls=rate.calls,
                 per_seconds=rate.per_seconds * time_scale,
-                margin=margin,
+                margin=margin if rate.margin is None else rate.margin,
                 clock=clock,
             )
             for method, rate in rates.items()
@@ -131,10 +142,11 @@ class SlackBudget:
     def _name(self, method: str, key: str) -> str:
         return f"slack:{self._scope}:{method}:{key}"
 
-    def free(self, method: str, *, channel: object = None) -> bool:
-        """Whether a call of ``method`` can go now and leave every claimed slot free."""
+    def free(self, method: str, *, channel: object = None, spare: int = 0) -> bool:
+        """Whether a call of ``method`` can go now and leave every claimed slot free, and
+        ``spare`` more."""
         budget = self._budgets.get(method)
-        promised = self.claims[method] + self._others[method]
+        promised = self.claims[method] + self._others[method] + spare
         return budget is None or budget.delay(self._key(method, channel), after=promised) == 0
 
     async def acquire(self, method: str, *, channel: object = None) -> None:

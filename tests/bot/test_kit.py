@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -13,7 +15,7 @@ from bot.answer import Question
 from bot.i18n.wording import WORDING, Wording
 from bot.kit import Place, PlatformKit
 from bot.places import SettingRefused
-from bot.platforms import load_platform
+from bot.platforms import Platform, load_platform
 from bot.render.ports import Payload
 from bot.service import AnswerService
 from bot.state import open_state
@@ -27,22 +29,26 @@ GROUP = Place(server="-100200", channel=None)
 
 
 @pytest.fixture
-async def kit(
-    answer_client: AnswerClient, register_platform: Callable[[str], None]
-) -> AsyncIterator[PlatformKit]:
-    register_platform("signal")
+async def service(answer_client: AnswerClient) -> AsyncIterator[AnswerService]:
     async with open_state("memory://") as state:
-        service = AnswerService(
-            client=answer_client, state=state, admission=Admission(max_in_flight=2)
-        )
-        yield PlatformKit(
-            service,
-            load_platform("signal"),
-            environment=PlatformSettings(),
-            settings=load_settings({}, env_file=None),
-            presenter=PlainPresenter(),
-            pacer=NOW,
-        )
+        yield AnswerService(client=answer_client, state=state, admission=Admission(max_in_flight=2))
+
+
+def _kit(service: AnswerService, platform: Platform[Any]) -> PlatformKit:
+    return PlatformKit(
+        service,
+        platform,
+        environment=PlatformSettings(),
+        settings=load_settings({}, env_file=None),
+        presenter=PlainPresenter(),
+        pacer=NOW,
+    )
+
+
+@pytest.fixture
+def kit(service: AnswerService, register_platform: Callable[[str], None]) -> PlatformKit:
+    register_platform("signal")
+    return _kit(service, load_platform("signal"))
 
 
 async def test_an_admins_change_is_applied_and_recorded_and_can_be_undone(
@@ -118,6 +124,25 @@ async def test_the_disclaimer_and_the_daily_limit_of_a_place_apply_to_its_answer
     await kit.ask(asked("Second?"), second)
     assert first.shown[-1].endswith("*Generated: check with a person.*")
     assert second.shown[-1].startswith("Today's limit of questions here (1) has been reached.")
+
+
+async def test_a_platform_that_shows_the_disclaimer_apart_gets_an_answer_without_it(
+    service: AnswerService, kit: PlatformKit
+) -> None:
+    """Slack shows a place's disclaimer in a context block beside the answer: the answer's text
+    must not say it a second time."""
+    apart = _kit(service, replace(kit.platform, disclaimer_apart=True))
+    await apart.change_setting(GROUP, "disclaimer", "Generated: check with a person.", by="a")
+    sink = Sink()
+    await apart.ask(
+        Question(
+            text="What?", platform="signal", user_id="U1", channel_id="-100200", server_id="-100200"
+        ),
+        sink,
+    )
+    assert sink.shown
+    assert "Generated" not in sink.shown[-1]
+    assert (await apart.settings_at(GROUP)).disclaimer == "Generated: check with a person."
 
 
 async def test_an_adapter_may_let_one_answer_take_fewer_messages_than_the_worker(

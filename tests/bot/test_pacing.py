@@ -102,3 +102,16 @@ def test_a_key_is_forgotten_once_its_window_is_empty() -> None:
     assert budget.delay("token-4999") == 0
     budget.reserve("another")
     assert budget.keys == 1
+
+
+def test_a_window_adopted_empty_is_swept_like_any_other() -> None:
+    """Workers sharing a budget adopt each other's windows, an empty one too (nobody called):
+    the next sweep forgets it instead of reading its last call."""
+    clock = FakeClock()
+    budget = RateBudget(calls=5, per_seconds=5, clock=clock)
+    budget.adopt("chat.update", [])
+    budget.reserve("chat.postMessage")
+    clock.now += 10
+    assert budget.delay("chat.update") == 0
+    budget.reserve("chat.postMessage")
+    assert budget.keys == 1

@@ -72,10 +72,11 @@ def answer_lines(log: str) -> list[dict[str, Any]]:
     return [line for line in lines if line.get("message") == "answer"]
 
 
-def past_placeholder(sim: SlackSim, channel: str, ts: str) -> bool:
-    """The bot's "thinking" placeholder in the thread has been replaced (by the answer's first
-    text or by a refusal): the question has got as far as the upstream, or been turned away."""
-    return any(m.edits for m in sim.bot_replies(channel, ts))
+def past_thinking(sim: SlackSim, channel: str, ts: str) -> bool:
+    """The thread holds the bot's first reply (the answer's first text or a refusal; while it
+    thinks, the thread shows only its status): the question has got as far as the upstream,
+    or been turned away."""
+    return bool(sim.bot_replies(channel, ts))
 
 
 @asynccontextmanager
@@ -176,9 +177,9 @@ async def test_the_per_user_limit_is_shared_across_workers(
     sim, upstream = world
     async with workers(2, sim, upstream, fresh_redis, RATE_LIMIT_PER_MINUTE="2") as both:
         asked = []
-        for n in range(3):  # the simulator hands events to the workers in turn
-            asked.append(await sim.mention(f"C{n}", f"Question {n}?", user="U_SAME"))
-            await sim.wait_for(functools.partial(past_placeholder, sim, f"C{n}", asked[n].ts), 20)
+        for n in range(3):  # to the workers in turn
+            asked.append(await sim.mention(f"C{n}", f"Question {n}?", user="U_SAME", via=n % 2))
+            await sim.wait_for(functools.partial(past_thinking, sim, f"C{n}", asked[n].ts), 20)
         refused = sim.bot_replies("C2", asked[2].ts)
         for worker in both:
             await worker.stop()
@@ -193,7 +194,7 @@ async def test_sigterm_mid_answer_closes_it_with_a_note_and_exits_0(
     upstream.queue(Stream((chunk("The first half of the answer"), Gate())))
     async with workers(1, sim, upstream, "memory://", SHUTDOWN_GRACE_SECONDS="1") as (worker,):
         delivery = await sim.mention("C1", "A long question?")
-        await sim.wait_for(  # the first text, in place of the "thinking" placeholder
+        await sim.wait_for(  # the first text, where the status said "thinking"
             lambda: any("first half" in m.shown for m in sim.bot_replies("C1", delivery.ts)),
             within=20,
         )

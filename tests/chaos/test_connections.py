@@ -91,13 +91,13 @@ async def test_slack_dropping_the_socket_mid_answer_costs_nothing() -> None:
 
 
 async def test_slack_calls_cut_by_the_network_cost_the_niceties_not_the_answer() -> None:
-    """The "thinking" placeholder and the thread read back are cut three times each (past the
+    """The "thinking" status and the thread read back are cut three times each (past the
     client's retries): the question is still answered, only without them."""
     async with slack_world() as world:
         sim = world.sim
         world.upstream.queue(answer(["Answered all the same."]))
         parent = await sim.other_bot("C0GENERAL", "A digest another app posted")
-        sim.cut_next("chat.postMessage", times=3)
+        sim.cut_next("assistant.threads.setStatus", times=3)
         sim.cut_next("conversations.replies", times=3)
         asked = await sim.mention("C0GENERAL", "What does it mean?", thread_ts=parent.ts)
         await world.answered("C0GENERAL", parent.ts)
@@ -106,4 +106,4 @@ async def test_slack_calls_cut_by_the_network_cost_the_niceties_not_the_answer()
         ]
         assert asked.thread_ts == parent.ts
         cut = [call.method for call in sim.calls if call.error == "cut"]
-        assert cut == ["chat.postMessage"] * 3 + ["conversations.replies"] * 3
+        assert cut == ["assistant.threads.setStatus"] * 3 + ["conversations.replies"] * 3

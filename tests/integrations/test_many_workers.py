@@ -172,29 +172,30 @@ async def test_workers_share_the_shards_as_they_join_and_leave(fresh_redis: str)
     assert world.overlaps() == []
 
 
-async def test_a_slack_answer_killed_before_its_first_words_leaves_no_thinking_placeholder(
+async def test_a_slack_answer_killed_before_its_first_words_is_not_left_thinking(
     fresh_redis: str,
 ) -> None:
-    """In a channel the answer's place is held by "citebot is thinking…" until its first
-    words; a worker SIGKILLed before them leaves that message for another worker to close,
-    and the person reads there that citebot restarted: not "thinking" for good, with an
-    "interrupted" reply under it."""
+    """In a channel the thread shows citebot's "is thinking…" status until its first words,
+    and no message; a worker SIGKILLed before them leaves that status for another worker,
+    whose reply says citebot restarted (and, being a reply, clears the status): not
+    "thinking" for good, with no "interrupted" note."""
     before_any_text = Stream((Gate(), chunk("Too late."), chunk(finish_reason="stop")))
     upstream = UpstreamSim(default=before_any_text)
     async with fleet(fresh_redis, upstream, shards=1, max_concurrency=1) as world:
         (first,) = await world.start(1)
         await world.slack.wait_connections(1, within=30)
         await world.ask_slack("What is hope?", "C0GENERAL")
+        thread = world.mentioned["What is hope?"].ts
         await until(lambda: len(upstream.requests) == 1, within=20)
-        (placeholder,) = world.slack_messages("What is hope?")
-        assert placeholder.shown == "*citebot is thinking…*"
+        assert world.slack_messages("What is hope?") == []
+        assert world.slack.statuses("C0GENERAL", thread) == ["is thinking…"]
         await world.start(1)
         await world.slack.wait_connections(2, within=30)
         await world.kill(first)
-        await until(
-            lambda: "thinking" not in world.slack_messages("What is hope?")[0].shown, within=30
-        )
+        await until(lambda: world.slack_messages("What is hope?"), within=30)
         await asyncio.sleep(1.0)  # a second closing note, had one come, would be here by now
         shown = [m.shown for m in world.slack_messages("What is hope?")]
+        statuses = world.slack.statuses("C0GENERAL", thread)
     assert shown == [Wording(platform="slack").restarting()]
     assert INTERRUPTED not in " ".join(shown)
+    assert statuses[-1] == ""

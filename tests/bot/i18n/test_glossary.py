@@ -71,10 +71,21 @@ def _catalog(language: str) -> Catalog:
 
 def _shown(catalog: Catalog, platform: str | None) -> dict[str, tuple[str, ...]]:
     """English sentence -> what a reader on ``platform`` is shown: the platform's own entry where
-    the catalogue has one, else the general one (as gettext falls back)."""
+    the catalogue has one, else the general one (as gettext falls back). A sentence that only
+    other platforms say (``Wording._here_on``: their own pages) is not shown on ``platform``."""
+    platforms_saying: dict[object, set[str]] = {}
+    for message in catalog:
+        if message.context is not None:
+            platforms_saying.setdefault(message.id, set()).add(message.context)
     shown: dict[str, tuple[str, ...]] = {}
     for message in catalog:
         if not message.id or message.context is not None:
+            continue
+        if (
+            platform
+            and message.id in platforms_saying
+            and platform not in platforms_saying[message.id]
+        ):
             continue
         english = forms(message.id)
         own = catalog.get(message.id, context=platform) if platform else None

@@ -256,3 +256,21 @@ def test_a_platform_without_its_own_entry_reads_the_general_sentence() -> None:
 )
 def test_a_language_setting_is_read_as_the_catalogue_it_names(value: str, language: str) -> None:
     assert language_setting(value) == language
+
+
+def test_an_apps_own_pages_speak_the_readers_language() -> None:
+    """The settings page, the greeting and the rotating status, as a German admin on Slack
+    reads them: Slack's own word for a channel, numbers as German writes them."""
+    german = Wording("de", "slack")
+    assert german.setting_label("daily_questions") == "Fragen pro Tag"
+    assert german.setting_label("no_such_key") == "no_such_key"
+    assert german.this_channel("#fragen") == "Dieser Channel: #fragen"
+    assert Wording("de").this_channel("#fragen") == "Dieser Kanal: #fragen"
+    assert german.count_hint(1_000_000_000).startswith("Eine ganze Zahl von 1 bis 1.000.000.000")
+    assert german.settings_page.on == "An"
+    for language in LANGUAGES:
+        words = Wording(language)
+        assert len(words.loading_messages()) == 4
+        assert 1 <= len(words.starter_prompts()) <= 4  # Slack shows at most four
+        assert len(words.settings_page.short_title) <= 24  # a Slack modal's title
+    assert Wording("fr").loading_messages()[0] == "Recherche des sources…"

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,13 +14,16 @@ from pydantic import SecretStr
 
 from bot.kit import PlatformKit
 from bot.pacing import Pacer
+from bot.places import Places
 from bot.service import AnswerService, answer_service
+from bot.state import open_state
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config.settings import Settings, load_settings
 from integrations.slack.platform import SLACK
 from integrations.slack.run import run_slack
 from integrations.slack.settings import SlackSettings
 from tests.sim.slack import Message, SlackSim
+from tests.sim.slack.webapi import BOT_SCOPES, Identity
 from tests.sim.upstream import UpstreamSim
 
 FAST = Pacer(min_interval=0.05)
@@ -158,3 +162,19 @@ async def slack_world(env: dict[str, str] | None = None, **options: Any) -> Asyn
 async def world() -> AsyncIterator[World]:
     async with slack_world() as running:
         yield running
+
+
+@contextlib.asynccontextmanager
+async def operated(
+    tmp_path: Path, *, scopes: frozenset[str] = BOT_SCOPES
+) -> AsyncIterator[tuple[World, Places, str]]:
+    """A worker on a SQLite state store, the operator's handle on the same store, and the
+    workspace's place."""
+    url = f"sqlite:///{tmp_path / 'state.db'}"
+    async with SlackSim(me=Identity(scopes=scopes)) as sim, UpstreamSim().running() as upstream:
+        config = slack_settings(sim, upstream, STATE_URL=url)
+        async with (
+            open_state(url) as state,
+            worker_on(sim, upstream, config) as world,
+        ):
+            yield world, Places(state, defaults=config.settings), f"slack:{sim.me.team_id}"

@@ -32,11 +32,12 @@ def _text(messages: list[Message]) -> str:
     return "\n".join(m.shown for m in messages)
 
 
-async def test_a_mention_is_answered_in_its_thread_in_place_of_a_placeholder(
+async def test_a_mention_is_answered_in_its_thread_under_the_status_never_a_placeholder(
     world: World,
 ) -> None:
-    """Slack documents the "is thinking…" status for assistant threads only: in a channel a
-    placeholder says it, and the answer replaces it (the same message: none is left over)."""
+    """Since 2026-03-05 Slack shows an app's loading status in channel threads too: while
+    citebot thinks, the thread shows the status and its rotating loading messages, and the
+    first message in it is the answer itself, streamed."""
     world.upstream.queue(CITED)
     asked = await world.sim.mention(CHANNEL, "Why is life sacred?")
     await world.sim.acked(asked)
@@ -45,9 +46,15 @@ async def test_a_mention_is_answered_in_its_thread_in_place_of_a_placeholder(
     [answer_message, *_cards] = world.sim.bot_replies(CHANNEL, asked.ts)
     assert world.answer_of(CHANNEL, asked.ts) == [answer_message]
     assert answer_message.thread_ts == asked.ts
-    assert world.first_shown(answer_message) == "*citebot is thinking…*"
-    assert answer_message.edits >= 1
-    assert world.sim.calls_to("assistant.threads.setStatus") == []
+    assert answer_message.streamed
+    assert world.first_shown(answer_message).startswith("Life is sacred")
+    assert world.sim.statuses(CHANNEL, asked.ts)[:2] == ["is thinking…", ""]  # the reply clears
+    assert world.sim.loading_messages(CHANNEL, asked.ts) == [
+        "Looking for sources…",
+        "Reading the sources…",
+        "Matching each sentence to its source…",
+        "Writing the answer…",
+    ]
     assert "Life is sacred from conception to natural death" in answer_message.shown
     assert answer_message.shown.count("Life is sacred") == 1
     assert "https://example.org/doc/1" in answer_message.shown
@@ -90,9 +97,13 @@ async def test_the_first_words_show_before_the_rest_is_written(world: World) -> 
     assert _text(world.answer_of(asked.channel, asked.ts)) == "Grace builds on nature."
 
 
-async def test_in_a_channel_the_first_words_replace_the_placeholder_at_once(
+async def test_where_slack_refuses_the_status_a_placeholder_holds_the_place(
     world: World,
 ) -> None:
+    """The fallback only: a workspace whose Slack refuses the status (an older grant without
+    chat:write's new reach, say) sees "citebot is thinking…" until the first words replace it
+    in the same message."""
+    world.sim.fail_next("assistant.threads.setStatus", "missing_scope", status=200)
     world.upstream.queue(answer(["Grace", " builds on nature."], between=[Gate()]))
     asked = await world.sim.mention(CHANNEL, "What does grace do?")
     await world.sim.wait_for(

@@ -94,7 +94,7 @@ async def test_feedback_is_recorded_and_thanked_privately(world: World) -> None:
         if any(e["action_id"] == "citebot_feedback" for e in m.elements())
     ]
     click = await world.sim.click(
-        "citebot_feedback", "negative", channel=CHANNEL, message_ts=with_feedback.ts, user="U0BOB"
+        "citebot_feedback", "positive", channel=CHANNEL, message_ts=with_feedback.ts, user="U0BOB"
     )
     await world.sim.acked(click)
     await world.sim.wait_for(lambda: world.sim.ephemerals("U0BOB"))
@@ -202,3 +202,25 @@ async def test_outside_the_allowlisted_channels_a_mention_is_politely_refused() 
             "citebot is not enabled here. Please ask in a channel where it is allowed."
         )
         assert world.upstream.requests == []
+
+
+async def test_http_mode_takes_the_command_the_shortcut_and_a_modals_answer() -> None:
+    """Over signed HTTP as over Socket Mode: /citebot's page opens and a form's refusal comes
+    back in the response, under its field; a message shortcut is acknowledged and answered."""
+    async with http_mode() as (world, _url):
+        sim = world.sim
+        sim.workspace.add_user("U0ADMIN", admin=True)
+        world.upstream.queue(answer(["The sources disagree."]))
+        await sim.command(channel=CHANNEL, user="U0ADMIN")
+        await sim.wait_for(lambda: sim.modals("U0ADMIN"))
+        [page] = sim.modals("U0ADMIN")
+        await sim.choose(page, "citebot_setting", block_id="channel:daily_questions")
+        await sim.wait_for(lambda: "1 to 1,000,000,000" in sim.modals("U0ADMIN")[0].texts())
+        [form] = sim.modals("U0ADMIN")
+        sim.fill(form, "value", "0")
+        await sim.submit(form)
+        assert list(form.errors) == ["value"]
+        claim = await sim.say(CHANNEL, "The Earth is flat", user="U0ADMIN")
+        await sim.shortcut("citebot_check", channel=CHANNEL, message_ts=claim.ts)
+        await world.answered(CHANNEL, claim.ts)
+        assert "The sources disagree." in world.answer_of(CHANNEL, claim.ts)[0].shown

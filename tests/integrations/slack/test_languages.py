@@ -78,8 +78,8 @@ async def test_a_brazilian_user_reads_portuguese_and_the_quotes_stay_the_sources
     asked = await world.sim.mention(CHANNEL, "A vida é sagrada?", user=ANA)
     await world.answered(CHANNEL, asked.ts)
 
-    [answered] = world.answer_of(CHANNEL, asked.ts)
-    assert world.first_shown(answered) == "*citebot está pensando…*"
+    assert world.sim.statuses(CHANNEL, asked.ts)[0] == "está pensando…"
+    assert world.sim.loading_messages(CHANNEL, asked.ts)[0] == "Procurando fontes…"
     [cards] = world.cards_of(CHANNEL, asked.ts)
     shown = cards.block_text()
     assert "_Fundamenta:_ “A vida é sagrada desde a concepção.”" in shown
@@ -142,8 +142,7 @@ async def test_a_chinese_user_reads_their_own_script_in_the_same_channel(
     asked = await world.sim.mention(CHANNEL, question, user=user)
     await world.answered(CHANNEL, asked.ts)
 
-    [answered] = world.answer_of(CHANNEL, asked.ts)
-    assert world.first_shown(answered) == "*citebot 正在思考…*"
+    assert world.sim.statuses(CHANNEL, asked.ts)[0] == "正在思考…"
     [cards] = world.cards_of(CHANNEL, asked.ts)
     assert cards.text is not None
     assert cards.text.startswith(sources)
@@ -194,8 +193,8 @@ async def test_a_conversation_costs_one_users_info_call(world: World) -> None:
 
     assert len(world.sim.calls_to("users.info")) == 1
     assert world.upstream.questions[1][0]["role"] == "system"
-    placeholders = [world.first_shown(m) for m in world.answer_of(CHANNEL, asked.ts)]
-    assert placeholders == ["*citebot está pensando…*"] * 2
+    statuses = world.sim.statuses(CHANNEL, asked.ts)
+    assert [status for status in statuses if status] == ["está pensando…"] * 2
 
 
 async def test_refusals_and_failures_are_worded_in_the_askers_language(world: World) -> None:
@@ -226,7 +225,7 @@ async def test_without_users_read_everyone_reads_citebot_language_and_is_answere
 
         for asked in (first, second):
             [answered] = world.answer_of(CHANNEL, asked.ts)
-            assert world.first_shown(answered) == "*citebot denkt nach…*"
+            assert world.sim.statuses(CHANNEL, asked.ts)[0] == "denkt nach…"
             assert answered.shown.startswith("A vida é sagrada[")
             [cards] = world.cards_of(CHANNEL, asked.ts)
             assert cards.text is not None

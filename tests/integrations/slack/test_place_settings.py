@@ -3,34 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
-from bot.places import Places
-from bot.state import open_state
-from tests.integrations.slack.conftest import World, slack_settings, worker_on
-from tests.sim.slack import SlackSim
-from tests.sim.slack.webapi import BOT_SCOPES, Identity
-from tests.sim.upstream import UpstreamSim, answer
+from bot.render.commonmark import ZWSP
+from tests.integrations.slack.conftest import World, operated
+from tests.sim.slack.webapi import BOT_SCOPES
+from tests.sim.upstream import answer
 
 CHANNEL = "C0GENERAL"
-
-
-@asynccontextmanager
-async def operated(
-    tmp_path: Path, *, scopes: frozenset[str] = BOT_SCOPES
-) -> AsyncIterator[tuple[World, Places, str]]:
-    """A worker on a SQLite state store, the operator's handle on the same store, and the
-    workspace's place."""
-    url = f"sqlite:///{tmp_path / 'state.db'}"
-    async with SlackSim(me=Identity(scopes=scopes)) as sim, UpstreamSim().running() as upstream:
-        config = slack_settings(sim, upstream, STATE_URL=url)
-        async with (
-            open_state(url) as state,
-            worker_on(sim, upstream, config) as world,
-        ):
-            yield world, Places(state, defaults=config.settings), f"slack:{sim.me.team_id}"
 
 
 async def test_a_channel_turned_off_is_told_so_in_its_thread(tmp_path: Path) -> None:
@@ -57,8 +37,10 @@ async def test_without_the_askers_language_the_workspaces_language_speaks(
         await world.answered(CHANNEL, asked.ts)
         [answered] = world.answer_of(CHANNEL, asked.ts)
         [question] = world.upstream.questions
-    assert world.first_shown(answered) == "*citebot denkt na…*"
+    assert world.sim.statuses(CHANNEL, asked.ts)[0] == "denkt na…"
+    assert world.sim.loading_messages(CHANNEL, asked.ts)[0] == "Bronnen zoeken…"
     assert "speaks Dutch" in question[0]["content"]
+    assert answered.shown == "Genade is een gave."
 
 
 async def test_a_daily_limit_per_person_refuses_the_next_question_and_tells_when(
@@ -79,13 +61,29 @@ async def test_a_daily_limit_per_person_refuses_the_next_question_and_tells_when
     assert len(world.upstream.requests) == 1
 
 
-async def test_the_disclaimer_closes_the_answer_with_its_mentions_inert(tmp_path: Path) -> None:
+async def test_the_disclaimer_shows_in_a_context_block_with_its_mentions_inert(
+    tmp_path: Path,
+) -> None:
+    """Slack's AI guidelines: the disclaimer in a context block, here under the answer's
+    feedback buttons; the answer's own text does not say it again."""
     async with operated(tmp_path) as (world, places, workspace):
         await places.set(workspace, "disclaimer", "Generated: ask <!here> first.", by="operator")
         world.upstream.queue(answer(["Grace is a gift."]))
         asked = await world.sim.mention(CHANNEL, "What is grace?")
         await world.answered(CHANNEL, asked.ts)
         [answered] = world.answer_of(CHANNEL, asked.ts)
-    assert answered.shown.startswith("Grace is a gift.\n\n*Generated: ask")
-    assert "<!here>" not in answered.shown  # shown as text, pinging no one
-    assert "here" in answered.shown
+        [feedback] = world.cards_of(CHANNEL, asked.ts)
+    assert answered.shown == "Grace is a gift."
+    [*_, context] = feedback.blocks or []
+    assert context["type"] == "context"
+    shown = context["elements"][0]["text"]
+    assert shown.replace(ZWSP, "") == "Generated: ask &lt;!here&gt; first."  # as text
+    assert feedback.pings() == []
+
+
+async def test_without_a_disclaimer_the_default_line_shows(world: World) -> None:
+    world.upstream.queue(answer(["Grace is a gift."]))
+    asked = await world.sim.mention(CHANNEL, "What is grace?")
+    await world.answered(CHANNEL, asked.ts)
+    [feedback] = world.cards_of(CHANNEL, asked.ts)
+    assert "citebot's answers are generated and can be wrong" in feedback.block_text()

@@ -1,7 +1,7 @@
 """Issue 14's Slack cases, end to end: what a person sees when a card's link is long, when
 upstream words look like mentions, and when an answer holds Markdown Slack's markdown block does
-not support; how "thinking" is shown where Slack documents it (a placeholder elsewhere); and
-what a thread message of feedback buttons alone says.
+not support; how "thinking" is shown (the status, in channels too since 2026-03-05; a
+placeholder where Slack refuses it); and what a thread message of feedback buttons alone says.
 
 Each test fails on the code that predates the issue's phase 2 (see docs/platform-spec.md): the
 simulator now referees with slack_sdk's Block Kit models and Slack's own documentation.
@@ -87,9 +87,10 @@ async def test_markdown_slack_does_not_support_is_shown_in_a_supported_form(
     assert [r for r in _refused(world) if r[0].startswith("chat.")] == []
 
 
-async def test_thinking_is_shown_only_where_slack_documents_it(world: World) -> None:
-    """assistant.threads.setStatus is for assistant threads (the app's DM); a mention in a
-    channel must not call it, not even to clear an empty status after a failure."""
+async def test_thinking_is_shown_as_slack_documents_it_in_channels(world: World) -> None:
+    """Since 2026-03-05 assistant.threads.setStatus shows in channel threads too: a mention's
+    thread gets it, and Slack takes every call, the one that clears an empty status after a
+    failure included."""
     world.upstream.queue(answer(["Grace is a gift."]))
     await _asked(world)
     for method in ("chat.startStream", "chat.postMessage"):
@@ -98,6 +99,7 @@ async def test_thinking_is_shown_only_where_slack_documents_it(world: World) -> 
 
     statuses = world.sim.calls_to("assistant.threads.setStatus")
     assert [(c.args.get("status"), c.error) for c in statuses if not c.ok] == []
+    assert [c.args["status"] for c in statuses] == ["is thinking…", "is thinking…", ""]
 
 
 async def test_a_message_of_feedback_buttons_alone_does_not_say_sources(world: World) -> None:

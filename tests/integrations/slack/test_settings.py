@@ -42,3 +42,18 @@ def test_a_mistyped_url_is_named_without_the_credentials_it_carries() -> None:
     assert str(caught.value) == (
         "SLACK_API_BASE_URL: must be an http(s) URL, got 'wss://…@slack.example.com/api/'"
     )
+
+
+def test_admin_users_and_the_request_url_are_read() -> None:
+    read = SlackSettings.load(
+        {
+            "SLACK_ADMIN_USERS": " U0ANNA, ,U0BEN ",
+            "SLACK_REQUEST_URL": "https://citebot.example.org/slack/events",
+        }
+    )
+    assert read.admin_users == ("U0ANNA", "U0BEN")
+    assert read.request_url == "https://citebot.example.org/slack/events"
+    assert SlackSettings.load({}).admin_users == ()
+    with pytest.raises(SettingsError) as caught:
+        SlackSettings.load({"SLACK_REQUEST_URL": "citebot.example.org/slack/events"})
+    assert str(caught.value).startswith("SLACK_REQUEST_URL: must be an http(s) URL")

@@ -12,7 +12,7 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from tests.sim.slack import SlackSim
+from tests.sim.slack import Identity, SlackSim
 
 
 @pytest.fixture
@@ -263,27 +263,29 @@ async def test_status_and_ephemeral(sim: SlackSim, web: AsyncWebClient) -> None:
     assert [m.shown for m in sim.ephemerals("U0ALICE")] == ["thanks"]
 
 
-async def test_every_connection_gets_its_own_envelopes(sim: SlackSim) -> None:
+async def test_every_connection_gets_its_own_envelopes() -> None:
+    """Apps that subscribe to app_mention alone: each mention is one envelope."""
     seen: list[tuple[int, str]] = []
     handlers = []
-    for worker in range(2):
-        app = AsyncApp(client=AsyncWebClient(token=sim.bot_token, base_url=sim.base_url))
+    async with SlackSim(me=Identity(events=frozenset({"app_mention"}))) as sim:
+        for worker in range(2):
+            app = AsyncApp(client=AsyncWebClient(token=sim.bot_token, base_url=sim.base_url))
 
-        app.event("app_mention")(_recorder(seen, worker))
-        handler = AsyncSocketModeHandler(app, sim.app_token)
-        await handler.connect_async()
-        handlers.append(handler)
-    try:
-        await sim.wait_connections(2)
-        first = await sim.mention("C0GENERAL", "one")
-        second = await sim.mention("C0GENERAL", "two")
-        both = await sim.mention("C0GENERAL", "three", to_all=True)
-        for delivery in (first, second, both):
-            await sim.acked(delivery)
-        await sim.wait_for(lambda: len(seen) == 4)
-    finally:
-        for handler in handlers:
-            await handler.close_async()
+            app.event("app_mention")(_recorder(seen, worker))
+            handler = AsyncSocketModeHandler(app, sim.app_token)
+            await handler.connect_async()
+            handlers.append(handler)
+        try:
+            await sim.wait_connections(2)
+            first = await sim.mention("C0GENERAL", "one")
+            second = await sim.mention("C0GENERAL", "two")
+            both = await sim.mention("C0GENERAL", "three", to_all=True)
+            for delivery in (first, second, both):
+                await sim.acked(delivery)
+            await sim.wait_for(lambda: len(seen) == 4)
+        finally:
+            for handler in handlers:
+                await handler.close_async()
     assert sorted(seen) == sorted([(0, first.ts), (1, second.ts), (0, both.ts), (1, both.ts)])
     assert len({a.connection for a in sim.acks}) == 2
 

@@ -130,26 +130,3 @@ async def test_link_text_escapes_slack_does_not_document_are_reported(
     escaped, documented = sim.workspace.messages[CHANNEL]
     assert escaped.undocumented_markdown() == ["[\\[1\\]]("]
     assert documented.undocumented_markdown() == []
-
-
-async def test_the_status_needs_a_status_and_an_assistant_thread(
-    sim: SlackSim, web: AsyncWebClient
-) -> None:
-    """The method page: status is required (an empty one clears it); it is an assistant
-    thread's status, and assistant threads live in the app's DM."""
-    in_dm = sim._said(DM, "im", "question", user="U0ALICE", thread_ts=None).ts
-    in_channel = sim._said(CHANNEL, "channel", "<@U0BOT> question", user="U0ALICE", thread_ts=None)
-    with pytest.raises(SlackApiError) as missing:
-        await web.api_call(
-            "assistant.threads.setStatus", json={"channel_id": DM, "thread_ts": in_dm}
-        )
-    assert missing.value.response["error"] == "invalid_arguments"
-    with pytest.raises(SlackApiError) as elsewhere:
-        await web.assistant_threads_setStatus(
-            channel_id=CHANNEL, thread_ts=in_channel.ts, status="is thinking…"
-        )
-    assert elsewhere.value.response["error"] == "invalid_thread_ts"
-    await web.assistant_threads_setStatus(channel_id=DM, thread_ts=in_dm, status="is thinking…")
-    await web.assistant_threads_setStatus(channel_id=DM, thread_ts=in_dm, status="")
-    assert sim.statuses(DM, in_dm) == ["is thinking…", ""]
-    assert sim.statuses(CHANNEL, in_channel.ts) == []

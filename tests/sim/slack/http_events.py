@@ -17,10 +17,13 @@ __all__ = ["signed_delivery"]
 def signed_delivery(
     kind: str, payload: dict[str, Any], secret: str, retry_attempt: int
 ) -> tuple[str, dict[str, str]]:
-    """The body and headers of one delivery (``interactive`` is form-encoded, events JSON)."""
+    """The body and headers of one delivery (``interactive`` and slash commands are
+    form-encoded, events JSON)."""
     if kind == "interactive":
         body = urlencode({"payload": json.dumps(payload)})
         ctype = "application/x-www-form-urlencoded"
+    elif kind == "slash_commands":
+        body, ctype = urlencode(payload), "application/x-www-form-urlencoded"
     else:
         body, ctype = json.dumps(payload), "application/json"
     stamp = str(int(time.time()))

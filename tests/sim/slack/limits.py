@@ -19,7 +19,7 @@ from slack_sdk.models.blocks import Block
 
 from tests.sim.slack.markdown import unsupported
 
-__all__ = ["Refusal", "check_blocks", "check_markdown", "check_message"]
+__all__ = ["Refusal", "block_problem", "check_blocks", "check_markdown", "check_message"]
 
 TEXT_MAX = 4000
 MARKDOWN_MAX = 12000
@@ -200,6 +200,11 @@ def _block(block: object, where: str) -> tuple[str | None, int]:
             return f"{where}/text: markdown does not support {problem}", 0
         return None, len(text)
     return None, 0
+
+
+def block_problem(block: object, where: str) -> str | None:
+    """The problem with one block, as a view's checks ask it (:mod:`tests.sim.slack.views`)."""
+    return _block(block, where)[0]
 
 
 def check_blocks(blocks: object) -> Refusal | None:

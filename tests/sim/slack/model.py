@@ -147,6 +147,9 @@ class User:
     locale: str = "en-US"
     team_id: str = "T0SIM"
     tz: str = "America/Los_Angeles"
+    is_admin: bool = False
+    """A workspace admin (``users.info``'s ``is_admin``)."""
+    is_owner: bool = False
 
     def wire(self, *, include_locale: bool) -> dict[str, Any]:
         """The user object of users.info; ``locale`` only when it was asked for."""
@@ -170,8 +173,8 @@ class User:
             "tz_label": "Pacific Standard Time",
             "tz_offset": -28800,
             "profile": profile,
-            "is_admin": False,
-            "is_owner": False,
+            "is_admin": self.is_admin or self.is_owner,
+            "is_owner": self.is_owner,
             "is_primary_owner": False,
             "is_restricted": False,
             "is_ultra_restricted": False,
@@ -239,10 +242,21 @@ class Workspace:
         self.users: dict[str, User] = {}
         self._ticks = 0
 
-    def add_user(self, user_id: str, *, locale: str = "en-US", name: str | None = None) -> User:
-        """A member with their Slack language. Whoever posts is a member (``en-US`` unless
-        added otherwise); users.info answers ``user_not_found`` for anyone else."""
-        user = self.users[user_id] = User(id=user_id, name=name or user_id.lower(), locale=locale)
+    def add_user(
+        self,
+        user_id: str,
+        *,
+        locale: str = "en-US",
+        name: str | None = None,
+        admin: bool = False,
+        owner: bool = False,
+    ) -> User:
+        """A member with their Slack language, an admin or owner of the workspace or not.
+        Whoever posts is a member (``en-US`` unless added otherwise); users.info answers
+        ``user_not_found`` for anyone else."""
+        user = self.users[user_id] = User(
+            id=user_id, name=name or user_id.lower(), locale=locale, is_admin=admin, is_owner=owner
+        )
         return user
 
     def add_channel(self, channel: str, kind: str) -> None:

@@ -6,11 +6,11 @@ app would receive, over Socket Mode or signed HTTP; :class:`SlackSim` mixes this
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests.sim.slack.events import block_actions, event_callback, user_message_event
 from tests.sim.slack.model import Delivery, Message, Workspace
+from tests.sim.slack.views import Triggers
 from tests.sim.slack.webapi import Identity
 
 __all__ = ["People"]
@@ -23,18 +23,37 @@ class People:
     me: Identity
     user: str
     port: int
+    triggers: Triggers
+    sent_to: dict[str, int]
     _events: dict[str, tuple[dict[str, Any], int]]
     _event_count: int
-    _send: Callable[..., Awaitable[tuple[str, ...]]]
+
+    if TYPE_CHECKING:  # the delivering side's (tests.sim.slack.delivery)
+
+        async def _send(
+            self,
+            kind: str,
+            payload: dict[str, Any],
+            *,
+            to_all: bool,
+            retry_attempt: int = 0,
+            via: int | None = None,
+        ) -> tuple[str, ...]: ...
 
     async def _event(
-        self, event: dict[str, Any], message: Message, *, to_all: bool = False
+        self,
+        event: dict[str, Any],
+        message: Message,
+        *,
+        to_all: bool = False,
+        for_user: str | None = None,
+        via: int | None = None,
     ) -> Delivery:
         self._event_count += 1
         event_id = f"Ev{self._event_count:08d}SIM"
-        payload = event_callback(self.me, event, event_id)
+        payload = event_callback(self.me, event, event_id, for_user=for_user)
         self._events[event_id] = (payload, 0)
-        ids = await self._send("events_api", payload, to_all=to_all)
+        ids = await self._send("events_api", payload, to_all=to_all, via=via)
         return Delivery(
             event_id=event_id,
             envelope_ids=ids,
@@ -74,17 +93,50 @@ class People:
         user: str | None = None,
         thread_ts: str | None = None,
         to_all: bool = False,
+        via: int | None = None,
     ) -> Delivery:
-        """A person posts ``<@BOT> text`` in a channel (or a thread of it): an app_mention."""
+        """A person posts ``<@BOT> text`` in a channel (or a thread of it): an app_mention
+        (to the connection ``via``, if given), and the channel's ``message`` event too where
+        the app subscribes to them."""
         said = self._said(
             channel,
-            "channel",
+            _kind(channel),
             f"<@{self.me.bot_user_id}> {text}",
             user=user or self.user,
             thread_ts=thread_ts,
         )
         event = user_message_event(self.me, said, kind="app_mention", channel_type=None)
-        return await self._event(event, said, to_all=to_all)
+        delivered = await self._event(event, said, to_all=to_all, via=via)
+        # The message event goes where the mention went (its own turn would leave every
+        # mention to one of two workers): the connections still share the mentions.
+        went = self.sent_to.get(delivered.envelope_ids[0]) if delivered.envelope_ids else None
+        await self._channel_message(said, to_all=to_all, via=None if to_all else went)
+        return delivered
+
+    async def say(
+        self,
+        channel: str,
+        text: str,
+        *,
+        user: str | None = None,
+        thread_ts: str | None = None,
+    ) -> Delivery:
+        """A person posts in a channel (``C…``, or a private one, ``G…``) without mentioning
+        the app: a ``message`` event (``message.channels``, ``message.groups``), sent only
+        where the app subscribes to them (otherwise the Delivery has no envelope)."""
+        said = self._said(
+            channel, _kind(channel), text, user=user or self.user, thread_ts=thread_ts
+        )
+        return await self._channel_message(said)
+
+    async def _channel_message(
+        self, said: Message, *, to_all: bool = False, via: int | None = None
+    ) -> Delivery:
+        kind = self.workspace.channels[said.channel]
+        event = user_message_event(self.me, said, kind="message", channel_type=kind)
+        if f"message.{_SUBSCRIPTION[kind]}" not in self.me.events:
+            return Delivery("", (), said.channel, said.ts, said.thread_ts, {})
+        return await self._event(event, said, to_all=to_all, via=via)
 
     async def dm(
         self,
@@ -187,6 +239,7 @@ class People:
             message=message,
             action=action,
             response_url=f"http://127.0.0.1:{self.port}/respond/{self._event_count}",
+            trigger_id=self.triggers.issue(user or self.user),
         )
         ids = await self._send("interactive", payload, to_all=to_all)
         return Delivery(
@@ -197,3 +250,11 @@ class People:
             thread_ts=message.thread_ts,
             payload=payload,
         )
+
+
+_SUBSCRIPTION = {"channel": "channels", "group": "groups", "im": "im"}
+
+
+def _kind(channel: str) -> str:
+    """A conversation's type from its id: a private channel's starts with G."""
+    return "group" if channel.startswith("G") else "channel"

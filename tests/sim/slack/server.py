@@ -22,10 +22,13 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from tests.sim.slack.http_events import signed_delivery
+from tests.sim.slack.assistant import Prompts
+from tests.sim.slack.delivery import Delivering
+from tests.sim.slack.interactions import Interactions
 from tests.sim.slack.model import Ack, Call, Delivery, Message, Workspace
 from tests.sim.slack.people import People
 from tests.sim.slack.tiers import SLACK_TIERS, Tier, TierLimits, retry_after_header
+from tests.sim.slack.views import StoredView, Triggers
 from tests.sim.slack.webapi import ApiError, Identity, WebApi
 
 __all__ = ["SlackSim"]
@@ -33,7 +36,7 @@ __all__ = ["SlackSim"]
 _JSON_FIELDS = ("blocks", "attachments", "metadata", "chunks")
 
 
-class SlackSim(People):
+class SlackSim(People, Interactions, Delivering):
     """Start with ``async with SlackSim() as sim``; point clients at ``sim.base_url``.
 
     ``tiers`` replaces Slack's rate table (method -> :class:`Tier`), ``time_scale`` multiplies
@@ -56,7 +59,15 @@ class SlackSim(People):
         self.me = me or Identity()
         self.user = user
         self.workspace = Workspace()
-        self.api = WebApi(workspace=self.workspace, me=self.me, socket_url=self._issue_ticket)
+        self.triggers = Triggers()
+        self.api = WebApi(
+            workspace=self.workspace,
+            me=self.me,
+            socket_url=self._issue_ticket,
+            triggers=self.triggers,
+        )
+        self.views = self.api.views
+        self._init_delivery()
         self.calls: list[Call] = []
         self.acks: list[Ack] = []
         self.envelopes: list[dict[str, Any]] = []
@@ -136,6 +147,26 @@ class SlackSim(People):
 
     def ephemerals(self, user: str | None = None) -> list[Message]:
         return [m for m in self.workspace.ephemerals if user in (None, m.ephemeral_to)]
+
+    def loading_messages(self, channel: str, thread_ts: str) -> list[str]:
+        """The rotating loading messages last set with the thread's status."""
+        return self.api.assistant.loading.get((channel, thread_ts), [])
+
+    def prompts(self, channel: str) -> Prompts | None:
+        """The suggested prompts shown in the app's DM ``channel``, if any."""
+        return self.api.assistant.prompts.get(channel)
+
+    def title(self, channel: str, thread_ts: str) -> str | None:
+        return self.api.assistant.titles.get((channel, thread_ts))
+
+    def home(self, user: str) -> StoredView | None:
+        """The App Home tab ``user`` sees, if the app published one."""
+        view_id = self.views.home.get(user)
+        return self.views.by_id[view_id] if view_id else None
+
+    def modals(self, user: str) -> list[StoredView]:
+        """The modals open in front of ``user``, the top one last."""
+        return [self.views.by_id[v] for v in self.views.modals.get(user, [])]
 
     async def wait_for(self, predicate: Callable[[], object], within: float = 10.0) -> None:
         """Wait until ``predicate()`` holds, checking on every change here (and every 20 ms,
@@ -296,98 +327,3 @@ class SlackSim(People):
             if refused.detail:
                 body["response_metadata"] = {"messages": [f"[ERROR] {refused.detail}"]}
             return 200, body, {}
-
-    async def _respond(self, request: web.Request) -> web.Response:
-        self.responses.append(await request.json())
-        self._touch()
-        return web.Response(text="ok")
-
-    # -- Socket Mode ---------------------------------------------------------------------------
-    async def _socket(self, request: web.Request) -> web.StreamResponse:
-        if request.query.get("ticket") not in self._tickets:
-            return web.Response(status=401)
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        index, self._socket_count = self._socket_count, self._socket_count + 1
-        self._sockets[index] = ws
-        assert request.transport is not None
-        self._transports[index] = request.transport
-        await ws.send_json(
-            {
-                "type": "hello",
-                "num_connections": len(self._sockets),
-                "debug_info": {"host": "sim", "approximate_connection_time": 18060},
-                "connection_info": {"app_id": self.me.app_id},
-            }
-        )
-        self._touch()
-        try:
-            async for frame in ws:
-                if frame.type == aiohttp.WSMsgType.TEXT:
-                    data = json.loads(frame.data)
-                    if "envelope_id" in data:
-                        self.acks.append(
-                            Ack(
-                                envelope_id=data["envelope_id"],
-                                connection=index,
-                                payload=data.get("payload"),
-                                at=asyncio.get_running_loop().time(),
-                            )
-                        )
-                        self._touch()
-        finally:
-            self._sockets.pop(index, None)
-            self._transports.pop(index, None)
-            self._touch()
-        return ws
-
-    async def _send(
-        self, kind: str, payload: dict[str, Any], *, to_all: bool, retry_attempt: int = 0
-    ) -> tuple[str, ...]:
-        if self.http_target:
-            return (await self._post_http(kind, payload, retry_attempt),)
-        await self.wait_connections(1)
-        if to_all:
-            targets = sorted(self._sockets.items())
-        else:
-            order = sorted(self._sockets)
-            pick = order[self._turn % len(order)]
-            targets = [(pick, self._sockets[pick])]
-            self._turn += 1
-        ids = []
-        for index, ws in targets:
-            envelope: dict[str, Any] = {
-                "envelope_id": str(uuid.uuid4()),
-                "payload": payload,
-                "type": kind,
-                "accepts_response_payload": False,
-            }
-            if kind == "events_api":
-                envelope["retry_attempt"] = retry_attempt
-                envelope["retry_reason"] = "timeout" if retry_attempt else ""
-            self.envelopes.append(envelope)
-            self.sent_to[envelope["envelope_id"]] = index
-            await ws.send_json(envelope)
-            ids.append(envelope["envelope_id"])
-        return tuple(ids)
-
-    async def _post_http(self, kind: str, payload: dict[str, Any], retry_attempt: int) -> str:
-        """Deliver like the Events API / interactivity over HTTP, signed with the secret."""
-        assert self.http_target
-        assert self._session
-        url, secret = self.http_target
-        body, headers = signed_delivery(kind, payload, secret, retry_attempt)
-        delivery_id = str(uuid.uuid4())
-        async with self._session.post(url, data=body, headers=headers) as response:
-            await response.read()
-            if response.status == 200:
-                self.acks.append(
-                    Ack(
-                        envelope_id=delivery_id,
-                        connection=-1,
-                        payload=None,
-                        at=asyncio.get_running_loop().time(),
-                    )
-                )
-                self._touch()
-        return delivery_id

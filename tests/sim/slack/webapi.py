@@ -2,19 +2,23 @@
 
 Error codes are Slack's documented ones where known (channel_not_found, msg_too_long,
 invalid_blocks, message_not_in_streaming_state, ...); ``invalid_arguments`` stands in where Slack
-documents a rule but not its code (markdown_text together with text or blocks).
+documents a rule but not its code (markdown_text together with text or blocks). The
+``assistant.threads`` methods are in :mod:`tests.sim.slack.assistant`, the views' in
+:mod:`tests.sim.slack.views`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
+from tests.sim.slack.assistant import Assistant
 from tests.sim.slack.limits import check_blocks, check_markdown, check_message
 from tests.sim.slack.model import Message, Workspace
+from tests.sim.slack.views import StoredView, Triggers, Views
 
-__all__ = ["ApiError", "Identity", "WebApi"]
+__all__ = ["BOT_EVENTS", "BOT_SCOPES", "ApiError", "Identity", "WebApi"]
 
 
 class ApiError(Exception):
@@ -30,13 +34,26 @@ class ApiError(Exception):
 BOT_SCOPES = frozenset(
     {
         "app_mentions:read",
-        "chat:write",
-        "im:history",
+        "assistant:write",
         "channels:history",
+        "chat:write",
+        "commands",
         "groups:history",
+        "im:history",
         "users:read",
     }
 )
+BOT_EVENTS = frozenset(
+    {
+        "app_context_changed",
+        "app_home_opened",
+        "app_mention",
+        "message.channels",
+        "message.groups",
+        "message.im",
+    }
+)
+HISTORY_SCOPES = {"channel": "channels:history", "group": "groups:history", "im": "im:history"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,11 +64,20 @@ class Identity:
     app_id: str = "A0SIM"
     scopes: frozenset[str] = BOT_SCOPES
     """The bot token's scopes; a method needing another answers ``missing_scope``."""
+    events: frozenset[str] = BOT_EVENTS
+    """The bot events the app subscribes to: Slack sends it only these."""
+    agent_view: bool = True
+    """The app uses Slack's agent messaging experience (``features.agent_view``), as every new
+    app must since 2026; False: the legacy assistant experience (``assistant_view``)."""
 
 
 def _refuse(refusal: tuple[str, str] | None) -> None:
     if refusal:
         raise ApiError(*refusal)
+
+
+def _fail(error: str, detail: str = "") -> NoReturn:
+    raise ApiError(error, detail)
 
 
 def _required(args: Mapping[str, Any], *names: str) -> None:
@@ -64,16 +90,22 @@ class WebApi:
     """Answers one method call against the workspace; raises ApiError like ``ok: false``."""
 
     def __init__(
-        self, *, workspace: Workspace, me: Identity, socket_url: Callable[[], str]
+        self,
+        *,
+        workspace: Workspace,
+        me: Identity,
+        socket_url: Callable[[], str],
+        triggers: Triggers,
     ) -> None:
         self.ws = workspace
         self.me = me
         self._socket_url = socket_url
-        self.statuses: dict[tuple[str, str], list[str]] = {}
+        self.assistant = Assistant(
+            workspace=workspace, agent_view=me.agent_view, fail=_fail, scoped=self._scope
+        )
+        self.views = Views(triggers=triggers, fail=_fail, wire=self.wire_view)
         self.expire_after_appends: int | None = None
-
-    def handler(self, method: str) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
-        return {
+        self._handlers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "auth.test": self.auth_test,
             "apps.connections.open": self.connections_open,
             "chat.postMessage": self.post_message,
@@ -82,11 +114,23 @@ class WebApi:
             "chat.startStream": self.start_stream,
             "chat.appendStream": self.append_stream,
             "chat.stopStream": self.stop_stream,
+            "conversations.history": self.history,
             "conversations.replies": self.replies,
-            "assistant.threads.setStatus": self.set_status,
             "reactions.add": self.reactions_add,
             "users.info": self.users_info,
-        }.get(method)
+            **self.assistant.handlers(),
+            **self.views.handlers(),
+        }
+
+    @property
+    def statuses(self) -> dict[tuple[str, str], list[str]]:
+        return self.assistant.statuses
+
+    def handler(self, method: str) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+        return self._handlers.get(method)
+
+    def wire_view(self, view: StoredView) -> dict[str, Any]:
+        return view.wire(team=self.me.team_id, app=self.me.app_id, bot=self.me.bot_id)
 
     # -- helpers ---------------------------------------------------------------------------
     def _channel(self, args: Mapping[str, Any], key: str = "channel") -> str:
@@ -95,10 +139,11 @@ class WebApi:
             raise ApiError("channel_not_found")
         return str(channel)
 
-    def _scope(self, needed: str) -> None:
-        if needed not in self.me.scopes:
+    def _scope(self, *any_of: str) -> None:
+        """``missing_scope`` unless the token holds one of ``any_of``."""
+        if not self.me.scopes & set(any_of):
             raise ApiError(
-                "missing_scope", needed=needed, provided=",".join(sorted(self.me.scopes))
+                "missing_scope", needed=",".join(any_of), provided=",".join(sorted(self.me.scopes))
             )
 
     def _own(self, channel: str, ts: object) -> Message:
@@ -126,7 +171,7 @@ class WebApi:
             bot_id=self.me.bot_id,
         )
         _apply(message, args)
-        if thread_ts:
+        if thread_ts:  # a reply clears the app's status in its thread
             self.statuses.setdefault((channel, thread_ts), []).append("")
         return message
 
@@ -244,20 +289,14 @@ class WebApi:
         limit = int(args.get("limit") or 1000)
         return {"messages": [m.wire() for m in thread[:limit]], "has_more": len(thread) > limit}
 
-    def set_status(self, args: dict[str, Any]) -> dict[str, Any]:
-        """https://docs.slack.dev/reference/methods/assistant.threads.setStatus: ``status`` is
-        required (an empty string clears it) and names an assistant thread's status. Assistant
-        threads live in the app's DM (the assistant container); a thread anywhere else is not
-        one, answered as the assistant.threads methods answer a thread they don't know."""
-        channel = self._channel(args, "channel_id")
-        _required(args, "thread_ts")
-        if not isinstance(args.get("status"), str):
-            raise ApiError("invalid_arguments", "missing required field: status")
-        thread_ts = str(args["thread_ts"])
-        if self.ws.channels[channel] != "im" or self.ws.find(channel, thread_ts) is None:
-            raise ApiError("invalid_thread_ts", "Thread not found")
-        self.statuses.setdefault((channel, thread_ts), []).append(args["status"])
-        return {}
+    def history(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A conversation's top-level messages, newest first (``limit``, default 100)."""
+        channel = self._channel(args)
+        self._scope(HISTORY_SCOPES[self.ws.channels[channel]])
+        top = [m for m in self.ws.messages[channel] if m.thread_ts in (None, m.ts)]
+        limit = int(args.get("limit") or 100)
+        newest = list(reversed(top))
+        return {"messages": [m.wire() for m in newest[:limit]], "has_more": len(top) > limit}
 
     def users_info(self, args: dict[str, Any]) -> dict[str, Any]:
         self._scope("users:read")

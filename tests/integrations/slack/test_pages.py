@@ -1,0 +1,114 @@
+"""Every page and message of Slack's new surfaces, in every language, at its widest (every
+setting set here, the longest disclaimer full of mention words, ten changes), is one the
+simulated Slack takes: the settings page as a Home tab and as a modal, each one-line form, the
+👎's modal, the claim's header and the disclaimer's block; and none of them pings anyone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.i18n.wording import LANGUAGES, Wording
+from bot.places import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, Place, PlaceSettings
+from bot.places.settings import layered
+from bot.state import SettingChange
+from config import load_settings
+from integrations.slack.cards import disclaimer
+from integrations.slack.claims import claim_header
+from integrations.slack.feedback import reason_modal
+from integrations.slack.home import (
+    SLACK_KEYS,
+    Page,
+    Shown,
+    edit_form,
+    home_view,
+    members_page,
+    settings_modal,
+    settings_page,
+)
+from tests.sim.slack.limits import check_message
+from tests.sim.slack.model import Message
+from tests.sim.slack.views import check_view
+
+TEAM, CHANNEL = "T0SIM", "C0GENERAL"
+LOUD = ("<!channel> @here " * 20)[: DISCLAIMER_LIMIT - 1] + "…"
+
+
+def _settings(place: Place, language: str) -> PlaceSettings:
+    """Every setting set at ``place``, at its widest."""
+    values = {
+        "enabled": "off",
+        "language": language,
+        "private_by_default": "on",
+        "follow_ups_without_mention": "off",
+        "auto_answer": "on",
+        "daily_questions": str(MOST_A_DAY),
+        "daily_questions_per_person": str(MOST_A_DAY),
+        "daily_tokens": str(MOST_A_DAY),
+        "quote_check": "off",
+        "disclaimer": LOUD,
+    }
+    assert set(values) == set(KEYS)
+    return layered(place, {str(place): values}, load_settings({}, env_file=None))
+
+
+def _page(language: str) -> Page:
+    workspace, channel = Place("slack", TEAM), Place("slack", TEAM, CHANNEL)
+    changes = [
+        SettingChange(
+            at=1_790_000_000 + n, by="U0ADMIN", place=str(channel), key=key, old=LOUD, new=LOUD
+        )
+        for n, key in enumerate(["disclaimer"] * 10)
+    ]
+    return Page(
+        team=TEAM,
+        workspace=Shown(
+            scope="workspace",
+            settings=_settings(workspace, language),
+            fallback=_settings(workspace, language),
+        ),
+        channel_id=CHANNEL,
+        channel=Shown(
+            scope="channel",
+            settings=_settings(channel, language),
+            fallback=_settings(workspace, language),
+        ),
+        changes=changes,
+        notice=LOUD,
+    )
+
+
+def _pings(view: dict[str, Any]) -> set[str]:
+    """The mentions in a view that would ping in a message, but the page's own link to who
+    made a change (a view notifies nobody; the link shows their name)."""
+    return set(Message(channel="", ts="", user="", blocks=view["blocks"]).pings()) - {"<@U0ADMIN>"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_in_every_language_is_one_slack_takes(language: str) -> None:
+    words = Wording(language, "slack")
+    page = _page(language)
+    blocks = settings_page(page, words)
+    views = {
+        "home": home_view(blocks, team=TEAM, channel=CHANNEL),
+        "members": home_view(members_page(words), team=TEAM, channel=None),
+        "modal": settings_modal(blocks, words, team=TEAM, channel=CHANNEL),
+        "why": reason_modal(words, "{}"),
+    }
+    assert page.channel is not None
+    for key in SLACK_KEYS:
+        if KEYS[key].kind in ("count", "text"):
+            for shown in (page.workspace, page.channel):
+                views[f"{key} {shown.scope}"] = edit_form(
+                    words, key=key, shown=shown, team=TEAM, channel=CHANNEL, origin="home"
+                )
+    for name, view in views.items():
+        surface = "home" if name in ("home", "members") else "modal"
+        assert check_view(view, surface=surface) is None, (language, name)
+        assert _pings(view) == set(), (language, name)
+    header = claim_header(words.check_with_sources(), LOUD * 30, LOUD)
+    assert check_message(header) is None
+    under = [disclaimer(LOUD)]
+    assert check_message({"text": "x", "blocks": under}) is None
+    assert Message(channel="", ts="", user="", blocks=under).pings() == []
