@@ -390,7 +390,7 @@ class Wording(SettingsWording, ConversationWording, ReportWording, AppWording):
     def feedback_thanks(self) -> str:
         return self._("Thank you for the feedback!")
 
-    def how_to_ask(self) -> str:
+    def usage_help(self) -> str:
         """Where a platform asks a bot how it is used (Telegram's /start and /help)."""
         return self._(
             "Send me a question and I will answer it with its sources. In a group, write /ask "

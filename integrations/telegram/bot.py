@@ -136,7 +136,7 @@ class TelegramBot:
         refusal = await self.kit.refusal(_fence(chat), language)
         if refusal is not None or wanted.kind == "help":
             words = await self.kit.words(_fence(chat), language)
-            await self.kit.refuse(sink, refusal or words.how_to_ask())
+            await self.kit.refuse(sink, refusal or words.usage_help())
             return
         question = Question(
             text=text,

@@ -274,3 +274,16 @@ def test_an_apps_own_pages_speak_the_readers_language() -> None:
         assert 1 <= len(words.starter_prompts()) <= 4  # Slack shows at most four
         assert len(words.settings_page.short_title) <= 24  # a Slack modal's title
     assert Wording("fr").loading_messages()[0] == "Recherche des sources…"
+
+
+def test_no_part_of_the_wording_hides_another_s_sentence() -> None:
+    """Wording is assembled from mixins: a method defined twice would silently say the first
+    one's sentence where the second's was meant (Telegram's /help once hid Slack's page text)."""
+    parts = [Wording, *Wording.__bases__]
+    names = [
+        name
+        for part in parts
+        for name, value in vars(part).items()
+        if callable(value) and not name.startswith("__")
+    ]
+    assert sorted({name for name in names if names.count(name) > 1}) == []
