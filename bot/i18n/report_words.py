@@ -1,5 +1,6 @@
 """What citebot says about its answer log: the report's headings and labels (``citebot report``
-and the platforms' reports), a token budget used up, and a person's data forgotten. Part of
+and the platforms' reports, and who may read them), a token budget used up, and a person's data
+forgotten (asked, done, and what stays on the platform). Part of
 :class:`~bot.i18n.wording.Wording`, kept apart so that module stays readable; extracted and
 translated with every other sentence."""
 
@@ -133,4 +134,38 @@ class ReportWording:
         return self._(
             "citebot could not delete your data: its store is not responding. Nothing was "
             "deleted; please try again in a moment."
+        )
+
+    def forget_me_asks(self: _Speaker) -> str:
+        """Forget-me, before the person confirms it (:meth:`forget_me_button`)."""
+        return self._(
+            "citebot will delete everything it keeps about you: your questions and their "
+            "answers, your votes, the memory of the conversations you asked in, and your daily "
+            "counts. This cannot be undone."
+        )
+
+    def forget_me_button(self: _Speaker) -> str:
+        """The button that confirms forget-me."""
+        return self._("Delete my data")
+
+    def forget_me_leaves(self: _Speaker, platform: str) -> str:
+        """What forget-me cannot delete: the messages on the platform (``Discord``)."""
+        return self._(
+            "Messages already posted on {platform}, yours and citebot's answers, are kept by "
+            "{platform}, not by citebot: they stay until they are deleted there."
+        ).format(platform=platform)
+
+    def report_admins_only(self: _Speaker) -> str:
+        return self._("Only the admins here can see citebot's report.")
+
+    def no_report_here(self: _Speaker) -> str:
+        """A report asked for outside any server, workspace or group."""
+        return self._(
+            "citebot's report is about a server, a workspace or a group: ask for it there."
+        )
+
+    def could_not_read_report(self: _Speaker) -> str:
+        return self._(
+            "citebot could not read its answer log: its store is not responding. Please try "
+            "again in a moment."
         )

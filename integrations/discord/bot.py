@@ -5,7 +5,9 @@ It translates only: a command, click or message becomes a :class:`bot.answer.Que
 :class:`bot.kit.Place` and a :class:`~integrations.discord.sink.DiscordAnswerSink`, and the
 platform kit does the rest. Each way in has its module: ``/ask`` and related questions
 (:mod:`.answering`), "Check with sources" (:mod:`.check`), ``/citebot settings``
-(:mod:`.admin`), 👍/👎 (:mod:`.feedback`), follow-ups and forum posts (:mod:`.conversations`).
+(:mod:`.admin`), ``/citebot report`` (:mod:`.report`), ``/citebot forget-me`` and the bot
+removed from a server (:mod:`.forgetting`), 👍/👎 (:mod:`.feedback`), follow-ups and forum posts
+(:mod:`.conversations`).
 
 Every way in is claimed once by its Discord id before anything is done, so any number of
 workers receiving the same gateway events answer it once, and passes the kit's one
@@ -34,7 +36,9 @@ from integrations.discord.check import ClaimChecks
 from integrations.discord.commands import add_commands, command_tree
 from integrations.discord.conversations import Conversations
 from integrations.discord.feedback import REASON, Feedback
+from integrations.discord.forgetting import FORGET, Forgetting
 from integrations.discord.here import here
+from integrations.discord.report import ServerReport
 from integrations.discord.routes import RouteBudgets
 from integrations.discord.settings import DiscordSettings
 from integrations.discord.shards import ShardedClient, Shards
@@ -88,6 +92,8 @@ class CitebotDiscord(ShardedClient):
             kit=kit, wire=self.wire, budgets=self.budgets, answers=self.answers
         )
         self.admin = SettingsAdmin(kit=kit, wire=self.wire)
+        self.reports = ServerReport(kit=kit, wire=self.wire)
+        self.forgetting = Forgetting(kit=kit, wire=self.wire)
         self.feedback = Feedback(kit=kit, wire=self.wire)
         self.conversations = Conversations(
             kit=kit,
@@ -166,6 +172,19 @@ class CitebotDiscord(ShardedClient):
     async def settings_history(self, interaction: discord.Interaction, where: Where | None) -> None:
         await self.admin.history(interaction, where)
 
+    async def report(self, interaction: discord.Interaction, period: str) -> None:
+        await self.reports.report(interaction, period)
+
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        await self.forgetting.asked(interaction)
+
+    # -- servers ---------------------------------------------------------------------------------
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """GUILD_DELETE without ``unavailable``: the bot was removed (an outage is
+        ``on_guild_unavailable``, and deletes nothing)."""
+        self.forgetting.removed(guild.id)
+
     # -- messages ------------------------------------------------------------------------------
 
     async def on_message(self, message: discord.Message) -> None:
@@ -187,6 +206,9 @@ class CitebotDiscord(ShardedClient):
             return
         if custom_id.startswith(SET):
             await self.admin.chosen(interaction)
+            return
+        if custom_id == FORGET:  # everyone's, wherever they are: no place refuses it
+            await self.forgetting.confirmed(interaction)
             return
         if not custom_id.startswith((FEEDBACK, RELATED)):
             return

@@ -2,9 +2,9 @@
 ``citebot manifest discord``.
 
 - ``/ask question:<text> private:<bool>``;
-- ``/citebot settings show|set|unset|history`` (room beside ``settings`` for the subcommands
-  every member may use, such as ``forget-me``: so ``/citebot`` sets no default permission, and
-  the adapter checks Manage Server itself);
+- ``/citebot settings show|set|unset|history`` and ``/citebot report period:<today|7d|30d>``,
+  for a server's admins, beside ``/citebot forget-me``, which everyone may use: so ``/citebot``
+  sets no default permission, and the adapter checks Manage Server itself;
 - the message commands "Check with sources" and "Check with sources privately", named in each
   language citebot speaks (``name_localizations``).
 
@@ -24,6 +24,7 @@ from discord import app_commands
 from bot.i18n.wording import Wording
 from bot.places import KEYS
 from integrations.discord.admin_views import Where
+from integrations.discord.report_view import PERIODS
 
 __all__ = [
     "CHECK",
@@ -69,6 +70,11 @@ class Handlers(Protocol):
     async def settings_history(self, interaction: discord.Interaction, where: Where | None) -> None:
         """``where`` None: the server's changes and this channel's."""
 
+    async def report(self, interaction: discord.Interaction, period: str) -> None:
+        """``period``: one of :data:`~integrations.discord.report_view.PERIODS`."""
+
+    async def forget_me(self, interaction: discord.Interaction) -> None: ...
+
 
 def command_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
     """A tree whose every command may be installed to a server or a user and used anywhere."""
@@ -105,6 +111,7 @@ def declared_tree() -> app_commands.CommandTree[Any]:
 
 
 _SETTINGS = [app_commands.Choice(name=key, value=key) for key in KEYS]
+_PERIODS = [app_commands.Choice(name=name, value=value) for value, name in PERIODS.items()]
 
 
 def add_commands(tree: app_commands.CommandTree[Any], handlers: Handlers) -> None:
@@ -134,7 +141,9 @@ def add_commands(tree: app_commands.CommandTree[Any], handlers: Handlers) -> Non
 
 
 def _citebot(handlers: Handlers) -> app_commands.Group:
-    citebot = app_commands.Group(name="citebot", description="citebot's settings in this server")
+    citebot = app_commands.Group(
+        name="citebot", description="citebot's settings and report here, and your data"
+    )
     settings = app_commands.Group(
         name="settings",
         description="citebot's settings here (for those who may manage the server)",
@@ -167,7 +176,17 @@ def _citebot(handlers: Handlers) -> app_commands.Group:
     async def history(interaction: discord.Interaction, where: Where | None = None) -> None:
         await handlers.settings_history(interaction, where)
 
-    del show, set_, unset, history
+    @citebot.command(name="report", description="What was asked here and how it went (admins)")
+    @app_commands.describe(period="How far back (the default: the last 7 days)")
+    @app_commands.choices(period=_PERIODS)
+    async def report(interaction: discord.Interaction, period: str = "7d") -> None:
+        await handlers.report(interaction, period)
+
+    @citebot.command(name="forget-me", description="Delete everything citebot keeps about you")
+    async def forget_me(interaction: discord.Interaction) -> None:
+        await handlers.forget_me(interaction)
+
+    del show, set_, unset, history, report, forget_me
     return citebot
 
 

@@ -1,5 +1,6 @@
-"""A server's admin (or anyone) using ``/citebot settings`` in the simulated Discord, as a person
-does: the subcommand, then the select menu or the modal it opens."""
+"""A server's admin (or anyone) using ``/citebot settings`` and ``/citebot report`` in the
+simulated Discord, as a person does: the subcommand, then the select menu or the modal it
+opens."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Mapping
 
 from tests.sim.discord import DiscordSim, SimInteraction, SimMessage
 
-__all__ = ["answered", "change", "run_settings"]
+__all__ = ["answered", "change", "run_admin", "run_settings"]
 
 
 async def run_settings(
@@ -20,8 +21,29 @@ async def run_settings(
     locale: str = "en-US",
 ) -> SimInteraction:
     """``/citebot settings SUBCOMMAND`` by ``user_id`` (default: the admin), until answered."""
-    interaction = await sim.slash_command(
+    return await run_admin(
+        sim,
         f"citebot settings {subcommand}",
+        options,
+        user_id=user_id,
+        channel_id=channel_id,
+        locale=locale,
+    )
+
+
+async def run_admin(
+    sim: DiscordSim,
+    command: str,
+    options: Mapping[str, object] | None = None,
+    *,
+    user_id: int | None = None,
+    channel_id: int | None = None,
+    locale: str = "en-US",
+) -> SimInteraction:
+    """``/COMMAND`` (with its subcommands) by ``user_id`` (default: the admin), until
+    answered."""
+    interaction = await sim.slash_command(
+        command,
         dict(options or {}),
         user_id=sim.admin.id if user_id is None else user_id,
         channel_id=channel_id,
@@ -38,7 +60,11 @@ async def answered(sim: DiscordSim, interaction: SimInteraction) -> None:
         if interaction.modal is not None:
             return True
         original = interaction.original
-        return original is not None and not original.loading and bool(original.content)
+        return (
+            original is not None
+            and not original.loading
+            and bool(original.content or original.embeds)
+        )
 
     await sim.until(done)
 

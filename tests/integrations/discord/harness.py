@@ -11,12 +11,14 @@ from typing import Any
 
 from bot.admission import Admission
 from bot.answer import Outcome, Question
+from bot.answerlog import AnswerLog
 from bot.connect import open_quote_checker
 from bot.kit import PlatformKit
 from bot.pacing import Pacer
 from bot.render.ports import Presenter
 from bot.service import AnswerService, Limits
-from bot.state import State
+from bot.state import State, open_state
+from bot.state.failopen import FailOpenState
 from bot.state.memory import MemoryState
 from bot.state.ports import FEEDBACK_TTL
 from bot.upstream.client import AnswerClient, RetryPolicy
@@ -163,6 +165,7 @@ async def running_harness(
         service = RecordingService(
             client=client,
             state=shared,
+            answer_log=AnswerLog(shared, mode=settings.answer_log, days=settings.answer_log_days),
             admission=Admission(max_in_flight=max_in_flight),
             limits=limits or Limits(),
             checker=checker,
@@ -189,3 +192,17 @@ async def running_harness(
         finally:
             stop.set()
             await runner
+
+
+@asynccontextmanager
+async def running_on_redis(
+    sim: DiscordSim, upstream: UpstreamSim, redis_url: str, *, namespace: str
+) -> AsyncIterator[Harness]:
+    """The bot on a Redis through the worker's fail-open store, timing out after 0.3 s: a test
+    kills the Redis to see what a store that does not answer does."""
+    backend = open_state(redis_url, namespace=namespace, timeout=0.3)
+    async with (
+        FailOpenState(backend, timeout=0.3) as state,
+        running_harness(sim, upstream, state=state) as harness,
+    ):
+        yield harness

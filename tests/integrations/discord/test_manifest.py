@@ -85,5 +85,18 @@ async def test_the_commands_are_the_workers_and_discords_spec_takes_them(
         "Check with sources privately",
     ]
     [citebot_command] = [c for c in commands if c["name"] == "citebot"]
-    [settings] = citebot_command["options"]
+    settings, report, forget_me = citebot_command["options"]
     assert [option["name"] for option in settings["options"]] == ["show", "set", "unset", "history"]
+    assert (report["name"], report["type"], forget_me["name"], forget_me["type"]) == (
+        "report",
+        1,
+        "forget-me",
+        1,
+    )
+    [period] = report["options"]
+    assert [(c["name"], c["value"]) for c in period["choices"]] == [
+        ("today (UTC)", "today"),
+        ("last 7 days", "7d"),
+        ("last 30 days", "30d"),
+    ]
+    assert citebot_command.get("default_member_permissions") is None  # forget-me is everyone's

@@ -8,11 +8,9 @@ import re
 
 from bot.i18n.wording import Wording
 from bot.places import Places
-from bot.state import open_state
-from bot.state.failopen import FailOpenState
 from integrations.discord.markdown import DiscordMarkdown
 from tests.integrations.discord.admins import change, run_settings
-from tests.integrations.discord.harness import Harness, running_harness
+from tests.integrations.discord.harness import Harness, running_on_redis
 from tests.sim.discord import DiscordSim
 from tests.sim.discord.model import EPHEMERAL, MEMBER_PERMISSIONS
 from tests.sim.redis_server import RedisProcess
@@ -183,10 +181,7 @@ async def test_in_a_thread_the_channel_is_its_parent_and_in_a_dm_there_are_no_se
 async def test_a_store_that_does_not_answer_is_said_and_nothing_is_pretended(
     sim: DiscordSim, upstream: UpstreamSim, redis_process: RedisProcess
 ) -> None:
-    state = FailOpenState(
-        open_state(redis_process.url, namespace="admin", timeout=0.3), timeout=0.3
-    )
-    async with state, running_harness(sim, upstream, state=state):
+    async with running_on_redis(sim, upstream, redis_process.url, namespace="admin"):
         redis_process.kill()
         said = await change(sim, "enabled", "off", locale="fr")
     assert said == FRENCH.could_not_save()

@@ -75,3 +75,51 @@ async def test_each_shard_gets_its_own_guilds(sim: DiscordSim) -> None:
         assert ids
         assert {sim.shard_of(guild) for guild in ids} == {shard}
     assert set().union(*guilds) == set(sim.guild_ids())
+
+
+async def events(ws: aiohttp.ClientWebSocketResponse, until: str) -> list[dict[str, Any]]:
+    """The dispatches the session receives, up to and including the first ``until``."""
+    received: list[dict[str, Any]] = []
+    async with asyncio.timeout(5):
+        while not received or received[-1]["t"] != until:
+            frame = json.loads((await ws.receive()).data)
+            if frame["op"] == 0:
+                received.append(frame)
+    return received
+
+
+async def test_the_bot_removed_from_a_guild_gets_guild_delete_without_unavailable(
+    sim: DiscordSim,
+) -> None:
+    """gateway-events.mdx, Guild Delete: "If the unavailable field is not set, the user was
+    removed from the guild"; from then on the guild is one the bot is not in."""
+    guild = sim.guild_ids()[1]
+    shard = sim.shard_of(guild)
+    channel = next(c for c in sim.channels.values() if c.guild_id == guild)
+    async with aiohttp.ClientSession() as http:
+        ws, _ = await identify(http, sim, shard)
+        await events(ws, "GUILD_CREATE")
+        await sim.remove_bot(guild)
+        *_, removed = await events(ws, "GUILD_DELETE")
+    assert removed["d"] == {"id": str(guild)}
+    assert guild not in sim.guild_ids()
+    assert not sim.bot_sees(channel)
+    assert sim.integration_owners(channel, sim.user) == {"1": str(sim.user.id)}
+
+
+async def test_an_outage_is_guild_delete_with_unavailable_and_the_bot_stays(
+    sim: DiscordSim,
+) -> None:
+    """The same event with ``unavailable: true`` is an outage; GUILD_CREATE brings the guild
+    back ("When a Guild becomes available again to the client")."""
+    guild = sim.guild_ids()[2]
+    async with aiohttp.ClientSession() as http:
+        ws, _ = await identify(http, sim, sim.shard_of(guild))
+        await events(ws, "GUILD_CREATE")
+        await sim.guild_outage(guild)
+        *_, lost = await events(ws, "GUILD_DELETE")
+        await sim.guild_back(guild)
+        *_, back = await events(ws, "GUILD_CREATE")
+    assert lost["d"] == {"id": str(guild), "unavailable": True}
+    assert (back["d"]["id"], back["d"]["unavailable"]) == (str(guild), False)
+    assert guild in sim.guild_ids()

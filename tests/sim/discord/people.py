@@ -1,6 +1,7 @@
 """What people do in the simulated Discord, each as Discord's gateway tells the bot: a slash
 command (with its subcommands), a message command on someone's message, a click, a choice in a
-select menu, a modal filled in, a message posted, edited or replied, a forum post started."""
+select menu, a modal filled in, a message posted, edited or replied, a forum post started, the
+bot removed from a guild."""
 
 from __future__ import annotations
 
@@ -202,6 +203,16 @@ class People(World):
         await self.dispatch("THREAD_CREATE", created, guild_id=post.guild_id, intent=GUILDS)
         await announce(self, starter)
         return post
+
+    async def remove_bot(self, guild_id: int | None = None) -> None:
+        """An admin removes the bot from a guild (default: the first): the guild's shard gets
+        GUILD_DELETE with no ``unavailable`` ("If the unavailable field is not set, the user was
+        removed from the guild", gateway-events.mdx, Guild Delete), and from then on the guild
+        is one the bot is not in (its token refused, no events; people's own installs of the
+        app still reach it)."""
+        guild = guild_id or self.guild_id
+        self.joined.discard(guild)
+        await self.dispatch("GUILD_DELETE", {"id": str(guild)}, guild_id=guild, intent=GUILDS)
 
     def add_message(
         self,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from tests.sim.discord.events import GUILDS
 from tests.sim.discord.guilds import (
     CREATE_PUBLIC_THREADS,
     EVERYONE_PERMISSIONS,
@@ -218,6 +219,21 @@ class World:
     ) -> None:
         """Refuse the next ``count`` requests to ``route`` with a Discord error."""
         self.rules.append(Refusal(route, 0.0, count, error=(status, code, message)))
+
+    async def guild_outage(self, guild_id: int | None = None) -> None:
+        """Discord loses a guild (default: the first) for a while: its shard gets GUILD_DELETE
+        with ``unavailable: true`` (gateway-events.mdx, Guild Delete: "unavailable due to an
+        outage"); the bot stays a member."""
+        guild = guild_id or self.guild_id
+        unavailable = {"id": str(guild), "unavailable": True}
+        await self.dispatch("GUILD_DELETE", unavailable, guild_id=guild, intent=GUILDS)
+
+    async def guild_back(self, guild_id: int | None = None) -> None:
+        """The guild is available again: GUILD_CREATE with the whole guild (gateway-events.mdx,
+        Guild Create: "When a Guild becomes available again to the client")."""
+        guild = guild_id or self.guild_id
+        whole = self.guild_payload(guild)
+        await self.dispatch("GUILD_CREATE", whole, guild_id=guild, intent=GUILDS)
 
     def expire_interaction_tokens(self) -> None:
         """Every interaction token issued so far is now older than 15 minutes."""

@@ -1,0 +1,52 @@
+"""``/citebot report``: what was asked in this server, for its admins.
+
+Admitted as ``/citebot settings`` is (:mod:`integrations.discord.admission`: Manage Server,
+checked by the worker; anyone else is refused in their language and shown nothing), deferred
+privately at once (a report over many answers can take seconds to read), then shown in the
+admin's language as one embed (:mod:`integrations.discord.report_view`) from the kit's neutral
+:class:`~bot.ops.report.Report` of the whole server, whichever channel it is asked in.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import discord
+
+from bot.kit import Place
+from bot.state import StateUnavailable
+from integrations.discord.admission import REPORT, AdminCommand, place_names, plain
+from integrations.discord.report_view import report_embed, reported_since
+
+__all__ = ["ServerReport"]
+
+log = logging.getLogger(__name__)
+
+
+class ServerReport(AdminCommand):
+    async def report(self, interaction: discord.Interaction, period: str) -> None:
+        """``period``: ``today`` (the UTC day), ``7d`` or ``30d``."""
+        admitted = await self._admit(interaction, REPORT)
+        if admitted is None:
+            return
+        await self._defer(interaction)
+        server = admitted.here.place.server
+        words = admitted.words
+        try:
+            report = await self._kit.report(
+                Place(server=server), reported_since(period, time.time())
+            )
+        except StateUnavailable:
+            await self._show(interaction, plain(words.could_not_read_report()))
+            return
+        names = place_names(interaction, words)
+        embed = report_embed(
+            report,
+            server=names(f"discord:{server}"),
+            place=names,
+            wording=words,
+            kept=self._kit.settings.answer_log,
+        )
+        await self._show(interaction, {"embeds": [embed]})
+        log.info("report of %s (%s) shown to %s", server, period, interaction.user.id)

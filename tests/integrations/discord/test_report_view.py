@@ -1,0 +1,91 @@
+"""The report's embed at its widest, in every language, keeps Discord's limits; people's words in
+it ping nobody and format nothing; the periods reach back as the command says."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.i18n.conversation_words import REASONS
+from bot.i18n.wording import LANGUAGES, Wording
+from bot.ops.report import TOP, Report
+from integrations.discord import limits
+from integrations.discord.cards import embed_size
+from integrations.discord.report_view import report_embed, reported_since
+from tests.integrations.discord.payloads import live_mentions
+
+CHANNELS = [f"discord:81384788765712384/{4199 + n}" for n in range(TOP)]
+
+
+def widest() -> Report:
+    """Every part of a report at once, each list full, every word as long as it may be."""
+    question = "@everyone **Is grace** <@123> earned? " + "grace " * 400  # 2,000 characters
+    return Report(
+        since=0.0,
+        until=86400.0 * 30,
+        place="discord:81384788765712384",
+        outcomes=dict.fromkeys(("answered", "interrupted", "failed", "filtered", "refused"), 10**9),
+        refusals={
+            reason: 10**9
+            for reason in (
+                "rate_limit",
+                "too_long",
+                "daily_questions",
+                "daily_questions_per_person",
+                "daily_tokens",
+            )
+        },
+        up=10**9,
+        down=10**9,
+        down_reasons={str(reason): 10**9 for reason in (*REASONS, "none")},
+        questions_kept=True,
+        top_questions=tuple((f"{n} {question}"[:2000], 10**9) for n in range(TOP)),
+        unfound_quotes=10**9,
+        unfound_sites=tuple((f"{n}{'x' * 60}.{'y' * 60}.example.org", 10**9) for n in range(TOP)),
+        first_text_p50=12345.678,
+        first_text_p95=23456.789,
+        tokens_reported=10**12,
+        tokens_estimated=10**12,
+        busiest_channels=tuple((channel, 10**9) for channel in CHANNELS),
+    )
+
+
+def channel_link(place: str) -> str:
+    return f"<#{place.rpartition('/')[2]}>"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_widest_report_keeps_discords_limits_in_every_language(language: str) -> None:
+    wording = Wording(language=language, platform="discord")
+    server = "S" * 100  # a server's name is at most 100 characters
+    embed = report_embed(widest(), server=server, place=channel_link, wording=wording, kept="full")
+    assert len(embed["title"]) <= limits.EMBED_TITLE
+    fields = embed.get("fields", [])
+    assert len(fields) == 8
+    for field in fields:
+        assert 0 < len(field["name"]) <= limits.EMBED_FIELD_NAME
+        assert 0 < len(field["value"]) <= limits.EMBED_FIELD_VALUE
+    assert embed_size(embed) <= limits.EMBED_TOTAL
+    texts = [embed["title"], *(f"{f['name']}\n{f['value']}" for f in fields)]
+    mentions = [mention for text in texts for mention in live_mentions(text)]
+    assert sorted(set(mentions)) == ["<#4"]  # only the channels' links, which ping no one
+    questions = fields[3]["value"].split("\n")
+    assert questions[0].startswith("1. 0 @\u200beveryone \\*\\*Is grace\\*\\* <\u200b@123>")
+    assert len(questions) == TOP  # each cut short, so that all ten are listed
+    assert len(fields[4]["value"].split("\n")) == 2 + TOP  # the count, the heading, ten sites
+
+
+def test_a_count_the_labels_do_not_know_is_shown_under_its_own_name() -> None:
+    report = Report(since=0, until=1, place=None, outcomes={"answered": 2, "mislaid": 1})
+    embed = report_embed(report, server="S", place=str, wording=Wording(), kept="metadata")
+    [answers, *_] = embed.get("fields", [])
+    assert answers["value"] == "Answered: **2**\nmislaid: **1**"
+
+
+def test_today_reaches_back_to_midnight_utc_and_the_others_by_days() -> None:
+    now = datetime(2026, 12, 8, 14, 30, tzinfo=UTC).timestamp()
+    assert reported_since("today", now) == timedelta(hours=14, minutes=30)
+    assert reported_since("7d", now) == timedelta(days=7)
+    assert reported_since("30d", now) == timedelta(days=30)
+    assert reported_since("forged", now) == timedelta(days=7)  # as the command's default
