@@ -12,14 +12,13 @@ store that does not answer is said, and the button stays for another try.
 The bot removed from a server (the gateway's GUILD_DELETE without ``unavailable``; discord.py's
 ``on_guild_remove``) deletes everything kept about that server; an outage (``unavailable:
 true``, ``on_guild_unavailable``) deletes nothing. When the store does not answer, the deletion
-is tried again a few times, then logged as an error naming the server.
+is tried again a few times, then logged as an error naming the server (the kit's
+``forget_removed``, which Slack's uninstall shares).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Sequence
 
 import discord
 
@@ -32,15 +31,12 @@ from integrations.discord.here import here
 from integrations.discord.types import ActionRow, CallbackType
 from integrations.discord.wire import DiscordWire, message_body
 
-__all__ = ["FORGET", "RETRIES", "Forgetting"]
+__all__ = ["FORGET", "Forgetting"]
 
 log = logging.getLogger(__name__)
 
 FORGET = "citebot:forget"
 """``custom_id`` of the button that confirms forget-me."""
-RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
-"""Seconds between tries to delete a removed server's data while the store does not answer
-(about a minute in all)."""
 DISCORD = "Discord"
 
 
@@ -56,12 +52,9 @@ def _asked(words: Wording) -> Payload:
 
 
 class Forgetting:
-    def __init__(
-        self, *, kit: PlatformKit, wire: DiscordWire, retries: Sequence[float] = RETRIES
-    ) -> None:
+    def __init__(self, *, kit: PlatformKit, wire: DiscordWire) -> None:
         self._kit = kit
         self._wire = wire
-        self._retries = tuple(retries)
 
     async def asked(self, interaction: discord.Interaction) -> None:
         """``/citebot forget-me``: what it will do, and the button that does it."""
@@ -91,31 +84,7 @@ class Forgetting:
 
     def removed(self, guild_id: int) -> None:
         """The bot was removed from a server: delete its data, in the background."""
-        self._kit.spawn(self._forget_server(str(guild_id)))
-
-    async def _forget_server(self, server: str) -> None:
-        for wait in (*self._retries, None):
-            try:
-                forgotten = await self._kit.forget_place(server)
-            except StateUnavailable:
-                if wait is None or not self._kit.accepting:
-                    break
-                log.warning(
-                    "Discord server %s removed citebot; deleting its data again in %ss",
-                    server,
-                    wait,
-                )
-                await asyncio.sleep(wait)
-            else:
-                log.info(
-                    "Discord server %s removed citebot: %d things kept deleted", server, forgotten
-                )
-                return
-        log.error(
-            "Discord server %s removed citebot, but the state store did not answer: its data "
-            "stays until it expires (the answer log after ANSWER_LOG_DAYS; its settings do not)",
-            server,
-        )
+        self._kit.forget_removed(str(guild_id))
 
     async def _words(self, interaction: discord.Interaction) -> Wording:
         at = here(interaction)

@@ -23,6 +23,8 @@ from bot.i18n.wording import Wording, catalogue_language
 from bot.kit import Place
 from bot.places import KEYS, SettingRefused
 from bot.state import SettingChange, StateUnavailable
+from integrations.slack.blocks import Block
+from integrations.slack.forgetting import FORGET_COMMAND, forget_button
 from integrations.slack.home import (
     EDIT_ACTION,
     EDIT_BLOCK,
@@ -38,6 +40,7 @@ from integrations.slack.home import (
     settings_page,
     value_text,
 )
+from integrations.slack.members import team_of
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
@@ -71,14 +74,12 @@ class SettingsPages:
     # -- what a person opens -----------------------------------------------------------------
     async def show_home(self, *, user: str, team: str, channel: str | None) -> None:
         """Publish ``user``'s Home tab: the page for an admin, else how to ask citebot."""
-        words = await self._words(user, team)
+        words = await self.words(user, team)
         if await self._bot.members.is_admin(user, fresh=False):
             blocks = settings_page(await self._page(team, channel), words)
         else:
             blocks = members_page(words)
-        await self._web.views_publish(
-            user_id=user, view=home_view(blocks, team=team, channel=channel)
-        )
+        await self._publish(user, team, channel, words, blocks)
 
     async def on_home_opened(self, body: dict[str, Any], event: dict[str, Any]) -> None:
         """The Home tab opened: drawn again, for the channel it last showed."""
@@ -86,7 +87,7 @@ class SettingsPages:
             return
         shown = event.get("view") or {}
         channel = _page_channel(shown.get("private_metadata"))
-        await self.show_home(user=str(event["user"]), team=_team(body), channel=channel)
+        await self.show_home(user=str(event["user"]), team=team_of(body), channel=channel)
 
     async def _on_context(self, body: dict[str, Any], event: dict[str, Any]) -> None:
         """An admin with citebot open moved to another channel: their page shows it."""
@@ -102,7 +103,7 @@ class SettingsPages:
             return
         if await self._bot.members.is_admin(str(user), fresh=False):
             try:
-                await self.show_home(user=str(user), team=_team(body), channel=channel)
+                await self.show_home(user=str(user), team=team_of(body), channel=channel)
             except SlackApiError as error:  # the Home tab switched off in the app's settings
                 log.info("could not draw the settings page: %s", error.response.get("error"))
 
@@ -114,7 +115,14 @@ class SettingsPages:
         user, team = str(command["user_id"]), str(command["team_id"])
         channel = str(command.get("channel_id") or "")
         channel_id = channel if channel[:1] in ("C", "G") else None
-        words = await self._words(user, team)
+        words = await self.words(user, team)
+        if str(command.get("text") or "").strip().lower() == FORGET_COMMAND:
+            trigger = str(command["trigger_id"])
+            if not await self._bot.forgetting.ask(
+                user=user, team=team, trigger_id=trigger, words=words
+            ):
+                await respond(text=words.try_again(), response_type="ephemeral")
+            return
         if not await self._bot.members.is_admin(user):
             await respond(text=words.admins_only(), response_type="ephemeral")
             return
@@ -138,10 +146,10 @@ class SettingsPages:
             return
         view = body.get("view") or {}
         meta = json.loads(view.get("private_metadata") or "{}")
-        team, channel = str(meta.get("team") or _team(body)), meta.get("channel")
+        team, channel = str(meta.get("team") or team_of(body)), meta.get("channel")
         user = str(body["user"]["id"])
         scope, _, key = str(action.get("block_id", "")).partition(":")
-        words = await self._words(user, team)
+        words = await self.words(user, team)
         in_modal = view.get("type") == "modal"
         if key not in KEYS or not await self._bot.members.is_admin(user):
             await self._refresh(view, user, team, channel, words, members_page(words))
@@ -172,7 +180,7 @@ class SettingsPages:
         meta = json.loads(view.get("private_metadata") or "{}")
         team, channel, key = str(meta["team"]), meta.get("channel"), str(meta["key"])
         user = str(body["user"]["id"])
-        words = await self._words(user, team)
+        words = await self.words(user, team)
         state = (view.get("state") or {}).get("values") or {}
         text = str((state.get(EDIT_BLOCK) or {}).get(EDIT_ACTION, {}).get("value") or "")
         where = Place(server=team, channel=channel if meta.get("scope") == "channel" else None)
@@ -194,9 +202,7 @@ class SettingsPages:
             await ack(response_action="update", view=modal)
             return
         await ack()
-        await self._web.views_publish(
-            user_id=user, view=home_view(blocks, team=team, channel=channel)
-        )
+        await self._publish(user, team, channel, words, blocks)
 
     async def _change(
         self, where: Place, key: str, value: str | None, user: str, words: Wording
@@ -230,17 +236,22 @@ class SettingsPages:
         team: str,
         channel: str | None,
         words: Wording,
-        blocks: list[dict[str, Any]],
+        blocks: list[Block],
     ) -> None:
         if view.get("type") == "modal":
             modal = settings_modal(blocks, words, team=team, channel=channel)
             await self._web.views_update(view_id=view["id"], view=modal)
         else:
-            await self._web.views_publish(
-                user_id=user, view=home_view(blocks, team=team, channel=channel)
-            )
+            await self._publish(user, team, channel, words, blocks)
 
-    async def _words(self, user: str, team: str) -> Wording:
+    async def _publish(
+        self, user: str, team: str, channel: str | None, words: Wording, blocks: list[Block]
+    ) -> None:
+        """``user``'s Home tab: the page, then the button that deletes their data."""
+        view = home_view(blocks + forget_button(words), team=team, channel=channel)
+        await self._web.views_publish(user_id=user, view=view)
+
+    async def words(self, user: str, team: str) -> Wording:
         language = catalogue_language(await self._bot.locales.locale(user))
         return await self._kit.words(Place(server=team), language)
 
@@ -269,11 +280,6 @@ class SettingsPages:
             changes=sorted(changes, key=lambda change: change.at, reverse=True),
             notice=notice,
         )
-
-
-def _team(body: dict[str, Any]) -> str:
-    team = body.get("team_id") or (body.get("team") or {}).get("id")
-    return str(team or (body.get("user") or {}).get("team_id"))
 
 
 def _page_channel(private_metadata: object) -> str | None:

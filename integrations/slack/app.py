@@ -43,6 +43,7 @@ from integrations.slack.agent import AgentView
 from integrations.slack.claims import ClaimChecks
 from integrations.slack.conversation import question_text, thread_turns
 from integrations.slack.feedback import Feedback
+from integrations.slack.forgetting import Forgetting
 from integrations.slack.locales import UserLocales
 from integrations.slack.members import Members
 from integrations.slack.questions import ThreadOwners, mentions_anyone
@@ -85,6 +86,7 @@ class SlackBot:
         """How the bot is named in the workspace (``auth.test``'s ``user``): the placeholder
         says "citebot is thinking…" under that name."""
         self.pages = SettingsPages(self)
+        self.forgetting = Forgetting(self)
         self.agent = AgentView(self)
 
     async def start(self) -> None:
@@ -105,6 +107,7 @@ class SlackBot:
         app.event("app_home_opened")(self._on_home_opened)
         app.action(RELATED_ACTION)(self._on_related)
         self.pages.register(app)
+        self.forgetting.register(app)
         Feedback(self).register(app)
         ClaimChecks(self).register(app)
         return app

@@ -1,10 +1,11 @@
 """``citebot manifest slack``: the app manifest an admin pastes at api.slack.com/apps ("Create
 New App", "From an app manifest"), written from Slack's variables as they are, with no token.
 
-It declares everything this package listens to and calls: the bot scopes, the bot events, the
-"Check with sources" message shortcut, ``/citebot``, interactivity, the App Home's Home and
-Messages tabs, and ``features.agent_view`` (the agent messaging experience, the only one new
-apps may use since 2026). With ``SLACK_REQUEST_URL`` set the app is an HTTP one, every request
+It declares everything this package listens to and calls: the bot scopes, the bot events (the
+uninstall's two among them), the "Check with sources" message shortcut, ``/citebot`` (and its
+``forget-me``), interactivity, the App Home's Home and Messages tabs, and
+``features.agent_view`` (the agent messaging experience, the only one new apps may use since
+2026). With ``SLACK_REQUEST_URL`` set the app is an HTTP one, every request
 URL that address; otherwise it runs in Socket Mode (no public address, ``SLACK_APP_TOKEN``).
 A signing secret without an app token asks for HTTP mode, which needs that URL: one line says
 so. The manifest's words are English, as Slack shows an app's names to everyone alike.
@@ -20,6 +21,7 @@ from bot.i18n.wording import WORDING
 from config import SettingsError
 from integrations.slack.admin import COMMAND
 from integrations.slack.claims import CHECK_CALLBACK
+from integrations.slack.forgetting import FORGET_COMMAND
 from integrations.slack.settings import SlackSettings
 
 __all__ = ["BOT_EVENTS", "BOT_SCOPES", "slack_manifest"]
@@ -38,9 +40,11 @@ BOT_EVENTS = (
     "app_context_changed",
     "app_home_opened",
     "app_mention",
+    "app_uninstalled",  # the workspace's data deleted; sent only to subscribers
     "message.channels",
     "message.groups",
     "message.im",
+    "tokens_revoked",  # the bot token revoked: the same
 )
 DESCRIPTION = "Answers with sources, inside the places where people already talk."
 AGENT_DESCRIPTION = (
@@ -61,7 +65,8 @@ def slack_manifest(environment: SlackSettings) -> str:
     at = {"request_url": url} if url else {}
     command: dict[str, Any] = {
         "command": COMMAND,
-        "description": "citebot's settings for this workspace and channel (admins)",
+        "description": "citebot's settings here (admins); forget-me deletes your data",
+        "usage_hint": FORGET_COMMAND,
         "should_escape": False,
     }
     if url:

@@ -20,7 +20,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-__all__ = ["Members"]
+__all__ = ["Members", "team_of"]
 
 log = logging.getLogger(__name__)
 
@@ -78,3 +78,9 @@ class Members:
         while len(self._known) > KEPT:
             self._known.popitem(last=False)
         return member
+
+
+def team_of(body: dict[str, Any]) -> str:
+    """The workspace an interaction or event came from, wherever its payload keeps it."""
+    team = body.get("team_id") or (body.get("team") or {}).get("id")
+    return str(team or (body.get("user") or {}).get("team_id"))

@@ -1,7 +1,8 @@
 """Every page and message of Slack's new surfaces, in every language, at its widest (every
 setting set here, the longest disclaimer full of mention words, ten changes), is one the
 simulated Slack takes: the settings page as a Home tab and as a modal, each one-line form, the
-👎's modal, the claim's header and the disclaimer's block; and none of them pings anyone."""
+👎's modal, forget-me's two modals, the claim's header and the disclaimer's block; and none of
+them pings anyone."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from config import load_settings
 from integrations.slack.cards import disclaimer
 from integrations.slack.claims import claim_header
 from integrations.slack.feedback import reason_modal
+from integrations.slack.forgetting import forget_button, forget_modal, forgotten_modal
 from integrations.slack.home import (
     SLACK_KEYS,
     Page,
@@ -91,8 +93,10 @@ def test_every_page_in_every_language_is_one_slack_takes(language: str) -> None:
     page = _page(language)
     blocks = settings_page(page, words)
     views = {
-        "home": home_view(blocks, team=TEAM, channel=CHANNEL),
-        "members": home_view(members_page(words), team=TEAM, channel=None),
+        "home": home_view(blocks + forget_button(words), team=TEAM, channel=CHANNEL),
+        "members": home_view(members_page(words) + forget_button(words), team=TEAM, channel=None),
+        "forget": forget_modal(words, team=TEAM, said=words.could_not_forget()),
+        "forgotten": forgotten_modal(words),
         "modal": settings_modal(blocks, words, team=TEAM, channel=CHANNEL),
         "why": reason_modal(words, "{}"),
     }

@@ -1,7 +1,8 @@
 """What people do with the app itself: open its Home tab or its Messages tab, look at a channel
 while the app is open, type its slash command, use its message shortcut, choose in a view and
-submit a modal. Each changes the workspace as Slack would and delivers what the app would
-receive; :class:`tests.sim.slack.SlackSim` mixes this in.
+submit a modal; and what an admin does to it: uninstall it, or revoke its tokens. Each changes
+the workspace as Slack would and delivers what the app would receive;
+:class:`tests.sim.slack.SlackSim` mixes this in.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class Interactions:
     _event: Callable[..., Awaitable[Delivery]]
     _response_url: Callable[[tuple[str, str, str | None]], str]
     _touch: Callable[[], None]
+    bot_token_revoked: bool
 
     def _dm(self, user: str) -> Message:
         """The person's DM with the app (opened as Slack opens it: with no message in it)."""
@@ -188,3 +190,31 @@ class Interactions:
         )
         ids = await self._send("interactive", payload, to_all=False)
         return Delivery("", ids, "", "", None, payload)
+
+    async def uninstall(self) -> tuple[Delivery, Delivery]:
+        """An admin removes the app from the workspace: its bot token is revoked (every call
+        with it answers ``token_revoked``), then ``tokens_revoked`` and ``app_uninstalled``
+        are sent, each where the app subscribes to it (https://docs.slack.dev/reference/
+        events/app_uninstalled: "sent via subscription", with ``tokens_revoked`` for the
+        tokens, in no guaranteed order)."""
+        revoked = await self.revoke_tokens(bot=True)
+        return revoked, await self._app_event({"type": "app_uninstalled"})
+
+    async def revoke_tokens(self, *, bot: bool = False, people: tuple[str, ...] = ()) -> Delivery:
+        """Tokens revoked: the bot's, and the OAuth tokens of ``people`` (their user ids, as
+        ``tokens_revoked`` lists them; https://docs.slack.dev/reference/events/tokens_revoked,
+        "sent ... to your app if it is subscribed")."""
+        tokens: dict[str, list[str]] = {}
+        if people:
+            tokens["oauth"] = list(people)
+        if bot:
+            tokens["bot"] = [self.me.bot_user_id]
+            self.bot_token_revoked = True
+        return await self._app_event({"type": "tokens_revoked", "tokens": tokens})
+
+    async def _app_event(self, event: dict[str, Any]) -> Delivery:
+        """An event about the app itself, sent where the app subscribes to it."""
+        nowhere = Message(channel="", ts="", user="")
+        if event["type"] not in self.me.events:
+            return Delivery("", (), "", "", None, {})
+        return await self._event(event, nowhere)

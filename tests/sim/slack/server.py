@@ -55,6 +55,8 @@ class SlackSim(People, Interactions, Delivering):
         time_scale: float = 1.0,
     ) -> None:
         self.bot_token, self.app_token = bot_token, app_token
+        self.bot_token_revoked = False
+        """Set by :meth:`uninstall`: Slack answers the bot token ``token_revoked``."""
         self.limits = TierLimits(tiers=tiers, enabled=enforce_tiers, time_scale=time_scale)
         self.me = me or Identity()
         self.user = user
@@ -309,6 +311,8 @@ class SlackSim(People, Interactions, Delivering):
             return 200, {"ok": False, "error": "not_authed"}, {}
         if kind is None:
             return 200, {"ok": False, "error": "invalid_auth"}, {}
+        if kind == "bot" and self.bot_token_revoked:
+            return 200, {"ok": False, "error": "token_revoked"}, {}
         if (kind == "app") != (method == "apps.connections.open"):
             return 200, {"ok": False, "error": "not_allowed_token_type"}, {}
         wait = self.limits.admit(

@@ -48,9 +48,11 @@ BOT_EVENTS = frozenset(
         "app_context_changed",
         "app_home_opened",
         "app_mention",
+        "app_uninstalled",
         "message.channels",
         "message.groups",
         "message.im",
+        "tokens_revoked",
     }
 )
 HISTORY_SCOPES = {"channel": "channels:history", "group": "groups:history", "im": "im:history"}
