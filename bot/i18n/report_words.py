@@ -88,6 +88,16 @@ class ReportWording:
             nothing=self._("Nothing was asked in this period."),
         )
 
+    @property
+    def report_periods(self: _Speaker) -> dict[str, str]:
+        """The periods an admin picks a report for, as a platform's menu offers them
+        (:data:`bot.ops.report.PERIODS`: ``today``, ``7d``, ``30d``)."""
+        return {
+            "today": self._("Today (UTC)"),
+            "7d": self._("Last 7 days"),
+            "30d": self._("Last 30 days"),
+        }
+
     def report_period(self: _Speaker, place: str | None, since: str, until: str) -> str:
         """A report's heading; ``since`` and ``until`` are times in UTC."""
         if place is None:

@@ -15,15 +15,28 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from bot.state import AnswerLogStore, LoggedAnswer
 
-__all__ = ["TOP", "Report", "build_report", "percentile"]
+__all__ = [
+    "PERIODS",
+    "TOP",
+    "Period",
+    "Report",
+    "build_report",
+    "percentile",
+    "reported_since",
+    "utc_minute",
+]
 
 TOP = 10
 """Rows of each ranked list (questions, sites, channels)."""
+Period = Literal["today", "7d", "30d"]
+PERIODS: tuple[Period, ...] = ("today", "7d", "30d")
+"""The periods a platform's admins may pick for their report."""
 _ASKED = ("answered", "interrupted", "failed", "filtered")
 _TRAILING = re.compile(r"[\s?!.。？！…]+$")
 
@@ -199,3 +212,17 @@ def _normalised(question: str) -> str:
 def _site(url: str | None) -> str:
     host = urlsplit(url or "").hostname or "?"
     return host.removeprefix("www.")
+
+
+def reported_since(period: str, now: float) -> timedelta:
+    """How far back ``period`` reaches from ``now``: today is the UTC day, as the daily limits
+    count it; anything else the last 7 or 30 days (7 for a value no platform would send)."""
+    if period == "today":
+        start = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        return timedelta(seconds=now - start.timestamp())
+    return timedelta(days=30 if period == "30d" else 7)
+
+
+def utc_minute(seconds: float) -> str:
+    """A report's time, as its heading says it (in UTC, to the minute)."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")

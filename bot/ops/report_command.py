@@ -18,7 +18,6 @@ import sqlite3
 import sys
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from typing import TextIO
 
 from rich.console import Console
@@ -27,7 +26,7 @@ from rich.text import Text
 
 from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
-from bot.ops.report import Report, build_report
+from bot.ops.report import Report, build_report, utc_minute
 from bot.places import SettingRefused, parse_place
 from bot.state import StateUnavailable, open_state
 from config import Settings
@@ -116,8 +115,8 @@ async def report_command(settings: Settings, args: argparse.Namespace) -> int:
 
 def csv_rows(report: Report) -> Iterator[tuple[str, str, str]]:
     """The report as ``section, key, value`` rows, its keys as the JSON names them."""
-    yield "period", "since", _when(report.since)
-    yield "period", "until", _when(report.until)
+    yield "period", "since", utc_minute(report.since)
+    yield "period", "until", utc_minute(report.until)
     yield "period", "place", report.place or ""
     for outcome, n in report.outcomes.items():
         yield "outcomes", outcome, str(n)
@@ -145,7 +144,9 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
     console = Console(file=stream, highlight=False)
     labels = wording.report_labels
     console.print(
-        Text(wording.report_period(report.place, _when(report.since), _when(report.until))),
+        Text(
+            wording.report_period(report.place, utc_minute(report.since), utc_minute(report.until))
+        ),
         style="bold",
     )
     if not report.questions:
@@ -197,7 +198,3 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
         for what, count in rows:  # Text: a question's "[red]" is shown as asked, not as markup
             table.add_row(Text(what), Text(count))
         console.print(table)
-
-
-def _when(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")

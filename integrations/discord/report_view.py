@@ -11,19 +11,16 @@ their links (``<#id>``), which never ping anyone.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime, timedelta
-from typing import Literal
 
 from bot.i18n.wording import Wording
-from bot.ops.report import Report
+from bot.ops.report import Period, Report, utc_minute
 from bot.render.text import clip
 from integrations.discord import limits
 from integrations.discord.markdown import DiscordMarkdown
 from integrations.discord.types import Embed, EmbedField
 
-__all__ = ["PERIODS", "Period", "report_embed", "reported_since"]
+__all__ = ["PERIODS", "report_embed"]
 
-Period = Literal["today", "7d", "30d"]
 PERIODS: dict[Period, str] = {"today": "today (UTC)", "7d": "last 7 days", "30d": "last 30 days"}
 """The periods an admin may pick, as the command offers them."""
 QUESTION = 72
@@ -33,22 +30,13 @@ SITE = 60
 _MARKDOWN = DiscordMarkdown()
 
 
-def reported_since(period: str, now: float) -> timedelta:
-    """How far back ``period`` reaches from ``now``: today is the UTC day, as the daily limits
-    count it; anything else the last 7 or 30 days (7 for a value Discord would not send)."""
-    if period == "today":
-        start = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-        return timedelta(seconds=now - start.timestamp())
-    return timedelta(days=30 if period == "30d" else 7)
-
-
 def report_embed(
     report: Report, *, server: str, place: Callable[[str], str], wording: Wording, kept: str
 ) -> Embed:
     """``report`` of the server named ``server``; ``place`` names a reported channel
     (``discord:GUILD/CHANNEL``), ``kept`` is ``ANSWER_LOG`` (why no question is listed)."""
     labels = wording.report_labels
-    title = wording.report_period(server, _when(report.since), _when(report.until))
+    title = wording.report_period(server, utc_minute(report.since), utc_minute(report.until))
     embed: Embed = {"title": clip(title, limits.EMBED_TITLE)}
     if not report.questions:
         embed["description"] = _text(labels.nothing)
@@ -77,10 +65,6 @@ def report_embed(
     ]
     embed["fields"] = [field for field in fields if field["value"]]
     return embed
-
-
-def _when(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")
 
 
 def _labelled(counts: dict[str, int], labels: dict[str, str]) -> list[tuple[str, int]]:

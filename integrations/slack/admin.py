@@ -21,6 +21,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot.i18n.wording import Wording, catalogue_language
 from bot.kit import Place
+from bot.ops.report import Period
 from bot.places import KEYS, SettingRefused
 from bot.state import SettingChange, StateUnavailable
 from integrations.slack.blocks import Block
@@ -41,6 +42,7 @@ from integrations.slack.home import (
     value_text,
 )
 from integrations.slack.members import team_of
+from integrations.slack.reporting import DEFAULT_PERIOD, period_of
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
@@ -72,22 +74,38 @@ class SettingsPages:
         app.event("app_context_changed")(self._on_context)
 
     # -- what a person opens -----------------------------------------------------------------
-    async def show_home(self, *, user: str, team: str, channel: str | None) -> None:
-        """Publish ``user``'s Home tab: the page for an admin, else how to ask citebot."""
+    async def show_home(
+        self,
+        *,
+        user: str,
+        team: str,
+        channel: str | None,
+        period: Period | None = DEFAULT_PERIOD,
+        fresh: bool = False,
+    ) -> None:
+        """Publish ``user``'s Home tab: the page and the report of ``period`` for an admin
+        (None: an admin's page that asks Slack again found none), else how to ask citebot;
+        ``fresh``: the report read now (:class:`~integrations.slack.reporting.Reports`)."""
         words = await self.words(user, team)
-        if await self._bot.members.is_admin(user, fresh=False):
+        if period is not None and await self._bot.members.is_admin(user, fresh=False):
             blocks = settings_page(await self._page(team, channel), words)
+            await self._publish(user, team, channel, words, blocks, period=period, fresh=fresh)
         else:
-            blocks = members_page(words)
-        await self._publish(user, team, channel, words, blocks)
+            await self._publish(user, team, channel, words, members_page(words))
 
     async def on_home_opened(self, body: dict[str, Any], event: dict[str, Any]) -> None:
-        """The Home tab opened: drawn again, for the channel it last showed."""
+        """The Home tab opened: drawn again, for the channel and period it last showed, its
+        report read afresh."""
         if not await self._kit.claim(f"event:{body.get('event_id')}"):
             return
         shown = event.get("view") or {}
-        channel = _page_channel(shown.get("private_metadata"))
-        await self.show_home(user=str(event["user"]), team=team_of(body), channel=channel)
+        await self.show_home(
+            user=str(event["user"]),
+            team=team_of(body),
+            channel=self.channel_of(shown),
+            period=period_of(_metadata(shown).get("period")),
+            fresh=True,
+        )
 
     async def _on_context(self, body: dict[str, Any], event: dict[str, Any]) -> None:
         """An admin with citebot open moved to another channel: their page shows it."""
@@ -173,7 +191,7 @@ class SettingsPages:
         chosen = str((action.get("selected_option") or {}).get("value", ""))
         notice = await self._change(where, key, None if chosen == FOLLOW else chosen, user, words)
         blocks = settings_page(await self._page(team, channel, notice), words)
-        await self._refresh(view, user, team, channel, words, blocks)
+        await self._refresh(view, user, team, channel, words, blocks, period_of(meta.get("period")))
 
     async def _on_edit(self, ack: Any, body: dict[str, Any], view: dict[str, Any]) -> None:
         """The one-line form submitted: saved, or refused under its field."""
@@ -202,7 +220,7 @@ class SettingsPages:
             await ack(response_action="update", view=modal)
             return
         await ack()
-        await self._publish(user, team, channel, words, blocks)
+        await self._publish(user, team, channel, words, blocks, period=DEFAULT_PERIOD)
 
     async def _change(
         self, where: Place, key: str, value: str | None, user: str, words: Wording
@@ -237,19 +255,38 @@ class SettingsPages:
         channel: str | None,
         words: Wording,
         blocks: list[Block],
+        period: Period | None = None,
     ) -> None:
+        """The page drawn again where it is shown (``period``: an admin's Home tab, with its
+        report)."""
         if view.get("type") == "modal":
             modal = settings_modal(blocks, words, team=team, channel=channel)
             await self._web.views_update(view_id=view["id"], view=modal)
         else:
-            await self._publish(user, team, channel, words, blocks)
+            await self._publish(user, team, channel, words, blocks, period=period)
 
     async def _publish(
-        self, user: str, team: str, channel: str | None, words: Wording, blocks: list[Block]
+        self,
+        user: str,
+        team: str,
+        channel: str | None,
+        words: Wording,
+        blocks: list[Block],
+        *,
+        period: Period | None = None,
+        fresh: bool = False,
     ) -> None:
-        """``user``'s Home tab: the page, then the button that deletes their data."""
-        view = home_view(blocks + forget_button(words), team=team, channel=channel)
+        """``user``'s Home tab: the page, the report of ``period`` (an admin's page only),
+        then the button that deletes their data."""
+        if period is not None:
+            blocks = blocks + await self._bot.reports.blocks(team, words, period, fresh=fresh)
+        view = home_view(blocks + forget_button(words), team=team, channel=channel, period=period)
         await self._web.views_publish(user_id=user, view=view)
+
+    def channel_of(self, view: dict[str, Any]) -> str | None:
+        """The channel a page shows, as its view carries it."""
+        channel = _metadata(view).get("channel")
+        return str(channel) if channel else None
 
     async def words(self, user: str, team: str) -> Wording:
         language = catalogue_language(await self._bot.locales.locale(user))
@@ -282,9 +319,10 @@ class SettingsPages:
         )
 
 
-def _page_channel(private_metadata: object) -> str | None:
+def _metadata(view: dict[str, Any]) -> dict[str, Any]:
+    """What a view carries of its page; nothing for a view that is not citebot's page."""
     try:
-        channel = json.loads(str(private_metadata or "{}")).get("channel")
-    except (ValueError, AttributeError):
-        return None
-    return str(channel) if channel else None
+        meta = json.loads(str(view.get("private_metadata") or "{}"))
+    except ValueError:
+        return {}
+    return meta if isinstance(meta, dict) else {}

@@ -47,6 +47,7 @@ from integrations.slack.forgetting import Forgetting
 from integrations.slack.locales import UserLocales
 from integrations.slack.members import Members
 from integrations.slack.questions import ThreadOwners, mentions_anyone
+from integrations.slack.reporting import Reports
 from integrations.slack.sink import NativeStreams, SlackSink
 
 __all__ = ["SlackBot"]
@@ -87,6 +88,7 @@ class SlackBot:
         says "citebot is thinking…" under that name."""
         self.pages = SettingsPages(self)
         self.forgetting = Forgetting(self)
+        self.reports = Reports(self)
         self.agent = AgentView(self)
 
     async def start(self) -> None:
@@ -108,6 +110,7 @@ class SlackBot:
         app.action(RELATED_ACTION)(self._on_related)
         self.pages.register(app)
         self.forgetting.register(app)
+        self.reports.register(app)
         Feedback(self).register(app)
         ClaimChecks(self).register(app)
         return app

@@ -10,8 +10,9 @@ element's ``block_id`` says which place and setting it changes (``channel:langua
 view's ``private_metadata`` which team and channel the page shows: the page carries its own
 state, so any worker can act on it.
 
-Room is left for more parts below the settings (issue 27's report and forget-me): a page is a
-list of parts (:func:`settings_page` returns blocks; the views wrap them).
+Below the settings come an admin's report (:mod:`integrations.slack.report`) and everyone's
+"Delete my data" (:mod:`integrations.slack.forgetting`): a page is a list of parts
+(:func:`settings_page` returns blocks; the views wrap them).
 """
 
 from __future__ import annotations
@@ -127,8 +128,12 @@ def settings_page(page: Page, words: Wording) -> list[Block]:
     return blocks
 
 
-def home_view(blocks: list[Block], *, team: str, channel: str | None) -> dict[str, Any]:
-    return {"type": "home", "blocks": blocks, "private_metadata": metadata(team, channel)}
+def home_view(
+    blocks: list[Block], *, team: str, channel: str | None, period: str | None = None
+) -> dict[str, Any]:
+    """The Home tab; ``period``: the report's it shows, if any."""
+    more = {"period": period} if period else {}
+    return {"type": "home", "blocks": blocks, "private_metadata": metadata(team, channel, **more)}
 
 
 def settings_modal(

@@ -55,7 +55,7 @@ def _settings(place: Place, language: str) -> PlaceSettings:
     return layered(place, {str(place): values}, load_settings({}, env_file=None))
 
 
-def _page(language: str) -> Page:
+def widest_page(language: str) -> Page:
     workspace, channel = Place("slack", TEAM), Place("slack", TEAM, CHANNEL)
     changes = [
         SettingChange(
@@ -81,7 +81,7 @@ def _page(language: str) -> Page:
     )
 
 
-def _pings(view: dict[str, Any]) -> set[str]:
+def pings_in(view: dict[str, Any]) -> set[str]:
     """The mentions in a view that would ping in a message, but the page's own link to who
     made a change (a view notifies nobody; the link shows their name)."""
     return set(Message(channel="", ts="", user="", blocks=view["blocks"]).pings()) - {"<@U0ADMIN>"}
@@ -90,7 +90,7 @@ def _pings(view: dict[str, Any]) -> set[str]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_in_every_language_is_one_slack_takes(language: str) -> None:
     words = Wording(language, "slack")
-    page = _page(language)
+    page = widest_page(language)
     blocks = settings_page(page, words)
     views = {
         "home": home_view(blocks + forget_button(words), team=TEAM, channel=CHANNEL),
@@ -110,7 +110,7 @@ def test_every_page_in_every_language_is_one_slack_takes(language: str) -> None:
     for name, view in views.items():
         surface = "home" if name in ("home", "members") else "modal"
         assert check_view(view, surface=surface) is None, (language, name)
-        assert _pings(view) == set(), (language, name)
+        assert pings_in(view) == set(), (language, name)
     header = claim_header(words.check_with_sources(), LOUD * 30, LOUD)
     assert check_message(header) is None
     under = [disclaimer(LOUD)]

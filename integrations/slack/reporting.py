@@ -1,0 +1,84 @@
+"""The report in the App Home: read for the workspace's admins, and its period changed.
+
+Only the settings page shows it (its admission is the page's: a workspace admin or owner, or a
+``SLACK_ADMIN_USERS`` user), so whoever else opens the Home tab reads nothing of it. The Home
+tab is drawn again whenever an admin looks at another channel or changes a setting; those
+redraws reuse the report read in the last minute (a report over a month of answers is read
+whole), while opening the tab or choosing a period reads it afresh. The period travels in the
+view's ``private_metadata``, so whichever worker draws the tab next keeps it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n.wording import Wording
+from bot.kit import Place
+from bot.ops.report import PERIODS, Period, Report, reported_since
+from bot.state import StateUnavailable
+from integrations.slack.blocks import Block
+from integrations.slack.members import team_of
+from integrations.slack.report import PERIOD_ACTION, report_blocks, unread_report
+
+if TYPE_CHECKING:
+    from slack_bolt.app.async_app import AsyncApp
+
+    from integrations.slack.app import SlackBot
+
+__all__ = ["DEFAULT_PERIOD", "REUSED", "Reports", "period_of"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PERIOD: Period = "7d"
+REUSED = 60.0
+"""Seconds a report read for a redraw (a context change, a setting changed) is shown again."""
+
+
+def period_of(value: object) -> Period:
+    """A period as a view or an action carries it; the default for anything else."""
+    return next((period for period in PERIODS if period == value), DEFAULT_PERIOD)
+
+
+class Reports:
+    def __init__(self, bot: SlackBot) -> None:
+        self._bot = bot
+        self._kit = bot.kit
+        self._read: dict[tuple[str, Period], tuple[float, Report]] = {}
+
+    def register(self, app: AsyncApp) -> None:
+        app.action(PERIOD_ACTION)(self._on_period)
+
+    async def blocks(
+        self, team: str, words: Wording, period: Period, *, fresh: bool
+    ) -> list[Block]:
+        """The report's part of an admin's Home tab (``fresh``: read now, whatever was read
+        before)."""
+        now = time.time()
+        read = self._read.get((team, period))
+        if fresh or read is None or now - read[0] > REUSED:
+            try:
+                report = await self._kit.report(Place(server=team), reported_since(period, now))
+            except StateUnavailable:
+                since = now - reported_since(period, now).total_seconds()
+                return unread_report(words, since, now, period)
+            read = (now, report)
+            self._read[(team, period)] = read
+        kept = self._kit.settings.answer_log
+        return report_blocks(read[1], period=period, words=words, kept=kept)
+
+    async def _on_period(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
+        """A period chosen: the Home tab drawn again with its report (an admin's only: the
+        admission is asked of Slack again)."""
+        await ack()
+        if not await self._kit.claim(f"action:{body.get('trigger_id')}"):
+            return
+        user, team = str(body["user"]["id"]), team_of(body)
+        period = period_of((action.get("selected_option") or {}).get("value"))
+        channel = self._bot.pages.channel_of(body.get("view") or {})
+        admin = await self._bot.members.is_admin(user)
+        log.info("report of %s (%s) asked by %s", team, period, user)
+        await self._bot.pages.show_home(
+            user=user, team=team, channel=channel, period=period if admin else None, fresh=True
+        )
