@@ -27,6 +27,7 @@ __all__ = [
     "Period",
     "Report",
     "build_report",
+    "labelled",
     "percentile",
     "reported_since",
     "utc_minute",
@@ -212,6 +213,13 @@ def _normalised(question: str) -> str:
 def _site(url: str | None) -> str:
     host = urlsplit(url or "").hostname or "?"
     return host.removeprefix("www.")
+
+
+def labelled(counts: dict[str, int], labels: dict[str, str]) -> list[tuple[str, int]]:
+    """Each count under its label, in the labels' order, as a platform lists them; a key the
+    labels do not know (a newer worker's) under its own name, after them."""
+    known = [(labels[key], counts[key]) for key in labels if key in counts]
+    return known + [(key, n) for key, n in counts.items() if key not in labels]
 
 
 def reported_since(period: str, now: float) -> timedelta:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from bot.i18n.wording import Wording
-from bot.ops.report import Period, Report, utc_minute
+from bot.ops.report import Period, Report, labelled, utc_minute
 from bot.render.text import clip
 from integrations.discord import limits
 from integrations.discord.markdown import DiscordMarkdown
@@ -41,8 +41,8 @@ def report_embed(
     if not report.questions:
         embed["description"] = _text(labels.nothing)
         return embed
-    asked = _labelled(report.outcomes, labels.outcomes)
-    asked += _labelled(report.refusals, labels.refusals)
+    asked = labelled(report.outcomes, labels.outcomes)
+    asked += labelled(report.refusals, labels.refusals)
     reasons = {str(k): v for k, v in wording.reason_labels.reasons.items()}
     reasons["none"] = labels.no_reason
     up, down = wording.number(report.up), wording.number(report.down)
@@ -51,11 +51,11 @@ def report_embed(
     fields = [
         _field(labels.answers, _counts(asked, wording)),
         _field(labels.votes, f"👍 **{up}** · 👎 **{down}**"),
-        _field(labels.down_reasons, _counts(_labelled(report.down_reasons, reasons), wording)),
+        _field(labels.down_reasons, _counts(labelled(report.down_reasons, reasons), wording)),
         _field(labels.top_questions, _questions(report, wording, kept)),
         _field(labels.unfound_quotes, _unfound(report, wording)),
         _field(labels.first_text, _first_text(report, wording)),
-        _field(labels.tokens, _counts(_labelled(tokens, spent), wording)),
+        _field(labels.tokens, _counts(labelled(tokens, spent), wording)),
         _field(
             labels.channels,
             _fitted(
@@ -65,13 +65,6 @@ def report_embed(
     ]
     embed["fields"] = [field for field in fields if field["value"]]
     return embed
-
-
-def _labelled(counts: dict[str, int], labels: dict[str, str]) -> list[tuple[str, int]]:
-    """Each count under its label, in the labels' order; a key the labels do not know (a newer
-    worker's) under its own name, after them."""
-    known = [(labels[key], counts[key]) for key in labels if key in counts]
-    return known + [(key, n) for key, n in counts.items() if key not in labels]
 
 
 def _text(words: str) -> str:

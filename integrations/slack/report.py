@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, Period, Report, utc_minute
+from bot.ops.report import PERIODS, Period, Report, labelled, utc_minute
 from bot.render.text import clip
 from bot.render.thread import listed
 from integrations.slack.blocks import Block, context, plain_text, section
@@ -70,15 +70,13 @@ def report_blocks(report: Report, *, period: Period, words: Wording, kept: str) 
     tokens = {"reported": report.tokens_reported, "estimated": report.tokens_estimated}
     spent = {"reported": labels.reported, "estimated": labels.estimated}
     up, down = words.number(report.up), words.number(report.down)
-    asked = _labelled(report.outcomes, labels.outcomes) + _labelled(
-        report.refusals, labels.refusals
-    )
+    asked = labelled(report.outcomes, labels.outcomes) + labelled(report.refusals, labels.refusals)
     parts = [
         _part(labels.answers, _counts(asked, words)),
         _part(labels.votes, [f"👍 *{up}* · 👎 *{down}*"]),
-        _part(labels.down_reasons, _counts(_labelled(report.down_reasons, reasons), words)),
+        _part(labels.down_reasons, _counts(labelled(report.down_reasons, reasons), words)),
         _part(labels.first_text, _first_text(report, words)),
-        _part(labels.tokens, _counts(_labelled(tokens, spent), words)),
+        _part(labels.tokens, _counts(labelled(tokens, spent), words)),
         _part(
             labels.channels,
             [f"{_channel(where)} · *{words.number(n)}*" for where, n in report.busiest_channels],
@@ -88,13 +86,6 @@ def report_blocks(report: Report, *, period: Period, words: Wording, kept: str) 
     blocks += _questions(report, words, kept)
     blocks += _unfound(report, words)
     return blocks
-
-
-def _labelled(counts: dict[str, int], labels: dict[str, str]) -> list[tuple[str, int]]:
-    """Each count under its label, in the labels' order; a key the labels do not know (a newer
-    worker's) under its own name, after them."""
-    known = [(labels[key], counts[key]) for key in labels if key in counts]
-    return known + [(key, n) for key, n in counts.items() if key not in labels]
 
 
 def _counts(rows: Iterable[tuple[str, int]], words: Wording) -> list[str]:
