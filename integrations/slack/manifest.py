@@ -66,7 +66,7 @@ def slack_manifest(environment: SlackSettings) -> str:
     command: dict[str, Any] = {
         "command": COMMAND,
         "description": "citebot's settings here (admins); forget-me deletes your data",
-        "usage_hint": FORGET_COMMAND,
+        "usage_hint": f"[{FORGET_COMMAND}]",
         "should_escape": False,
     }
     if url:

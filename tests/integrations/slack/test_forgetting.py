@@ -199,3 +199,16 @@ async def test_a_revoked_bot_token_forgets_the_workspace_and_a_persons_token_doe
         held = await until_gone(workspace, workspace.team)
     assert "What is hope?" not in held
     assert kinds(held) <= SHORT_LIVED
+
+
+async def test_forget_me_whose_dialog_slack_will_not_open_says_to_try_again(
+    redis_url: str,
+) -> None:
+    async with two_workers(redis_url, workers=1) as workspace:
+        sim = workspace.sim
+        sim.fail_next("views.open", "expired_trigger_id", status=200, retry_after=None)
+        await sim.acked(await sim.command("forget-me", channel=ASK, user=MEMBER))
+        await sim.wait_for(lambda: sim.ephemerals(MEMBER))
+    [said] = sim.ephemerals(MEMBER)
+    assert said.shown == GERMAN.try_again()
+    assert sim.modals(MEMBER) == []
