@@ -8,6 +8,10 @@ setting through the kit: a select at once, a number or the disclaimer through a 
 whose refusal shows under its field in the admin's language. Whoever is not an admin or owner
 of the workspace (``users.info``), nor listed in ``SLACK_ADMIN_USERS``, gets a page or an answer
 saying only admins may, and nothing changes: every change asks Slack again.
+
+Below the settings, the Home tab shows an admin the report (:mod:`.reporting`) and ends with
+everyone's "Delete my data"; ``/citebot forget-me`` opens forget-me's dialog
+(:mod:`.forgetting`) instead of the page, for anyone.
 """
 
 from __future__ import annotations
@@ -83,8 +87,8 @@ class SettingsPages:
         period: Period | None = DEFAULT_PERIOD,
         fresh: bool = False,
     ) -> None:
-        """Publish ``user``'s Home tab: the page and the report of ``period`` for an admin
-        (None: an admin's page that asks Slack again found none), else how to ask citebot;
+        """Publish ``user``'s Home tab: the page and the report of ``period`` for an admin,
+        else how to ask citebot (``period`` None: the caller already found ``user`` no admin);
         ``fresh``: the report read now (:class:`~integrations.slack.reporting.Reports`)."""
         words = await self.words(user, team)
         if period is not None and await self._bot.members.is_admin(user, fresh=False):

@@ -78,7 +78,8 @@ class Reports:
         period = period_of((action.get("selected_option") or {}).get("value"))
         channel = self._bot.pages.channel_of(body.get("view") or {})
         admin = await self._bot.members.is_admin(user)
-        log.info("report of %s (%s) asked by %s", team, period, user)
+        if admin:
+            log.info("report of %s (%s) shown to %s", team, period, user)
         await self._bot.pages.show_home(
             user=user, team=team, channel=channel, period=period if admin else None, fresh=True
         )

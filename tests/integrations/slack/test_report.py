@@ -104,3 +104,24 @@ async def test_whoever_is_not_an_admin_sees_no_report(redis_url: str) -> None:
         assert "What is grace?" not in said
     for elements in (members_elements, forged.elements()):
         assert all(e["action_id"] != PERIOD for e in elements)
+
+
+async def test_a_redraw_shows_the_last_minutes_report_and_opening_the_tab_reads_it_again(
+    redis_url: str,
+) -> None:
+    """Changing a setting redraws the Home tab without reading the report again (an admin
+    moving between channels would read it every few seconds); opening the tab reads it."""
+    async with two_workers(redis_url, workers=1, ANSWER_LOG="full") as workspace:
+        sim = workspace.sim
+        await asked(workspace, "What is grace?", user=MEMBER)
+        await sim.open_home(user=ADMIN)
+        labels = DUTCH.report_labels
+        answered = f"{labels.outcomes['answered']}: *1*"
+        home = await workspace.home(ADMIN, answered)
+        await asked(workspace, "What is hope?", user=MEMBER)
+        await sim.choose(home, "citebot_setting", "on", block_id="workspace:auto_answer")
+        redrawn = await workspace.home(ADMIN, "✓")
+        assert answered in redrawn.texts()  # the report read a moment ago
+        await sim.open_home(user=ADMIN)
+        reopened = await workspace.home(ADMIN, f"{labels.outcomes['answered']}: *2*")
+    assert "What is hope?" in reopened.texts()
