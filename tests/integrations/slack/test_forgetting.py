@@ -18,12 +18,12 @@ from tests.integrations.slack.workspaces import (
     MEMBER,
     QUIET,
     Workspace,
+    asked,
     two_workers,
+    voted_down,
 )
 from tests.sim.redis_server import RedisProcess
-from tests.sim.slack import Message
 from tests.sim.slack.views import StoredView
-from tests.sim.upstream import answer, magisterium_citation
 
 GERMAN = Wording("de", "slack")
 ENGLISH = Wording("en", "slack")
@@ -32,33 +32,6 @@ SHORT_LIVED = {"seen", "lease", "hits"}
 """What a forgotten workspace leaves, each gone within minutes by itself and naming no
 workspace: claims of deliveries (DEDUP_TTL), a thread's lease tickets, and the minute's rate
 windows of its askers."""
-
-
-async def asked(workspace: Workspace, text: str, *, user: str, channel: str = ASK) -> Message:
-    """``user`` mentions citebot with ``text``; the reply holding the 👍/👎, once answered."""
-    sim, world = workspace.sim, workspace.world
-    cited = magisterium_citation(0, "Grace is favor.", url="https://example.org/ccc/1996")
-    world.upstream.queue(answer([f"{text} is a gift[^1]."], [cited]))
-    requests = len(world.upstream.requests) + 1
-    question = await sim.mention(channel, text, user=user)
-    await world.answered(channel, question.ts, requests=requests)
-    [buttons] = [
-        m
-        for m in sim.bot_replies(channel, question.ts)
-        if any(e["action_id"] == "citebot_feedback" for e in m.elements())
-    ]
-    return buttons
-
-
-async def voted_down(workspace: Workspace, message: Message, *, user: str) -> None:
-    """``user`` gives ``message`` a 👎 and says why."""
-    sim = workspace.sim
-    await sim.click("citebot_feedback", "negative", channel=ASK, message_ts=message.ts, user=user)
-    await sim.wait_for(lambda: sim.modals(user))
-    [why] = sim.modals(user)
-    sim.fill(why, "reason", "does_not_answer")
-    await sim.submit(why)
-    await sim.wait_for(lambda: sim.ephemerals(user) and sim.modals(user) == [])
 
 
 async def forget_modal(workspace: Workspace, user: str) -> StoredView:

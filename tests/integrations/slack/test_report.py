@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from bot.i18n.wording import Wording
 from bot.places import Place
-from tests.integrations.slack.test_forgetting import asked, voted_down
 from tests.integrations.slack.workspaces import (
     ADMIN,
     ASK,
@@ -14,7 +13,9 @@ from tests.integrations.slack.workspaces import (
     MEMBER,
     QUIET,
     Workspace,
+    asked,
     two_workers,
+    voted_down,
 )
 from tests.sim.slack.views import StoredView
 

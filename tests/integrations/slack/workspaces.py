@@ -1,5 +1,6 @@
-"""A workspace served by citebot workers on one real Redis, and its people: an admin, an owner,
-a member, a listed admin and an asker, each with a Slack language."""
+"""A workspace served by citebot workers on one real Redis, its people (an admin, an owner,
+a member, a listed admin and an asker, each with a Slack language), and what they do there:
+ask, and give an answer a 👎 with its reason."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ from bot.state.failopen import FailOpenState
 from bot.upstream.client import AnswerClient, RetryPolicy
 from tests.bot.state.scan import everything_stored
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
-from tests.sim.slack import Identity, SlackSim
+from tests.sim.slack import Identity, Message, SlackSim
 from tests.sim.slack.views import StoredView
-from tests.sim.upstream import UpstreamSim
+from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
 __all__ = [
     "ADMIN",
@@ -30,7 +31,9 @@ __all__ = [
     "OWNER",
     "QUIET",
     "Workspace",
+    "asked",
     "two_workers",
+    "voted_down",
 ]
 
 ADMIN, OWNER, MEMBER, LISTED = "U0ADMIN", "U0OWNER", "U0MEMBER", "U0LISTED"
@@ -114,3 +117,30 @@ async def two_workers(redis_url: str, *, workers: int = 2, **env: str) -> AsyncI
             await sim.wait_connections(connection + 1)
         world = World(sim=sim, upstream=upstream, settings=config, client=client)
         yield Workspace(world, team, redis_url, namespace, service)
+
+
+async def asked(workspace: Workspace, text: str, *, user: str, channel: str = ASK) -> Message:
+    """``user`` mentions citebot with ``text``; the reply holding the 👍/👎, once answered."""
+    sim, world = workspace.sim, workspace.world
+    cited = magisterium_citation(0, "Grace is favor.", url="https://example.org/ccc/1996")
+    world.upstream.queue(answer([f"{text} is a gift[^1]."], [cited]))
+    requests = len(world.upstream.requests) + 1
+    question = await sim.mention(channel, text, user=user)
+    await world.answered(channel, question.ts, requests=requests)
+    [buttons] = [
+        m
+        for m in sim.bot_replies(channel, question.ts)
+        if any(e["action_id"] == "citebot_feedback" for e in m.elements())
+    ]
+    return buttons
+
+
+async def voted_down(workspace: Workspace, message: Message, *, user: str) -> None:
+    """``user`` gives ``message`` a 👎 and says why."""
+    sim = workspace.sim
+    await sim.click("citebot_feedback", "negative", channel=ASK, message_ts=message.ts, user=user)
+    await sim.wait_for(lambda: sim.modals(user))
+    [why] = sim.modals(user)
+    sim.fill(why, "reason", "does_not_answer")
+    await sim.submit(why)
+    await sim.wait_for(lambda: sim.ephemerals(user) and sim.modals(user) == [])
