@@ -135,9 +135,9 @@ def kinds(held: str) -> set[str]:
 async def until_gone(workspace: Workspace, team: str) -> str:
     """What the store holds once nothing of ``team`` is left in it (deleted in the
     background)."""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30  # a store slow to answer is tried again (kit)
     while team in (held := await workspace.stored()):
-        assert time.monotonic() < deadline, "the workspace's data stayed"
+        assert time.monotonic() < deadline, f"the workspace's data stayed:\n{held}"
         await asyncio.sleep(0.05)
     return held
 
@@ -154,8 +154,8 @@ async def test_an_uninstalled_app_leaves_nothing_of_the_workspace(redis_url: str
         assert uninstalled.envelope_ids
         held = await until_gone(workspace, workspace.team)
     for gone in ("What is grace?", "What is hope?", "does_not_answer"):
-        assert gone not in held
-    assert kinds(held) <= SHORT_LIVED
+        assert gone not in held, held
+    assert kinds(held) <= SHORT_LIVED, held
 
 
 async def test_a_revoked_bot_token_forgets_the_workspace_and_a_persons_token_does_not(
@@ -171,7 +171,7 @@ async def test_a_revoked_bot_token_forgets_the_workspace_and_a_persons_token_doe
         await workspace.sim.revoke_tokens(bot=True)
         held = await until_gone(workspace, workspace.team)
     assert "What is hope?" not in held
-    assert kinds(held) <= SHORT_LIVED
+    assert kinds(held) <= SHORT_LIVED, held
 
 
 async def test_forget_me_whose_dialog_slack_will_not_open_says_to_try_again(
