@@ -28,6 +28,7 @@ from slack_sdk.errors import SlackApiError
 from bot.i18n.wording import Wording
 from bot.state import StateUnavailable
 from integrations.slack.blocks import Block, context, plain_text, section
+from integrations.slack.limits import BUTTON_TEXT
 from integrations.slack.markdown import mrkdwn
 from integrations.slack.members import team_of
 
@@ -64,7 +65,7 @@ def forget_button(words: Wording) -> list[Block]:
         "type": "button",
         "action_id": FORGET_ACTION,
         "style": "danger",
-        "text": plain_text(words.forget_me_button(), TITLE_ROOM * 3),
+        "text": plain_text(words.forget_me_button(), BUTTON_TEXT),
         "value": FORGET_COMMAND,
     }
     return [{"type": "divider"}, {"type": "actions", "elements": [button]}]

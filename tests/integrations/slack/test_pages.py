@@ -111,6 +111,9 @@ def test_every_page_in_every_language_is_one_slack_takes(language: str) -> None:
         surface = "home" if name in ("home", "members") else "modal"
         assert check_view(view, surface=surface) is None, (language, name)
         assert pings_in(view) == set(), (language, name)
+    for name in ("forget", "forgotten"):  # the button's words whole, in every language
+        assert views[name]["title"]["text"] == words.forget_me_button()
+    assert views["forget"]["submit"]["text"] == words.forget_me_button()
     header = claim_header(words.check_with_sources(), LOUD * 30, LOUD)
     assert check_message(header) is None
     under = [disclaimer(LOUD)]
