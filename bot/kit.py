@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
@@ -31,12 +31,12 @@ from bot.places import PlaceSettings, SettingRefused
 from bot.platforms import Platform
 from bot.render.ports import Presenter
 from bot.service import AnswerService
-from bot.state import SettingChange
+from bot.state import SettingChange, StateUnavailable
 from bot.state.coordination import Coordination
 from bot.upstream.events import Turn
 from config import PlatformSettings, Settings
 
-__all__ = ["CLAIM_SECONDS", "Place", "PlatformKit"]
+__all__ = ["CLAIM_SECONDS", "FORGET_RETRIES", "Place", "PlatformKit"]
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,10 @@ CLAIM_SECONDS = 1.0
 """The longest a claim may wait for the state store: Discord wants an interaction acknowledged
 within 3 s and Slack redelivers after 3 s, so past this the worker answers (the store failing
 open, as everywhere)."""
+
+FORGET_RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+"""Seconds between tries to delete a removed place's data while the store does not answer
+(about a minute in all)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -243,17 +247,58 @@ class PlatformKit:
         :class:`~bot.state.StateUnavailable` when the store cannot."""
         return await self._service.forget_place(self.name, server)
 
+    async def forget_removed(
+        self, server: str, retries: Sequence[float] = FORGET_RETRIES
+    ) -> None:
+        """The bot was removed from ``server``: :meth:`forget_place`, tried again after each of
+        ``retries`` seconds while the store does not answer (and the worker is not stopping),
+        then logged as an error naming the place."""
+        for wait in (*retries, None):
+            try:
+                forgotten = await self.forget_place(server)
+            except StateUnavailable:
+                if wait is None or not self.accepting:
+                    break
+                log.warning(
+                    "%s place %s removed citebot; deleting its data again in %ss",
+                    self.name,
+                    server,
+                    wait,
+                )
+                await asyncio.sleep(wait)
+            else:
+                log.info(
+                    "%s place %s removed citebot: %d things kept deleted",
+                    self.name,
+                    server,
+                    forgotten,
+                )
+                return
+        log.error(
+            "%s place %s removed citebot, but the state store did not answer: its data stays "
+            "until it expires (the answer log after ANSWER_LOG_DAYS; its settings do not)",
+            self.name,
+            server,
+        )
+
     async def remembered(self, question: Question) -> tuple[Turn, ...]:
         """The turns remembered for the question's thread (oldest first)."""
         return await self._service.history(question)
 
-    async def join_thread(self, message: str, thread: str) -> None:
+    async def join_thread(
+        self, message: str, thread: str, *, person: str, server: str | None
+    ) -> None:
         """Note that ``message`` (the platform's id of a message citebot posted) belongs to
         ``thread``, for as long as conversations are remembered: where a conversation is a
         chain of replies rather than a thread (Telegram), a reply to that message continues
-        the conversation. A store that fails forgets it: the reply then starts a new one."""
-        await self._service.state.cache(
-            self._thread_key(message), thread, ttl=self._service.limits.memory_ttl
+        the conversation. The note is ``person``'s (who asked) and ``server``'s, so that their
+        forget-me and the place's removal find it. A store that fails forgets it: the reply
+        then starts a new one."""
+        key = self._thread_key(message)
+        ttl = self._service.limits.memory_ttl
+        await self._service.state.cache(key, thread, ttl=ttl)
+        await self._service.state.note_belongings(
+            self.name, person=person, server=server, notes=[key], ttl=ttl
         )
 
     async def thread_of(self, message: str) -> str | None:
