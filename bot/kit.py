@@ -247,9 +247,7 @@ class PlatformKit:
         :class:`~bot.state.StateUnavailable` when the store cannot."""
         return await self._service.forget_place(self.name, server)
 
-    async def forget_removed(
-        self, server: str, retries: Sequence[float] = FORGET_RETRIES
-    ) -> None:
+    async def forget_removed(self, server: str, retries: Sequence[float] = FORGET_RETRIES) -> None:
         """The bot was removed from ``server``: :meth:`forget_place`, tried again after each of
         ``retries`` seconds while the store does not answer (and the worker is not stopping),
         then logged as an error naming the place."""

@@ -155,6 +155,19 @@ class ReportWording:
             "{platform}, not by citebot: they stay until they are deleted there."
         ).format(platform=platform)
 
+    def not_your_button(self: _Speaker) -> str:
+        """A button pressed by someone other than the person it was shown to."""
+        return self._("Only the person who asked can use this button.")
+
+    def report_periods(self: _Speaker) -> dict[str, str]:
+        """The periods a report may cover, as an admin picks them: ``today`` (the UTC day),
+        ``7d``, ``30d``."""
+        return {
+            "today": self._("Today (UTC)"),
+            "7d": self._("Last 7 days"),
+            "30d": self._("Last 30 days"),
+        }
+
     def report_admins_only(self: _Speaker) -> str:
         return self._("Only the admins here can see citebot's report.")
 

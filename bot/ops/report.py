@@ -15,12 +15,13 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
 from bot.state import AnswerLogStore, LoggedAnswer
 
-__all__ = ["TOP", "Report", "build_report", "percentile"]
+__all__ = ["TOP", "Report", "build_report", "percentile", "reported_since"]
 
 TOP = 10
 """Rows of each ranked list (questions, sites, channels)."""
@@ -87,6 +88,15 @@ class Report:
             "tokens": {"reported": self.tokens_reported, "estimated": self.tokens_estimated},
             "busiest_channels": [{"place": p, "count": n} for p, n in self.busiest_channels],
         }
+
+
+def reported_since(period: str, now: float) -> timedelta:
+    """How far back ``period`` reaches from ``now``: today is the UTC day, as the daily limits
+    count it; anything else the last 7 or 30 days (7 for any other value)."""
+    if period == "today":
+        start = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        return timedelta(seconds=now - start.timestamp())
+    return timedelta(days=30 if period == "30d" else 7)
 
 
 class _Tally:

@@ -307,8 +307,8 @@ class MemoryState(StateBase):
                 self._belongings[belonging] = max(goes, self._belongings.get(belonging, 0.0))
 
     def _forget_belongings(self, belongings: list[Belonging], *, person: str | None) -> int:
-        """Drop what ``belongings`` note: a conversation's memory; a cached note; a vote, ``person``'s (all of
-        an answer's when None), in the votes and in the answer's record."""
+        """Drop what ``belongings`` note: a conversation's memory; a cached note; a vote,
+        ``person``'s (all of an answer's when None), in the votes and in the answer's record."""
         forgotten = 0
         for belonging in belongings:
             self._belongings.pop(belonging, None)

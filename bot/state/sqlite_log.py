@@ -139,8 +139,9 @@ def note_belongings(
 def _forget_belongings(
     db: sqlite3.Connection, where: str, values: tuple[str, ...], person: str | None
 ) -> int:
-    """Drop what the belongings ``where`` note: a conversation's memory; a cached note; a vote, ``person``'s
-    (all of an answer's when None), in the votes and in its answer's record."""
+    """Drop what the belongings ``where`` note: a conversation's memory; a cached note; a
+    vote, ``person``'s (all of an answer's when None), in the votes and in its answer's
+    record."""
     forgotten = 0
     rows = db.execute(f"SELECT kind, key FROM belongings WHERE {where}", values).fetchall()
     for kind, key in rows:

@@ -17,14 +17,13 @@ is tried again a few times, then logged as an error naming the server.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 
 import discord
 
 from bot.i18n.wording import Wording
-from bot.kit import PlatformKit
+from bot.kit import FORGET_RETRIES, PlatformKit
 from bot.render.ports import Payload
 from bot.state import StateUnavailable
 from integrations.discord.admission import plain, private
@@ -32,15 +31,12 @@ from integrations.discord.here import here
 from integrations.discord.types import ActionRow, CallbackType
 from integrations.discord.wire import DiscordWire, message_body
 
-__all__ = ["FORGET", "RETRIES", "Forgetting"]
+__all__ = ["FORGET", "Forgetting"]
 
 log = logging.getLogger(__name__)
 
 FORGET = "citebot:forget"
 """``custom_id`` of the button that confirms forget-me."""
-RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
-"""Seconds between tries to delete a removed server's data while the store does not answer
-(about a minute in all)."""
 DISCORD = "Discord"
 
 
@@ -57,7 +53,7 @@ def _asked(words: Wording) -> Payload:
 
 class Forgetting:
     def __init__(
-        self, *, kit: PlatformKit, wire: DiscordWire, retries: Sequence[float] = RETRIES
+        self, *, kit: PlatformKit, wire: DiscordWire, retries: Sequence[float] = FORGET_RETRIES
     ) -> None:
         self._kit = kit
         self._wire = wire
@@ -91,31 +87,7 @@ class Forgetting:
 
     def removed(self, guild_id: int) -> None:
         """The bot was removed from a server: delete its data, in the background."""
-        self._kit.spawn(self._forget_server(str(guild_id)))
-
-    async def _forget_server(self, server: str) -> None:
-        for wait in (*self._retries, None):
-            try:
-                forgotten = await self._kit.forget_place(server)
-            except StateUnavailable:
-                if wait is None or not self._kit.accepting:
-                    break
-                log.warning(
-                    "Discord server %s removed citebot; deleting its data again in %ss",
-                    server,
-                    wait,
-                )
-                await asyncio.sleep(wait)
-            else:
-                log.info(
-                    "Discord server %s removed citebot: %d things kept deleted", server, forgotten
-                )
-                return
-        log.error(
-            "Discord server %s removed citebot, but the state store did not answer: its data "
-            "stays until it expires (the answer log after ANSWER_LOG_DAYS; its settings do not)",
-            server,
-        )
+        self._kit.spawn(self._kit.forget_removed(str(guild_id), self._retries))
 
     async def _words(self, interaction: discord.Interaction) -> Wording:
         at = here(interaction)

@@ -15,9 +15,10 @@ import time
 import discord
 
 from bot.kit import Place
+from bot.ops.report import reported_since
 from bot.state import StateUnavailable
 from integrations.discord.admission import REPORT, AdminCommand, place_names, plain
-from integrations.discord.report_view import report_embed, reported_since
+from integrations.discord.report_view import report_embed
 
 __all__ = ["ServerReport"]
 

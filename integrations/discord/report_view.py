@@ -11,7 +11,7 @@ their links (``<#id>``), which never ping anyone.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Literal
 
 from bot.i18n.wording import Wording
@@ -21,7 +21,7 @@ from integrations.discord import limits
 from integrations.discord.markdown import DiscordMarkdown
 from integrations.discord.types import Embed, EmbedField
 
-__all__ = ["PERIODS", "Period", "report_embed", "reported_since"]
+__all__ = ["PERIODS", "Period", "report_embed"]
 
 Period = Literal["today", "7d", "30d"]
 PERIODS: dict[Period, str] = {"today": "today (UTC)", "7d": "last 7 days", "30d": "last 30 days"}
@@ -31,15 +31,6 @@ QUESTION = 72
 such lines fit a field's 1,024 characters with their counts."""
 SITE = 60
 _MARKDOWN = DiscordMarkdown()
-
-
-def reported_since(period: str, now: float) -> timedelta:
-    """How far back ``period`` reaches from ``now``: today is the UTC day, as the daily limits
-    count it; anything else the last 7 or 30 days (7 for a value Discord would not send)."""
-    if period == "today":
-        start = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-        return timedelta(seconds=now - start.timestamp())
-    return timedelta(days=30 if period == "30d" else 7)
 
 
 def report_embed(
