@@ -7,9 +7,10 @@ be undone, and what it cannot delete (the messages already on Telegram, which ar
 with one button. The button carries the asker's id (``fm:ID``), and a press by anyone else
 is refused: in a group everyone sees the message, and nobody can delete another's data. The
 press deletes everything kept about the asker (their answers' records, votes, conversations'
-memory and the notes of which messages belong to them, daily counts) and says so in place of
-the question; a store that does not answer deletes nothing, says so, and keeps the button for
-another try.
+memory and the notes of which messages belong to them, daily counts, and their private chat
+with the bot, a place whose id is theirs) and says so in place of the question; a store that
+does not answer says so and keeps the button for another try (each step deletes all it is
+asked or nothing, and a second try finishes what a first left).
 
 The bot removed from a group (a ``my_chat_member`` update whose new status is ``left`` or
 ``kicked``) deletes everything kept about that group, tried again while the store does not
@@ -75,7 +76,9 @@ class Forgetting:
             return
         await answer_press(self._api, query)
         try:
+            # A private chat's place is the person's own (its id is theirs): its counts go too.
             forgotten = await self._kit.forget_person(str(user.id))
+            forgotten += await self._kit.forget_place(str(user.id))
         except StateUnavailable:
             said = _HTML.escape(words.could_not_forget(), line_start=True)
             button = keyboard([[(words.forget_me_button(), f"{FORGET}{user.id}")]])
