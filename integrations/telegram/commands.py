@@ -66,7 +66,11 @@ def manifest() -> str:
 
 def _menus() -> list[tuple[Scope, str | None, list[BotCommand]]]:
     return [
-        (scope, code or None, commands(language, admins=scope.type != "default"))
+        (
+            scope,
+            code or None,
+            commands(language, admins=isinstance(scope, BotCommandScopeAllChatAdministrators)),
+        )
         for scope in SCOPES
         for code, language in language_codes().items()
     ]
