@@ -12,9 +12,12 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
+
 from bot.i18n.wording import Wording
 from tests.bot.state.scan import everything_stored
 from tests.integrations.telegram.world import CITED, World, telegram_world
+from tests.sim.redis_server import RedisProcess
 from tests.sim.telegram import SimChat, SimMessage, SimUser
 from tests.sim.upstream import answer
 
@@ -86,12 +89,13 @@ async def test_forget_me_asks_then_deletes_everything_kept_about_its_asker(
         assert "Hope is trust." in after or "What is hope?" in after
 
 
-async def test_a_group_that_removes_the_bot_is_forgotten(tmp_path: Path) -> None:
+@pytest.mark.parametrize("banned", [False, True])
+async def test_a_group_that_removes_the_bot_is_forgotten(tmp_path: Path, banned: bool) -> None:
     url = f"sqlite:///{tmp_path / 'state.db'}"
     async with telegram_world({"STATE_URL": url}) as world:
         world.upstream.queue(CITED, answer(["Mercy is love."]))
         alice = world.person("Alice")
-        group = await world.group()
+        group = await world.group(admin=True)
         owner = world.person("Owner")
         settings = await world.tg.user_says(owner, group, "/settings@citebot set daily_questions 5")
         await world.idle()
@@ -103,11 +107,31 @@ async def test_a_group_that_removes_the_bot_is_forgotten(tmp_path: Path) -> None
         await ask(world, alice, world.tg.private_chat(alice), "What is mercy?")
         await world.idle()
         assert str(group.id) in await scanned(world, url)
+        await world.tg.demote_bot(group, by=owner)  # still a member: nothing goes
+        await world.idle()
+        await asyncio.sleep(0.2)
+        assert "daily_questions" in await scanned(world, url)
 
-        await world.tg.remove_bot_from(group, by=owner)
+        await world.tg.remove_bot_from(group, by=owner, banned=banned)
         await until(lambda: _without(world, url, str(group.id)))
         assert str(alice.id) in await scanned(world, url)  # her private chat is not the group
 
 
 async def _without(world: World, url: str, text: str) -> bool:
     return text not in await scanned(world, url)
+
+
+async def test_a_store_that_does_not_answer_deletes_nothing_and_keeps_the_button(
+    redis_process: RedisProcess,
+) -> None:
+    async with telegram_world({"STATE_URL": redis_process.url}) as world:
+        alice = world.person("Alice", language_code="de")
+        chat = world.tg.private_chat(alice)
+        await world.tg.user_says(alice, chat, "/forget_me")
+        await world.idle()
+        [asked] = world.tg.bot_messages(chat)
+        redis_process.kill()
+        pressed = await world.tg.click(alice, asked, f"fm:{alice.id}")
+        await world.tg.until(lambda: pressed.answered and asked.edits != [], within=15)
+        assert asked.readable.startswith(GERMAN.could_not_forget())
+        assert asked.buttons == [(GERMAN.forget_me_button(), f"fm:{alice.id}")]  # to try again
