@@ -7,8 +7,10 @@ privacy mode on, the default, Telegram delivers a group's ``/ask@bot`` and repli
 messages, but not a plain ``@bot`` mention (nor a bare ``/ask`` unless the bot spoke last):
 mentions are answered when they arrive (the bot is a group admin, or privacy mode is off). A
 reply continues the conversation of the message it answers; in a forum topic every message
-"replies" to the topic's first message, which is not one. Entity offsets are UTF-16 units
-(:func:`utf16_cut`).
+"replies" to the topic's first message, which is not one. A group's settings decide the rest
+(the bot's caller reads them): a bare reply to the bot is a follow-up
+(:attr:`Asked.follow_up`), and with ``auto_answer`` any new message is a question
+(:func:`for_everyone`). Entity offsets are UTF-16 units (:func:`utf16_cut`).
 """
 
 from __future__ import annotations
