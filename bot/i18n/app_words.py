@@ -44,8 +44,6 @@ class _Speaker(Protocol):
 
     def _here(self, text: str) -> str: ...
 
-    def _here_on(self, platform: str, text: str) -> str: ...
-
     def number(self, n: float) -> str: ...
 
 
@@ -90,18 +88,6 @@ class AppWording:
         }
         return labels.get(key, key)
 
-    def this_channel(self: _Speaker, channel: str) -> str:
-        """Heads a channel's settings; ``channel`` is how the platform links it."""
-        return self._here_on("slack", "This channel: {name}").format(name=channel)
-
-    def look_at_a_channel(self: _Speaker) -> str:
-        """Where the settings page knows of no channel (the person looks at none)."""
-        return self._here_on(
-            "slack",
-            "To see a channel's settings here, open this tab while you are in the channel, or "
-            "type /citebot in it.",
-        )
-
     def follow_default(self: _Speaker, value: str) -> str:
         """The choice that removes a place's own value, showing the default it then takes."""
         return self._("Default ({value})").format(value=value)
@@ -125,21 +111,6 @@ class AppWording:
 
     def empty_follows_default(self: _Speaker) -> str:
         return self._("Leave it empty to follow the default.")
-
-    def how_to_ask(self: _Speaker) -> str:
-        """What the settings page shows whoever may not change the settings."""
-        return self._here_on(
-            "slack",
-            "Mention citebot in a channel, write to it here in Messages, or use its shortcut "
-            "on any message to check it against the sources.",
-        )
-
-    def add_me_first(self: _Speaker) -> str:
-        """citebot was asked somewhere it cannot post (not a member)."""
-        return self._here_on(
-            "slack",
-            "citebot cannot post here: add it to this channel first (/invite), then try again.",
-        )
 
     # -- a conversation with citebot alone ------------------------------------------------------
     def greeting(self: _Speaker) -> str:

@@ -214,10 +214,10 @@ class Wording(SettingsWording, ConversationWording, ReportWording, AppWording):
                 return said
         return translations.gettext(text)
 
-    def _here_on(self, platform: str, text: str) -> str:
-        """A sentence naming a thread or channel that only ``platform`` says (its own pages):
-        extracted for that platform alone, so no other platform's catalogue entry asks for a
-        translation nobody would read."""
+    def here_on(self, platform: str, text: str) -> str:
+        """A sentence naming a thread or channel that only ``platform`` says (its own pages),
+        written in that platform's folder: extracted for that platform alone, so no other
+        platform's catalogue entry asks for a translation nobody would read."""
         if self.platform != platform:
             return self._(text)
         return self._here(text)
@@ -439,22 +439,28 @@ def extract(
 ) -> Iterator[Extracted]:
     """Babel's Python extractor (``babel.cfg``), with each :meth:`Wording._here` sentence given
     once in general and once per platform (msgctxt), so that every catalogue can say it in a
-    platform's own words; a :meth:`Wording._here_on` sentence once in general and once for its
+    platform's own words; a :meth:`Wording.here_on` sentence once in general and once for its
     platform."""
-    wanted = dict.fromkeys([*keywords, "_here", "_here_on"])
+    wanted = dict.fromkeys([*keywords, "_here", "here_on"])
     found = extract_python(fileobj, wanted, comment_tags, options)
     # Babel annotates extractors with extract()'s result shape; they yield Extracted.
     for lineno, funcname, messages, comments in cast(Iterator[Extracted], found):
+        if not any(isinstance(said, str) for said in _flat(messages)):
+            continue  # a call named like a keyword with no sentence in it: not one of ours
         if funcname == "_here":
             yield lineno, "_", messages, comments
             for platform in own_words_platforms():
                 yield lineno, "pgettext", (platform, messages), comments
-        elif funcname == "_here_on":
+        elif funcname == "here_on":
             platform, text = messages[:2]
             yield lineno, "_", text, comments
             yield lineno, "pgettext", (platform, text), comments
         else:
             yield lineno, funcname, messages, comments
+
+
+def _flat(messages: object) -> tuple[object, ...]:
+    return messages if isinstance(messages, tuple) else (messages,)
 
 
 WORDING = Wording()

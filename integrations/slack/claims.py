@@ -26,6 +26,7 @@ from integrations.slack import limits
 from integrations.slack.blocks import fit
 from integrations.slack.conversation import question_text
 from integrations.slack.markdown import UNFURL_OFF, SlackMarkdown
+from integrations.slack.words import add_me_first
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
@@ -102,7 +103,7 @@ class ClaimChecks:
         except SlackApiError as error:
             code = str(error.response.get("error"))
             log.info("could not check a message where it was: %s", code)
-            said = words.add_me_first() if code in NOT_A_MEMBER else words.try_again()
+            said = add_me_first(words) if code in NOT_A_MEMBER else words.try_again()
             await respond(text=said, response_type="ephemeral")
             return
         room = self._kit.settings.max_question_length - len(

@@ -34,6 +34,7 @@ from bot.state import SettingChange
 from integrations.slack.blocks import Block, context, fit, plain_text, section
 from integrations.slack.limits import SECTION_TEXT
 from integrations.slack.markdown import mrkdwn
+from integrations.slack.words import how_to_ask, look_at_a_channel, this_channel
 
 __all__ = [
     "EDIT_CALLBACK",
@@ -108,11 +109,11 @@ def settings_page(page: Page, words: Wording) -> list[Block]:
     blocks += _settings(page.workspace, words)
     blocks.append({"type": "divider"})
     if page.channel is not None and page.channel_id is not None:
-        heading = mrkdwn(words.this_channel("\0")).replace("\0", f"<#{page.channel_id}>")
+        heading = mrkdwn(this_channel(words, "\0")).replace("\0", f"<#{page.channel_id}>")
         blocks.append(section(f"*{heading}*"))
         blocks += _settings(page.channel, words)
     else:
-        blocks.append(context(mrkdwn(words.look_at_a_channel())))
+        blocks.append(context(mrkdwn(look_at_a_channel(words))))
     if page.changes:
         blocks.append({"type": "divider"})
         heading = f"*{mrkdwn(labels.recent_changes)}*"
@@ -146,7 +147,7 @@ def members_page(words: Wording) -> list[Block]:
     """The page of whoever may not change the settings."""
     return [
         {"type": "header", "text": plain_text(words.settings_page.title, 150)},
-        section(mrkdwn(words.how_to_ask())),
+        section(mrkdwn(how_to_ask(words))),
         context(mrkdwn(words.admins_only())),
     ]
 
@@ -158,7 +159,7 @@ def edit_form(
     (``home``, or ``modal``: the form replaced the settings modal)."""
     settings = shown.settings
     own = settings.set_in[key]
-    current = written(getattr(settings, key)) if _here(own, shown) else ""
+    current = written(getattr(settings, key)) if _set_in_the_place_shown(own, shown) else ""
     hint = (
         words.count_hint(MOST_A_DAY)
         if KEYS[key].kind == "count"
@@ -206,7 +207,7 @@ def _setting(key: str, shown: Shown, words: Wording) -> Block:
     own = shown.settings.set_in[key]
     where = (
         labels.set_here
-        if _here(own, shown)
+        if _set_in_the_place_shown(own, shown)
         else labels.from_workspace
         if own is not None
         else words.settings_labels.default
@@ -226,7 +227,7 @@ def _setting(key: str, shown: Shown, words: Wording) -> Block:
     return block
 
 
-def _here(own: SettingsPlace | None, shown: Shown) -> bool:
+def _set_in_the_place_shown(own: SettingsPlace | None, shown: Shown) -> bool:
     """Whether a value was set in the place shown itself (a channel's, or the workspace's)."""
     return own is not None and (own.channel is not None) == (shown.scope == "channel")
 
@@ -245,7 +246,9 @@ def _select(key: str, shown: Shown, words: Wording) -> Block:
     )
     options = [_option(value, label) for value, label in [(FOLLOW, follow), *values]]
     own = shown.settings.set_in[key]
-    chosen = written(getattr(shown.settings, key)) if _here(own, shown) else FOLLOW
+    chosen = (
+        written(getattr(shown.settings, key)) if _set_in_the_place_shown(own, shown) else FOLLOW
+    )
     return {
         "type": "static_select",
         "action_id": SETTING_ACTION,

@@ -14,6 +14,7 @@ from tests.sim.recordings import Recording, recordings
 from tests.sim.upstream import UpstreamSim
 
 BY_NAME = {recording.name: recording for recording in recordings()}
+SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
 async def ask(recording: Recording, *options: str) -> str:
@@ -25,6 +26,10 @@ async def ask(recording: Recording, *options: str) -> str:
 
 
 def card_numbers(platform: str, thread: list[dict[str, Any]]) -> list[int]:
+    if platform == "telegram":  # each source's heading: <p><b>¹ ² <a href="…">Title</a></b></p>
+        html = "".join(p["rich_message"]["html"] for p in thread)
+        headings = re.findall(r"<p><b>((?:[⁰¹²³⁴⁵⁶⁷⁸⁹]+ )+)", html)
+        return [int(n.translate(SUPERSCRIPT_DIGITS)) for h in headings for n in h.split()]
     if platform == "discord":
         names = [embed.get("author", {}).get("name", "") for p in thread for embed in p["embeds"]]
         pattern = r"\[([0-9]+)\]"
@@ -47,6 +52,10 @@ def card_numbers(platform: str, thread: list[dict[str, Any]]) -> list[int]:
         ("groq/compound-beta-stream", "discord"),
         ("groq/compound-domain-filters", "slack"),
         ("azure/on-your-data-docs-minimum", "discord"),
+        ("magisterium/docs-en", "telegram"),
+        ("perplexity/sonar-citations", "telegram"),
+        ("openrouter/web-search-deepseek-chat-stream", "telegram"),
+        ("groq/compound-domain-filters", "telegram"),
     ],
 )
 async def test_json_numbers_every_source_once_cited_ones_first(name: str, platform: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gettext
 import io
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -64,10 +65,13 @@ def _template() -> Catalog:
 def test_the_template_holds_exactly_the_sentences_of_the_code() -> None:
     with (ROOT / "babel.cfg").open() as mapping:
         method_map, options_map = parse_mapping_cfg(mapping)
+    with (ROOT / "pyproject.toml").open("rb") as pyproject:
+        paths = tomllib.load(pyproject)["tool"]["babel"]["extract_messages"]["input_paths"]
     extracted = {
         (message, context)
+        for path in paths
         for _file, _line, message, _comments, context in extract_from_dir(
-            str(ROOT / "bot"), method_map, options_map
+            str(ROOT / path), method_map, options_map
         )
     }
     assert extracted == _ids(_template()), "run `pybabel extract` then `pybabel update`"

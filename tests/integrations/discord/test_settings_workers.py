@@ -6,7 +6,6 @@ stops, as in production (the leases' clocks shortened)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
@@ -16,14 +15,10 @@ import pytest
 import bot.state.shares
 import integrations.discord.shards
 from bot.i18n.wording import Wording
-from bot.kit import PlatformKit
-from bot.pacing import Pacer
-from bot.service import answer_service
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config import load_settings
-from integrations.discord.platform import DISCORD
-from integrations.discord.run import run_discord
 from integrations.discord.settings import DiscordSettings
+from tests.chaos.bots import discord_bot
 from tests.integrations.discord.admins import change, run_settings
 from tests.sim.discord import DiscordSim, SimMessage
 from tests.sim.discord.model import EPHEMERAL
@@ -71,25 +66,9 @@ async def worker(
             model="magisterium-1",
             retry=RetryPolicy(max_retries=0),
         ) as client,
-        answer_service(settings, client) as service,
+        discord_bot(settings, environment, client),
     ):
-        kit = PlatformKit(
-            service,
-            DISCORD,
-            environment=environment,
-            settings=settings,
-            pacer=Pacer(min_interval=0.2),
-        )
-        stop, ready = asyncio.Event(), asyncio.Event()
-        running = asyncio.create_task(
-            run_discord(kit, environment, ready, stop=stop, guild_ready_timeout=0.1)
-        )
-        await asyncio.wait_for(ready.wait(), 10)
-        try:
-            yield
-        finally:
-            stop.set()
-            await running
+        yield
 
 
 async def ask(sim: DiscordSim, question: str, *, locale: str, ends: str) -> SimMessage:

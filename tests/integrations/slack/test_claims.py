@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.i18n.wording import Wording
+from integrations.slack.words import add_me_first
 from tests.integrations.slack.conftest import World, slack_world
 from tests.sim.pages import EVERY_KIND, FOUND, NOT_FOUND, Site, cited, quote_checks_finished
 
@@ -69,6 +70,6 @@ async def test_a_message_without_words_or_where_citebot_cannot_post_is_told_to_t
     await world.sim.shortcut("citebot_check", channel="C0SECRET", message_ts=elsewhere.ts, user=BOB)
     await world.sim.wait_for(lambda: len(world.sim.ephemerals(BOB)) == 2)
     told = world.sim.ephemerals(BOB)[-1]
-    assert told.shown == Wording("fr", "slack").add_me_first()
+    assert told.shown == add_me_first(Wording("fr", "slack"))
     assert world.sim.bot_replies("C0SECRET", elsewhere.ts) == []
     assert world.upstream.requests == []
