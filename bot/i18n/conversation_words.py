@@ -79,17 +79,6 @@ class ConversationWording:
     def nothing_to_check(self: _Speaker) -> str:
         return self._("That message has no text to check against the sources.")
 
-    def check_how_to(self: _Speaker) -> str:
-        """A check command sent alone, not in reply to the message to check."""
-        return self._("Reply to a message with /check to check what it says against the sources.")
-
-    def settings_how_to(self: _Speaker) -> str:
-        """Under a settings listing that changes a number or a text by a command (Telegram)."""
-        return self._(
-            "To change a number or the disclaimer: /settings set KEY VALUE. To follow the "
-            "default again: /settings unset KEY. Who changed what: /settings history."
-        )
-
     def admins_only(self: _Speaker) -> str:
         return self._("Only the admins here can change citebot's settings.")
 

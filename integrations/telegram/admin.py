@@ -30,6 +30,7 @@ from integrations.telegram.settings_view import (
     shown,
 )
 from integrations.telegram.wire import TelegramApi
+from integrations.telegram.words import settings_how_to
 
 __all__ = ["SettingsAdmin"]
 
@@ -64,7 +65,7 @@ class SettingsAdmin:
             await self._listing(message, words)
             return
         else:
-            said = _HTML.escape(words.settings_how_to(), line_start=True)
+            said = _HTML.escape(settings_how_to(words), line_start=True)
         await reply(self._api, message, said)
 
     async def pressed(self, query: CallbackQuery, message: Message) -> None:

@@ -22,6 +22,7 @@ from integrations.telegram.conversation import Asked, checked_message
 from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.place import Place
 from integrations.telegram.wire import TelegramApi
+from integrations.telegram.words import check_how_to
 
 __all__ = ["ClaimCheck"]
 
@@ -61,7 +62,7 @@ class ClaimCheck:
         target = checked_message(message)
         claim = "" if target is None else (target.text or target.caption or "").strip()
         if refusal is not None or target is None or not claim:
-            said = refusal or (words.check_how_to() if target is None else words.nothing_to_check())
+            said = refusal or (check_how_to(words) if target is None else words.nothing_to_check())
             await reply(self._api, message, _HTML.escape(said, line_start=True))
             return
         quote = await reply(

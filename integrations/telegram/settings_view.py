@@ -23,6 +23,7 @@ from bot.state import SettingChange
 from integrations.telegram.chatting import keyboard
 from integrations.telegram.limits import TEXT
 from integrations.telegram.markdown import TelegramHTML
+from integrations.telegram.words import settings_how_to
 
 __all__ = [
     "SETTING",
@@ -76,7 +77,7 @@ def settings_text(settings: PlaceSettings, words: Wording) -> str:
             f"• {label} (<code>{key}</code>): <b>{shown(key, getattr(settings, key), words)}</b>"
             f" · {_HTML.escape(source, line_start=False)}"
         )
-    lines += ["", _HTML.escape(words.settings_how_to(), line_start=True)]
+    lines += ["", _HTML.escape(settings_how_to(words), line_start=True)]
     return "\n".join(lines)
 
 

@@ -16,6 +16,7 @@ import pytest
 from bot.i18n.wording import Wording
 from bot.places import CACHE_TTL, Places
 from bot.state import open_state
+from integrations.telegram.words import check_how_to
 from tests.integrations.telegram.world import World, telegram_world
 from tests.sim.pages import CHANGED, EVERY_KIND, ON_PAGE, Site, cited, quote_checks_finished
 from tests.sim.upstream import answer
@@ -68,7 +69,7 @@ async def test_check_in_reply_asks_the_sources_about_someones_message(site: Site
 
         alone = await world.tg.user_says(alice, group, "/check@citebot")
         await world.idle()
-        assert [m.readable for m in world.answer_to(alone)] == [french.check_how_to()]
+        assert [m.readable for m in world.answer_to(alone)] == [check_how_to(french)]
 
 
 async def test_auto_answer_answers_every_new_message_but_not_what_is_meant_for_others(
