@@ -15,10 +15,9 @@ import logging
 from aiogram.types import CallbackQuery, Message, User
 
 from bot.i18n.wording import Wording
-from bot.kit import PlatformKit
 from bot.places import KEYS, SettingRefused
 from bot.state import StateUnavailable
-from integrations.telegram.admins import Admission, admit
+from integrations.telegram.admins import AdminCommand
 from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
 from integrations.telegram.markdown import TelegramHTML, visible
 from integrations.telegram.settings_view import (
@@ -29,7 +28,6 @@ from integrations.telegram.settings_view import (
     settings_text,
     shown,
 )
-from integrations.telegram.wire import TelegramApi
 from integrations.telegram.words import settings_how_to
 
 __all__ = ["SettingsAdmin"]
@@ -39,17 +37,19 @@ log = logging.getLogger(__name__)
 _HTML = TelegramHTML()
 
 
-class SettingsAdmin:
-    def __init__(self, *, api: TelegramApi, kit: PlatformKit) -> None:
-        self._api = api
-        self._kit = kit
+class SettingsAdmin(AdminCommand):
+    def refused(self, words: Wording) -> str:
+        return words.admins_only()
+
+    def outside(self, words: Wording) -> str:
+        return words.no_place_settings_here()
 
     async def command(self, message: Message, rest: str) -> None:
         """``/settings [set KEY VALUE | unset KEY | history]``."""
         assert message.from_user is not None
         admitted = await self._admit(message, message.from_user)
         if admitted.refusal is not None:
-            await reply(self._api, message, _HTML.escape(admitted.refusal, line_start=True))
+            await self._say(message, admitted.refusal)
             return
         words = admitted.words
         verb, _, arguments = rest.partition(" ")
@@ -82,16 +82,6 @@ class SettingsAdmin:
         said = await self._change(message, query.from_user, admitted.words, key, value)
         await answer_press(self._api, query, visible(said))
         await self._listing(message, admitted.words, edit=True)
-
-    async def _admit(self, message: Message, user: User) -> Admission:
-        return await admit(
-            self._api,
-            self._kit,
-            chat_of(message),
-            user,
-            refused=lambda words: words.admins_only(),
-            outside=lambda words: words.no_place_settings_here(),
-        )
 
     async def _listing(self, message: Message, words: Wording, *, edit: bool = False) -> None:
         settings = await self._kit.settings_at(fence(chat_of(message)))

@@ -75,7 +75,7 @@ class TelegramBot:
         settings = SettingsAdmin(api=api, kit=kit)
         report = GroupReport(api=api, kit=kit)
         self.forgetting = Forgetting(api=api, kit=kit)
-        checks = ClaimCheck(api=api, kit=kit, ask=self._ask)
+        checks = ClaimCheck(api=api, kit=kit, ask=self._ask_starting)
         self.feedback = Feedback(api=api, kit=kit)
         self._commands: dict[str, Command] = {
             "settings": settings.command,
@@ -199,6 +199,12 @@ class TelegramBot:
             await self.kit.ask(question, sink)
         finally:
             await sink.close()
+
+    async def _ask_starting(self, text: str, user: User, place: Place) -> None:
+        """Ask ``text`` in a conversation that starts at ``place.question``."""
+        await self._ask(
+            Asked("question", text), text=text, user=user, place=place, thread=str(place.question)
+        )
 
     async def _thread_of(self, chat: Chat, message_id: int) -> str | None:
         return await self.kit.thread_of(f"{chat.id}:{message_id}")

@@ -10,7 +10,8 @@ how it is used; where citebot may not answer, it says so.
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from aiogram.types import Message, User
 
@@ -18,7 +19,7 @@ from bot.i18n.wording import catalogue_language
 from bot.kit import PlatformKit
 from bot.render.text import clip
 from integrations.telegram.chatting import chat_of, fence, reply, topic_of
-from integrations.telegram.conversation import Asked, checked_message
+from integrations.telegram.conversation import checked_message
 from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.place import Place
 from integrations.telegram.wire import TelegramApi
@@ -31,19 +32,9 @@ QUOTED = 1500
 _HTML = TelegramHTML()
 
 
-class Ask(Protocol):
-    """:meth:`~integrations.telegram.bot.TelegramBot._ask`."""
-
-    async def __call__(
-        self,
-        wanted: Asked,
-        *,
-        text: str,
-        user: User,
-        place: Place,
-        thread: str,
-        context: str | None = None,
-    ) -> None: ...
+Ask = Callable[[str, User, Place], Coroutine[Any, Any, None]]
+"""Ask a question (its text, its asker, where its answer goes: the conversation starts at
+``Place.question``)."""
 
 
 class ClaimCheck:
@@ -75,13 +66,7 @@ class ClaimCheck:
         room = max(1, self._kit.settings.max_question_length - wrapper)
         question = words.claim_question(clip(claim, room), words.labels.quoted)
         asked_at = quote or message.message_id
-        await self._ask(
-            Asked("question", question),
-            text=question,
-            user=user,
-            place=Place(chat, topic=topic_of(message), question=asked_at),
-            thread=str(asked_at),
-        )
+        await self._ask(question, user, Place(chat, topic=topic_of(message), question=asked_at))
 
 
 def _author(message: Message) -> str:

@@ -14,14 +14,13 @@ import time
 
 from aiogram.types import CallbackQuery, Message, User
 
-from bot.kit import PlatformKit
+from bot.i18n.wording import Wording
 from bot.ops.report import reported_since
 from bot.state import StateUnavailable
-from integrations.telegram.admins import Admission, admit
+from integrations.telegram.admins import AdminCommand, Admission
 from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
 from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.report_view import PERIOD, PERIODS, period_buttons, report_text
-from integrations.telegram.wire import TelegramApi
 
 __all__ = ["GroupReport"]
 
@@ -31,10 +30,12 @@ _HTML = TelegramHTML()
 _READ_AS = {"7": "7d", "30": "30d", "": "7d"}
 
 
-class GroupReport:
-    def __init__(self, *, api: TelegramApi, kit: PlatformKit) -> None:
-        self._api = api
-        self._kit = kit
+class GroupReport(AdminCommand):
+    def refused(self, words: Wording) -> str:
+        return words.report_admins_only()
+
+    def outside(self, words: Wording) -> str:
+        return words.no_report_here()
 
     async def command(self, message: Message, rest: str) -> None:
         """``/report [today|7d|30d]``."""
@@ -42,12 +43,13 @@ class GroupReport:
         admitted = await self._admit(message, message.from_user)
         written = rest.strip().lower()
         period = _READ_AS.get(written, written)
-        if admitted.refusal is None and period not in PERIODS:
-            said = admitted.words.setting_one_of("/report", PERIODS, repr(rest.strip()))
-            await reply(self._api, message, _HTML.escape(said, line_start=True))
-            return
         if admitted.refusal is not None:
-            await reply(self._api, message, _HTML.escape(admitted.refusal, line_start=True))
+            await self._say(message, admitted.refusal)
+            return
+        if period not in PERIODS:
+            await self._say(
+                message, admitted.words.setting_one_of("/report", PERIODS, repr(rest.strip()))
+            )
             return
         text, buttons = await self._report(message, admitted, period, message.from_user)
         await reply(self._api, message, text, buttons=buttons)
@@ -62,16 +64,6 @@ class GroupReport:
         await answer_press(self._api, query)
         text, buttons = await self._report(message, admitted, period, query.from_user)
         await show(self._api, message, text, buttons=buttons)
-
-    async def _admit(self, message: Message, user: User) -> Admission:
-        return await admit(
-            self._api,
-            self._kit,
-            chat_of(message),
-            user,
-            refused=lambda words: words.report_admins_only(),
-            outside=lambda words: words.no_report_here(),
-        )
 
     async def _report(
         self, message: Message, admitted: Admission, period: str, user: User

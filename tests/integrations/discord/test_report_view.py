@@ -5,48 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n.conversation_words import REASONS
 from bot.i18n.wording import LANGUAGES, Wording
 from bot.ops.report import TOP, Report
 from integrations.discord import limits
 from integrations.discord.cards import embed_size
 from integrations.discord.report_view import report_embed
+from tests.bot.ops.reports import widest_report
 from tests.integrations.discord.payloads import live_mentions
 
 CHANNELS = [f"discord:81384788765712384/{4199 + n}" for n in range(TOP)]
 
 
 def widest() -> Report:
-    """Every part of a report at once, each list full, every word as long as it may be."""
-    question = "@everyone **Is grace** <@123> earned? " + "grace " * 400  # 2,000 characters
-    return Report(
-        since=0.0,
-        until=86400.0 * 30,
-        place="discord:81384788765712384",
-        outcomes=dict.fromkeys(("answered", "interrupted", "failed", "filtered", "refused"), 10**9),
-        refusals={
-            reason: 10**9
-            for reason in (
-                "rate_limit",
-                "too_long",
-                "daily_questions",
-                "daily_questions_per_person",
-                "daily_tokens",
-            )
-        },
-        up=10**9,
-        down=10**9,
-        down_reasons={str(reason): 10**9 for reason in (*REASONS, "none")},
-        questions_kept=True,
-        top_questions=tuple((f"{n} {question}"[:2000], 10**9) for n in range(TOP)),
-        unfound_quotes=10**9,
-        unfound_sites=tuple((f"{n}{'x' * 60}.{'y' * 60}.example.org", 10**9) for n in range(TOP)),
-        first_text_p50=12345.678,
-        first_text_p95=23456.789,
-        tokens_reported=10**12,
-        tokens_estimated=10**12,
-        busiest_channels=tuple((channel, 10**9) for channel in CHANNELS),
-    )
+    return widest_report("discord:81384788765712384", CHANNELS)
 
 
 def channel_link(place: str) -> str:

@@ -9,9 +9,9 @@ import pytest
 
 from bot.i18n.conversation_words import REASONS
 from bot.i18n.wording import LANGUAGES, Wording
-from bot.ops.report import TOP, Report
 from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.report_view import report_text
+from tests.bot.ops.reports import widest_report
 from tests.integrations.telegram.payloads import validate_telegram_payload
 from tests.integrations.telegram.world import CITED, World
 from tests.sim.upstream import answer
@@ -66,27 +66,7 @@ async def test_an_admin_reads_the_groups_report_and_a_member_is_refused(world: W
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_report_at_its_widest_keeps_telegrams_limit(language: str) -> None:
     wording = Wording(language=language, platform="telegram")
-    question = "@everyone <b>" + "Why is the Eucharist the source and summit? " * 50
-    report = Report(
-        since=0,
-        until=86400 * 30,
-        place="telegram:-1001",
-        outcomes=dict.fromkeys(("answered", "interrupted", "failed", "filtered", "refused"), 10**9),
-        refusals=dict.fromkeys(
-            ("rate_limit", "too_long", "daily_questions", "daily_questions_per_person"), 10**9
-        ),
-        up=10**9,
-        down=10**9,
-        down_reasons=dict.fromkeys([*REASONS, "none"], 10**9),
-        questions_kept=True,
-        top_questions=tuple((f"{question}{n}", 10**9) for n in range(TOP)),
-        unfound_quotes=10**9,
-        unfound_sites=tuple((f"{'w' * 300}{n}.example.org", 10**9) for n in range(TOP)),
-        first_text_p50=123.45,
-        first_text_p95=678.9,
-        tokens_reported=10**12,
-        tokens_estimated=10**12,
-    )
+    report = widest_report("telegram:-1001")
     text = report_text(report, group="@parish " + "P" * 200, wording=wording, kept="full")
     assert TelegramHTML().length(text) <= 4096
     payload = {"method": "sendMessage", "text": text, "parse_mode": "HTML"}
