@@ -16,7 +16,7 @@ import bot.state.shares
 from bot.i18n.wording import Wording
 from bot.render.text import clip
 from bot.upstream.client import AnswerClient, RetryPolicy
-from tests.integrations.telegram.world import Worker, running, telegram_config
+from tests.integrations.telegram.world import Worker, running, telegram_config, telegram_world
 from tests.sim.redis_server import RedisProcess
 from tests.sim.telegram import SimChat, SimMessage, SimUser, TelegramSim
 from tests.sim.upstream import UpstreamSim, answer
@@ -158,8 +158,6 @@ async def test_an_admins_changes_are_followed_on_every_worker_and_a_member_is_re
 
 
 async def test_settings_belong_to_a_group() -> None:
-    from tests.integrations.telegram.world import telegram_world
-
     async with telegram_world() as world:
         alice = world.person("Alice")
         chat = world.tg.private_chat(alice)
