@@ -44,6 +44,7 @@ CLAIM_SECONDS = 1.0
 """The longest a claim may wait for the state store: Discord wants an interaction acknowledged
 within 3 s and Slack redelivers after 3 s, so past this the worker answers (the store failing
 open, as everywhere)."""
+
 FORGET_RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """Seconds between tries to delete a removed place's data while the store does not answer
 (about a minute in all)."""
@@ -246,14 +247,10 @@ class PlatformKit:
         :class:`~bot.state.StateUnavailable` when the store cannot."""
         return await self._service.forget_place(self.name, server)
 
-    def forget_removed(self, server: str, *, retries: Sequence[float] = FORGET_RETRIES) -> None:
-        """The bot was removed from ``server`` (a Discord server, a Slack workspace that
-        uninstalled the app): delete its data in the background (the platform's event is
-        acknowledged at once), trying again after each of ``retries`` seconds while the store
-        does not answer, then logging an error that names the place."""
-        self.spawn(self._forget_removed(server, tuple(retries)))
-
-    async def _forget_removed(self, server: str, retries: tuple[float, ...]) -> None:
+    async def forget_removed(self, server: str, retries: Sequence[float] = FORGET_RETRIES) -> None:
+        """The bot was removed from ``server``: :meth:`forget_place`, tried again after each of
+        ``retries`` seconds while the store does not answer (and the worker is not stopping),
+        then logged as an error naming the place."""
         for wait in (*retries, None):
             try:
                 forgotten = await self.forget_place(server)
@@ -286,13 +283,20 @@ class PlatformKit:
         """The turns remembered for the question's thread (oldest first)."""
         return await self._service.history(question)
 
-    async def join_thread(self, message: str, thread: str) -> None:
+    async def join_thread(
+        self, message: str, thread: str, *, person: str, server: str | None
+    ) -> None:
         """Note that ``message`` (the platform's id of a message citebot posted) belongs to
         ``thread``, for as long as conversations are remembered: where a conversation is a
         chain of replies rather than a thread (Telegram), a reply to that message continues
-        the conversation. A store that fails forgets it: the reply then starts a new one."""
-        await self._service.state.cache(
-            self._thread_key(message), thread, ttl=self._service.limits.memory_ttl
+        the conversation. The note is ``person``'s (who asked) and ``server``'s, so that their
+        forget-me and the place's removal find it. A store that fails forgets it: the reply
+        then starts a new one."""
+        key = self._thread_key(message)
+        ttl = self._service.limits.memory_ttl
+        await self._service.state.cache(key, thread, ttl=ttl)
+        await self._service.state.note_belongings(
+            self.name, person=person, server=server, notes=[key], ttl=ttl
         )
 
     async def thread_of(self, message: str) -> str | None:

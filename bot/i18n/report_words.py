@@ -88,16 +88,6 @@ class ReportWording:
             nothing=self._("Nothing was asked in this period."),
         )
 
-    @property
-    def report_periods(self: _Speaker) -> dict[str, str]:
-        """The periods an admin picks a report for, as a platform's menu offers them
-        (:data:`bot.ops.report.PERIODS`: ``today``, ``7d``, ``30d``)."""
-        return {
-            "today": self._("Today (UTC)"),
-            "7d": self._("Last 7 days"),
-            "30d": self._("Last 30 days"),
-        }
-
     def report_period(self: _Speaker, place: str | None, since: str, until: str) -> str:
         """A report's heading; ``since`` and ``until`` are times in UTC."""
         if place is None:
@@ -164,6 +154,19 @@ class ReportWording:
             "Messages already posted on {platform}, yours and citebot's answers, are kept by "
             "{platform}, not by citebot: they stay until they are deleted there."
         ).format(platform=platform)
+
+    def not_your_button(self: _Speaker) -> str:
+        """A button pressed by someone other than the person it was shown to."""
+        return self._("Only the person who asked can use this button.")
+
+    def report_periods(self: _Speaker) -> dict[str, str]:
+        """The periods a report may cover, as an admin picks them: ``today`` (the UTC day),
+        ``7d``, ``30d``."""
+        return {
+            "today": self._("Today (UTC)"),
+            "7d": self._("Last 7 days"),
+            "30d": self._("Last 30 days"),
+        }
 
     def report_admins_only(self: _Speaker) -> str:
         return self._("Only the admins here can see citebot's report.")

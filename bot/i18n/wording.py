@@ -59,6 +59,7 @@ __all__ = [
     "babel_locale",
     "catalogue_language",
     "extract",
+    "language_name",
     "language_setting",
 ]
 
@@ -122,6 +123,14 @@ def language_setting(tag: str) -> str:
     if language is None:
         raise ValueError(f"must be one of {', '.join(LANGUAGES)}, got {tag!r}")
     return language
+
+
+def language_name(language: str) -> str:
+    """A catalogue's language as its speakers name it (``Français``, ``Deutsch``, ``中文
+    (简体)``), for an admin choosing one."""
+    locale = _CATALOGUES.get(language) or Locale.parse("en")
+    name = locale.get_display_name(locale) or language
+    return name[:1].upper() + name[1:]
 
 
 @functools.cache
@@ -404,6 +413,18 @@ class Wording(SettingsWording, ConversationWording, ReportWording, AppWording):
     def help_command(self) -> str:
         """The help command's description in a platform's command menu."""
         return self._("How to ask citebot a question")
+
+    def settings_command(self) -> str:
+        """The settings command's description in a platform's command menu."""
+        return self._("See and change citebot's settings here (admins)")
+
+    def report_command(self) -> str:
+        """The report command's description in a platform's command menu."""
+        return self._("What was asked here and how it went (admins)")
+
+    def forget_me_command(self) -> str:
+        """The forget-me command's description in a platform's command menu."""
+        return self._("Delete everything citebot keeps about you")
 
 
 Extracted = tuple[int, str, Any, list[str]]

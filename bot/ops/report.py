@@ -37,7 +37,8 @@ TOP = 10
 """Rows of each ranked list (questions, sites, channels)."""
 Period = Literal["today", "7d", "30d"]
 PERIODS: tuple[Period, ...] = ("today", "7d", "30d")
-"""The periods a platform's admins may pick for their report."""
+"""The periods a platform's admins pick a report for (:meth:`Wording.report_periods` names
+them)."""
 _ASKED = ("answered", "interrupted", "failed", "filtered")
 _TRAILING = re.compile(r"[\s?!.。？！…]+$")
 
@@ -101,6 +102,27 @@ class Report:
             "tokens": {"reported": self.tokens_reported, "estimated": self.tokens_estimated},
             "busiest_channels": [{"place": p, "count": n} for p, n in self.busiest_channels],
         }
+
+
+def reported_since(period: str, now: float) -> timedelta:
+    """How far back ``period`` reaches from ``now``: today is the UTC day, as the daily limits
+    count it; anything else the last 7 or 30 days (7 for any other value)."""
+    if period == "today":
+        start = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        return timedelta(seconds=now - start.timestamp())
+    return timedelta(days=30 if period == "30d" else 7)
+
+
+def utc_minute(seconds: float) -> str:
+    """A report's time as its heading says it (in UTC, to the minute)."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def labelled(counts: dict[str, int], labels: dict[str, str]) -> list[tuple[str, int]]:
+    """Each count under its label, in the labels' order, as a platform lists them; a key the
+    labels do not know (a newer worker's) under its own name, after them."""
+    known = [(labels[key], counts[key]) for key in labels if key in counts]
+    return known + [(key, n) for key, n in counts.items() if key not in labels]
 
 
 class _Tally:
@@ -213,24 +235,3 @@ def _normalised(question: str) -> str:
 def _site(url: str | None) -> str:
     host = urlsplit(url or "").hostname or "?"
     return host.removeprefix("www.")
-
-
-def labelled(counts: dict[str, int], labels: dict[str, str]) -> list[tuple[str, int]]:
-    """Each count under its label, in the labels' order, as a platform lists them; a key the
-    labels do not know (a newer worker's) under its own name, after them."""
-    known = [(labels[key], counts[key]) for key in labels if key in counts]
-    return known + [(key, n) for key, n in counts.items() if key not in labels]
-
-
-def reported_since(period: str, now: float) -> timedelta:
-    """How far back ``period`` reaches from ``now``: today is the UTC day, as the daily limits
-    count it; anything else the last 7 or 30 days (7 for a value no platform would send)."""
-    if period == "today":
-        start = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-        return timedelta(seconds=now - start.timestamp())
-    return timedelta(days=30 if period == "30d" else 7)
-
-
-def utc_minute(seconds: float) -> str:
-    """A report's time, as its heading says it (in UTC, to the minute)."""
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")

@@ -252,12 +252,19 @@ class FailOpenState:
         server: str | None,
         threads: Sequence[str] = (),
         votes: Sequence[str] = (),
+        notes: Sequence[str] = (),
         ttl: float,
     ) -> None:
         await self._call(
             "answer_log",
             lambda: self.backend.note_belongings(
-                platform, person=person, server=server, threads=threads, votes=votes, ttl=ttl
+                platform,
+                person=person,
+                server=server,
+                threads=threads,
+                votes=votes,
+                notes=notes,
+                ttl=ttl,
             ),
             None,
         )

@@ -55,7 +55,7 @@ class _Expiring(Generic[V]):
 
 
 Belonging = tuple[str, str, str, str | None, str | None]
-"""(platform, kind: ``thread`` or ``vote``, key, person, server)."""
+"""(platform, kind: ``thread``, ``vote`` or ``note``, key, person, server)."""
 
 
 class MemoryState(StateBase):
@@ -297,23 +297,27 @@ class MemoryState(StateBase):
         server: str | None,
         threads: Sequence[str] = (),
         votes: Sequence[str] = (),
+        notes: Sequence[str] = (),
         ttl: float,
     ) -> None:
         goes = time.time() + ttl
-        for kind, keys in (("thread", threads), ("vote", votes)):
+        for kind, keys in (("thread", threads), ("vote", votes), ("note", notes)):
             for key in keys:
                 belonging = (platform, kind, key, person, server)
                 self._belongings[belonging] = max(goes, self._belongings.get(belonging, 0.0))
 
     def _forget_belongings(self, belongings: list[Belonging], *, person: str | None) -> int:
-        """Drop what ``belongings`` note: a conversation's memory; a vote, ``person``'s (all of
-        an answer's when None), in the votes and in the answer's record."""
+        """Drop what ``belongings`` note: a conversation's memory; a cached note; a vote,
+        ``person``'s (all of an answer's when None), in the votes and in the answer's record."""
         forgotten = 0
         for belonging in belongings:
             self._belongings.pop(belonging, None)
             _platform, kind, key, _person, _server = belonging
             if kind == "thread":
                 forgotten += self._threads.pop(key)
+                continue
+            if kind == "note":
+                forgotten += self._cache.pop(key)
                 continue
             votes = self._votes.get(key, self._now()) or {}
             if person is None:

@@ -262,11 +262,13 @@ class Forgetting(Protocol):
         server: str | None,
         threads: Sequence[str] = (),
         votes: Sequence[str] = (),
+        notes: Sequence[str] = (),
         ttl: float,
     ) -> None:
-        """Note that the conversations ``threads`` (their memory's keys) and the votes under
-        ``votes`` (an answer's vote keys) belong to ``person`` and to ``server``, for ``ttl``
-        seconds (at least as long as they are kept)."""
+        """Note that the conversations ``threads`` (their memory's keys), the votes under
+        ``votes`` (an answer's vote keys) and the cached ``notes`` (:meth:`Cache.cache`'s keys:
+        which conversation a platform's message is in) belong to ``person`` and to ``server``,
+        for ``ttl`` seconds (at least as long as they are kept)."""
         ...
 
     async def forget_person(self, platform: str, person: str) -> int:

@@ -160,6 +160,8 @@ for _, member in ipairs(redis.call('ZRANGE', own, 0, -1)) do
   local note = cjson.decode(member)
   if note[1] == 'thread' then
     n = n + redis.call('DEL', ns .. ':turns:' .. note[2])
+  elseif note[1] == 'note' then
+    n = n + redis.call('DEL', ns .. ':cache:' .. note[2])
   else
     n = n + redis.call('HDEL', ns .. ':votes:' .. note[2], person)
     unvote(note[2], person)
@@ -219,6 +221,8 @@ for _, member in ipairs(redis.call('ZRANGE', own, 0, -1)) do
   local note = cjson.decode(member)
   if note[1] == 'thread' then
     n = n + redis.call('DEL', ns .. ':turns:' .. note[2])
+  elseif note[1] == 'note' then
+    n = n + redis.call('DEL', ns .. ':cache:' .. note[2])
   else
     n = n + redis.call('HLEN', ns .. ':votes:' .. note[2])
     redis.call('DEL', ns .. ':votes:' .. note[2])
@@ -348,11 +352,12 @@ class RedisAnswerLog:
         server: str | None,
         threads: Sequence[str] = (),
         votes: Sequence[str] = (),
+        notes: Sequence[str] = (),
         ttl: float,
     ) -> None:
         notes = [
             json.dumps([kind, key, person or "", server or ""], ensure_ascii=False)
-            for kind, keys in (("thread", threads), ("vote", votes))
+            for kind, keys in (("thread", threads), ("vote", votes), ("note", notes))
             for key in keys
         ]
         if not notes:

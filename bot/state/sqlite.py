@@ -401,9 +401,10 @@ class SqliteState(StateBase):
         server: str | None,
         threads: Sequence[str] = (),
         votes: Sequence[str] = (),
+        notes: Sequence[str] = (),
         ttl: float,
     ) -> None:
-        kinds = (("thread", threads), ("vote", votes))
+        kinds = (("thread", threads), ("vote", votes), ("note", notes))
         await self._run(
             lambda db, now: sqlite_log.note_belongings(
                 db, now, platform, person, server, kinds, ttl

@@ -139,14 +139,18 @@ def note_belongings(
 def _forget_belongings(
     db: sqlite3.Connection, where: str, values: tuple[str, ...], person: str | None
 ) -> int:
-    """Drop what the belongings ``where`` note: a conversation's memory; a vote, ``person``'s
-    (all of an answer's when None), in the votes and in its answer's record."""
+    """Drop what the belongings ``where`` note: a conversation's memory; a cached note; a
+    vote, ``person``'s (all of an answer's when None), in the votes and in its answer's
+    record."""
     forgotten = 0
     rows = db.execute(f"SELECT kind, key FROM belongings WHERE {where}", values).fetchall()
     for kind, key in rows:
         if kind == "thread":
             forgotten += db.execute("DELETE FROM threads WHERE thread = ?", (key,)).rowcount
             db.execute("DELETE FROM turns WHERE thread = ?", (key,))
+            continue
+        if kind == "note":
+            forgotten += db.execute("DELETE FROM cache WHERE key = ?", (key,)).rowcount
             continue
         if person is None:
             deleted = db.execute("DELETE FROM votes WHERE answer = ?", (key,))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from bot.i18n.wording import LANGUAGES, Wording
+from bot.i18n.wording import LANGUAGES, Wording, language_name
 from bot.places import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, PlaceSettings
 from bot.places.keys import written
 from bot.render.ports import Payload
@@ -121,7 +121,7 @@ def _options(key: str, current: str) -> list[SelectOption]:
     if KEYS[key].kind == "switch":
         choices = [(value, value, None) for value in ("on", "off")]
     else:
-        choices = [(language, _language_name(language), language) for language in LANGUAGES]
+        choices = [(language, language_name(language), language) for language in LANGUAGES]
     options: list[SelectOption] = []
     for value, label, description in choices:
         option: SelectOption = {"label": label, "value": value}
@@ -131,13 +131,6 @@ def _options(key: str, current: str) -> list[SelectOption]:
             option["default"] = True
         options.append(option)
     return options
-
-
-def _language_name(language: str) -> str:
-    """A language as its speakers name it (``français``, ``Deutsch``, ``中文 (简体)``)."""
-    locale = Wording(language=language).locale
-    name = locale.get_display_name(locale) or language
-    return name[:1].upper() + name[1:]
 
 
 def value_menu(key: str, where: Where, current: str, place: str, wording: Wording) -> Payload:

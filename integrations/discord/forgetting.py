@@ -12,18 +12,18 @@ store that does not answer is said, and the button stays for another try.
 The bot removed from a server (the gateway's GUILD_DELETE without ``unavailable``; discord.py's
 ``on_guild_remove``) deletes everything kept about that server; an outage (``unavailable:
 true``, ``on_guild_unavailable``) deletes nothing. When the store does not answer, the deletion
-is tried again a few times, then logged as an error naming the server (the kit's
-``forget_removed``, which Slack's uninstall shares).
+is tried again a few times, then logged as an error naming the server.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 import discord
 
 from bot.i18n.wording import Wording
-from bot.kit import PlatformKit
+from bot.kit import FORGET_RETRIES, PlatformKit
 from bot.render.ports import Payload
 from bot.state import StateUnavailable
 from integrations.discord.admission import plain, private
@@ -52,9 +52,12 @@ def _asked(words: Wording) -> Payload:
 
 
 class Forgetting:
-    def __init__(self, *, kit: PlatformKit, wire: DiscordWire) -> None:
+    def __init__(
+        self, *, kit: PlatformKit, wire: DiscordWire, retries: Sequence[float] = FORGET_RETRIES
+    ) -> None:
         self._kit = kit
         self._wire = wire
+        self._retries = tuple(retries)
 
     async def asked(self, interaction: discord.Interaction) -> None:
         """``/citebot forget-me``: what it will do, and the button that does it."""
@@ -84,7 +87,7 @@ class Forgetting:
 
     def removed(self, guild_id: int) -> None:
         """The bot was removed from a server: delete its data, in the background."""
-        self._kit.forget_removed(str(guild_id))
+        self._kit.spawn(self._kit.forget_removed(str(guild_id), self._retries))
 
     async def _words(self, interaction: discord.Interaction) -> Wording:
         at = here(interaction)

@@ -157,4 +157,4 @@ class Forgetting:
         team = body.get("team_id")
         if not team or not await self._kit.claim(f"event:{body.get('event_id')}"):
             return
-        self._kit.forget_removed(str(team))
+        self._kit.spawn(self._kit.forget_removed(str(team)))

@@ -37,7 +37,7 @@ def period_heading(words: Wording, since: float, until: float, period: Period) -
     heading = words.report_period(
         words.settings_page.workspace, utc_minute(since), utc_minute(until)
     )
-    names = words.report_periods
+    names = words.report_periods()
     options = [{"text": plain_text(names[value], OPTION_ROOM), "value": value} for value in PERIODS]
     block = section(f"*{mrkdwn(heading)}*")
     block["block_id"] = PERIOD_BLOCK

@@ -4,56 +4,55 @@ platform kit does the rest.
 
 Every update is claimed by its ``update_id`` before anything is done, so a reader handed over
 between workers, or a webhook delivery Telegram repeats, answers nothing twice; the answer runs
-as a task the kit drains on shutdown. Every way in passes the kit's one authorization check:
+as a task the kit drains on shutdown. Every question passes the kit's one authorization check:
 a group by its id, a private chat by the person's (a bot can be messaged by anyone, so a
 private chat passes only an allowlist that names it). A conversation is a chain of replies:
 each message citebot posts is noted with its conversation (:meth:`PlatformKit.join_thread`),
 and a reply to one continues it, with the replied message itself as context where the
-conversation was forgotten. Each person reads citebot's words in their Telegram language.
+conversation was forgotten. In a group, a bare reply to citebot is answered where
+``follow_ups_without_mention`` is on, and every new message where ``auto_answer`` is.
+``/check`` in reply to a message asks the sources about it; ``/settings`` and ``/report`` are
+the group's admins' (:mod:`.admin`, :mod:`.report`), ``/forget_me`` everyone's
+(:mod:`.forgetting`). Each person reads citebot's words in their Telegram language.
 """
 
 from __future__ import annotations
 
-import logging
 import secrets
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
+from typing import Any
 
-from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Message, Update, User
 
 from bot.answer import Question
 from bot.i18n.wording import catalogue_language
-from bot.kit import Place as Fence
 from bot.kit import PlatformKit
 from bot.render.dialect import ZWSP
-from bot.render.ports import Payload
-from bot.render.text import clip
 from bot.upstream.events import Turn
+from integrations.telegram.admin import SettingsAdmin
 from integrations.telegram.cards import FEEDBACK, RELATED
-from integrations.telegram.conversation import Asked, asked
-from integrations.telegram.limits import CALLBACK_TEXT
-from integrations.telegram.place import Chat, Place, answer_key
+from integrations.telegram.chatting import answer_press, chat_of, fence, topic_of
+from integrations.telegram.check import ClaimCheck
+from integrations.telegram.conversation import Asked, asked, command_of, for_everyone
+from integrations.telegram.feedback import REASON, Feedback
+from integrations.telegram.forgetting import FORGET, Forgetting
+from integrations.telegram.place import Chat, Place
+from integrations.telegram.report import GroupReport
+from integrations.telegram.report_view import PERIOD
+from integrations.telegram.settings_view import SETTING
 from integrations.telegram.sink import TelegramSink
 from integrations.telegram.thread import Abilities
-from integrations.telegram.wire import TelegramApi, said
+from integrations.telegram.wire import TelegramApi
 
 __all__ = ["ALLOWED_UPDATES", "TelegramBot"]
 
-log = logging.getLogger(__name__)
-
-ALLOWED_UPDATES = ("message", "callback_query")
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 """What the bot asks Telegram for: messages (private chats, and what privacy mode lets through
-in groups) and button presses."""
+in groups), button presses, and changes of the bot's own membership (removed from a group)."""
 
-
-def _fence(chat: Chat) -> Fence:
-    """Where a question is asked, as the allowlist sees it: a group, or a private chat (the
-    person's own id)."""
-    return Fence(server=str(chat.id), direct=not chat.group)
-
-
-def _chat(message: Message) -> Chat:
-    return Chat(message.chat.id, group=message.chat.type != "private")
+Command = Callable[[Message, str], Coroutine[Any, Any, None]]
+Press = Callable[[CallbackQuery, Message], Coroutine[Any, Any, None]]
 
 
 class TelegramBot:
@@ -73,18 +72,62 @@ class TelegramBot:
         self.me = me
         self.abilities = abilities or Abilities()
         self.edit_interval = edit_interval
+        settings = SettingsAdmin(api=api, kit=kit)
+        report = GroupReport(api=api, kit=kit)
+        self.forgetting = Forgetting(api=api, kit=kit)
+        checks = ClaimCheck(api=api, kit=kit, ask=self._ask_starting)
+        self.feedback = Feedback(api=api, kit=kit)
+        self._commands: dict[str, Command] = {
+            "settings": settings.command,
+            "report": report.command,
+            "forget_me": self.forgetting.command,
+            "check": checks.command,
+        }
+        self._presses: dict[str, Press] = {
+            SETTING: settings.pressed,
+            PERIOD: report.pressed,
+            FORGET: self.forgetting.pressed,
+        }
 
     async def handle(self, update: Update) -> None:
         """Claim an update meant for citebot and hand its answer to a task; fast, so that a
         reader or a webhook delivery is never held up by an answer."""
         if update.message is not None:
-            wanted = asked(update.message, self.me)
-            if wanted is not None and await self._claim(update):
-                self.kit.spawn(self._answer(update.message, wanted))
+            await self._on_message(update, update.message)
         elif update.callback_query is not None:
-            data = update.callback_query.data or ""
-            if data.startswith((FEEDBACK, RELATED)) and await self._claim(update):
-                await self._on_button(update.callback_query, data)
+            query = update.callback_query
+            data = query.data or ""
+            ours = data.startswith((FEEDBACK, REASON, RELATED, *self._presses))
+            if ours and await self._claim(update):
+                await self._on_button(query, data)
+        elif update.my_chat_member is not None and await self._claim(update):
+            self.forgetting.member_changed(update.my_chat_member)
+
+    async def _on_message(self, update: Update, message: Message) -> None:
+        command = command_of(message, self.me)
+        if command is not None and command[0] in self._commands:
+            name, rest = command
+            if await self._claim(update):
+                self.kit.spawn(self._commands[name](message, rest))
+            return
+        wanted = await self._wanted(message)
+        if wanted is not None and await self._claim(update):
+            self.kit.spawn(self._answer(message, wanted))
+
+    async def _wanted(self, message: Message) -> Asked | None:
+        """What ``message`` asks, as the group's settings say: a bare reply to citebot where
+        ``follow_ups_without_mention`` (or ``auto_answer``) is on, any new message where
+        ``auto_answer`` is."""
+        wanted = asked(message, self.me)
+        if message.chat.type == "private" or (wanted is not None and not wanted.follow_up):
+            return wanted
+        everyone = for_everyone(message, self.me) if wanted is None else None
+        if wanted is None and everyone is None:
+            return None
+        settings = await self.kit.settings_at(fence(chat_of(message)))
+        if wanted is not None:
+            return wanted if settings.follow_ups_without_mention or settings.auto_answer else None
+        return everyone if settings.auto_answer else None
 
     async def _claim(self, update: Update) -> bool:
         return await self.kit.claim(f"update:{update.update_id}")
@@ -93,15 +136,14 @@ class TelegramBot:
     async def _answer(self, message: Message, wanted: Asked) -> None:
         user = message.from_user
         assert user is not None
-        chat = _chat(message)
-        topic = message.message_thread_id if message.is_topic_message else None
+        chat = chat_of(message)
         replied = wanted.replied
         thread = await self._thread_of(chat, replied.message_id) if replied else None
         await self._ask(
             wanted,
             text=wanted.text,
             user=user,
-            place=Place(chat, topic=topic, question=message.message_id),
+            place=Place(chat, topic=topic_of(message), question=message.message_id),
             thread=thread or str(message.message_id),
             context=replied.text if replied is not None and not thread else None,
         )
@@ -123,7 +165,9 @@ class TelegramBot:
         language = catalogue_language(user.language_code)
 
         async def posted(message_id: int) -> None:
-            await self.kit.join_thread(f"{chat.id}:{message_id}", thread)
+            await self.kit.join_thread(
+                f"{chat.id}:{message_id}", thread, person=str(user.id), server=str(chat.id)
+            )
 
         sink = TelegramSink(
             api=self.api,
@@ -133,9 +177,9 @@ class TelegramBot:
             on_posted=posted,
             edit_interval=self.edit_interval,
         )
-        refusal = await self.kit.refusal(_fence(chat), language)
+        refusal = await self.kit.refusal(fence(chat), language)
         if refusal is not None or wanted.kind == "help":
-            words = await self.kit.words(_fence(chat), language)
+            words = await self.kit.words(fence(chat), language)
             await self.kit.refuse(sink, refusal or words.usage_help())
             return
         question = Question(
@@ -156,32 +200,37 @@ class TelegramBot:
         finally:
             await sink.close()
 
+    async def _ask_starting(self, text: str, user: User, place: Place) -> None:
+        """Ask ``text`` in a conversation that starts at ``place.question``."""
+        await self._ask(
+            Asked("question", text), text=text, user=user, place=place, thread=str(place.question)
+        )
+
     async def _thread_of(self, chat: Chat, message_id: int) -> str | None:
         return await self.kit.thread_of(f"{chat.id}:{message_id}")
 
     # -- buttons --------------------------------------------------------------------------------
     async def _on_button(self, query: CallbackQuery, data: str) -> None:
         """Answer the press first (Telegram waits about 15 s for it), then act on it where its
-        message is."""
+        message is. A setting's, a report's and a forget-me's buttons are admitted by their
+        own rules; an answer's pass the kit's check of the place."""
         message = query.message
         if not isinstance(message, Message):  # too old for Telegram to show it
-            await self._answer_press(query)
+            await answer_press(self.api, query)
             return
-        chat = _chat(message)
+        for prefix, press in self._presses.items():
+            if data.startswith(prefix):
+                await press(query, message)
+                return
+        chat = chat_of(message)
         language = catalogue_language(query.from_user.language_code)
-        refusal = await self.kit.refusal(_fence(chat), language)
+        refusal = await self.kit.refusal(fence(chat), language)
         if refusal is not None:
-            await self._answer_press(query, refusal, alert=True)
-        elif data.startswith(FEEDBACK):
-            words = await self.kit.words(_fence(chat), language)
-            await self._answer_press(query, words.feedback_thanks())
-            await self.kit.vote(
-                answer_key=answer_key(chat, message.message_id),
-                user_id=str(query.from_user.id),
-                value=data.removeprefix(FEEDBACK),
-            )
+            await answer_press(self.api, query, refusal, alert=True)
+        elif data.startswith((FEEDBACK, REASON)):
+            await self.feedback.pressed(query, message, data)
         else:
-            await self._answer_press(query)
+            await answer_press(self.api, query)
             label = _label(message, data)
             if label:
                 self.kit.spawn(self._related(query.from_user, message, label))
@@ -189,27 +238,15 @@ class TelegramBot:
     async def _related(self, user: User, message: Message, text: str) -> None:
         """A related question pressed: asked in the conversation of the message it is under,
         which the answer replies to."""
-        chat = _chat(message)
-        topic = message.message_thread_id if message.is_topic_message else None
+        chat = chat_of(message)
         thread = await self._thread_of(chat, message.message_id) or str(message.message_id)
         await self._ask(
             Asked("question", text),
             text=text,
             user=user,
-            place=Place(chat, topic=topic, question=message.message_id),
+            place=Place(chat, topic=topic_of(message), question=message.message_id),
             thread=thread,
         )
-
-    async def _answer_press(
-        self, query: CallbackQuery, text: str = "", alert: bool = False
-    ) -> None:
-        payload: Payload = {"method": "answerCallbackQuery", "callback_query_id": query.id}
-        if text:
-            payload.update(text=clip(text, CALLBACK_TEXT), show_alert=alert)
-        try:
-            await self.api.call(payload)
-        except TelegramAPIError as error:  # too late: the press is still acted on
-            log.info("could not answer a button press: %s", said(error, self.api.token))
 
 
 def _label(message: Message, data: str) -> str:

@@ -7,8 +7,10 @@ privacy mode on, the default, Telegram delivers a group's ``/ask@bot`` and repli
 messages, but not a plain ``@bot`` mention (nor a bare ``/ask`` unless the bot spoke last):
 mentions are answered when they arrive (the bot is a group admin, or privacy mode is off). A
 reply continues the conversation of the message it answers; in a forum topic every message
-"replies" to the topic's first message, which is not one. Entity offsets are UTF-16 units
-(:func:`utf16_cut`).
+"replies" to the topic's first message, which is not one. A group's settings decide the rest
+(the bot's caller reads them): a bare reply to the bot is a follow-up
+(:attr:`Asked.follow_up`), and with ``auto_answer`` any new message is a question
+(:func:`for_everyone`). Entity offsets are UTF-16 units (:func:`utf16_cut`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,15 @@ from typing import Literal
 
 from aiogram.types import Message, MessageEntity, User
 
-__all__ = ["Asked", "asked", "replied_bot_message", "utf16_cut"]
+__all__ = [
+    "Asked",
+    "asked",
+    "checked_message",
+    "command_of",
+    "for_everyone",
+    "replied_bot_message",
+    "utf16_cut",
+]
 
 ASK = "ask"
 HELP = frozenset({"start", "help"})
@@ -32,6 +42,9 @@ class Asked:
     text: str = ""
     replied: Message | None = None
     """The bot's message it replies to: its conversation continues."""
+    follow_up: bool = False
+    """Only a reply to the bot's message (no command, no mention): in a group, answered where
+    ``follow_ups_without_mention`` is on."""
 
 
 def utf16_cut(text: str, offset: int, length: int) -> tuple[str, str, str]:
@@ -108,5 +121,48 @@ def asked(message: Message, me: User) -> Asked | None:
         return Asked("question", text.strip(), replied)
     question, mentioned = _without_mentions(message, text, me)
     if mentioned or replied is not None:
-        return Asked("question", question, replied)
+        return Asked("question", question, replied, follow_up=not mentioned)
     return None
+
+
+def command_of(message: Message, me: User) -> tuple[str, str] | None:
+    """The command ``message`` gives the bot ``me``, and the text after it; None when it
+    gives none (or names another bot)."""
+    if message.text is None or message.from_user is None or message.from_user.is_bot:
+        return None
+    command = _command(message, message.text)
+    if command is None:
+        return None
+    name, target, rest = command
+    if target is not None and target.lower() != (me.username or "").lower():
+        return None
+    return name, rest
+
+
+def _replied_other(message: Message) -> Message | None:
+    """The message ``message`` replies to (not a forum topic's first message)."""
+    replied = message.reply_to_message
+    if replied is None:
+        return None
+    if message.is_topic_message and replied.message_id == message.message_thread_id:
+        return None
+    return replied
+
+
+def checked_message(message: Message) -> Message | None:
+    """The message a ``/check`` replies to: the one whose words are checked."""
+    return _replied_other(message)
+
+
+def for_everyone(message: Message, me: User) -> Asked | None:
+    """A group's message as ``auto_answer`` answers it: a person's new text, not a command,
+    not a reply to someone else, mentioning nobody (the bot's own mention and replies are
+    :func:`asked`'s); None when it is not one."""
+    text = message.text
+    if text is None or message.from_user is None or message.from_user.is_bot:
+        return None
+    if _command(message, text) is not None or _replied_other(message) is not None:
+        return None
+    if any(e.type in ("mention", "text_mention") for e in message.entities or ()):
+        return None
+    return Asked("question", text.strip())

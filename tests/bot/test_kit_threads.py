@@ -41,8 +41,8 @@ async def test_a_reply_to_any_message_of_a_thread_finds_it_on_another_worker(
         first, second = (
             kit(service(answer_client, store), "chat") for store in (first_store, second_store)
         )
-        await first.join_thread("-100:41", "40")
-        await first.join_thread("-100:42", "40")
+        await first.join_thread("-100:41", "40", person="5", server="-100")
+        await first.join_thread("-100:42", "40", person="6", server="-100")
         assert await second.thread_of("-100:42") == "40"
         assert await second.thread_of("-100:41") == "40"
         assert await second.thread_of("-100:43") is None
@@ -54,7 +54,7 @@ async def test_threads_are_the_platforms_own_and_last_as_long_as_memory(
     async with open_state("memory://") as store:
         shared = service(answer_client, store, memory_ttl=0.2)
         chat, other = kit(shared, "chat"), kit(shared, "other")
-        await chat.join_thread("7:1", "1")
+        await chat.join_thread("7:1", "1", person="7", server="7")
         assert await other.thread_of("7:1") is None
         assert await chat.thread_of("7:1") == "1"
         await asyncio.sleep(0.3)

@@ -1,4 +1,5 @@
-"""Reports made by hand, for the platforms' views of them."""
+"""The widest report, for each platform's test that its rendering keeps the platform's limits
+in every language."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ from collections.abc import Sequence
 from bot.i18n.conversation_words import REASONS
 from bot.ops.report import TOP, Report
 
-__all__ = ["widest"]
+__all__ = ["widest_report"]
 
 
-def widest(place: str, channels: Sequence[str]) -> Report:
-    """Every part of a report of ``place`` at once, each list full (``channels`` the busiest,
-    ten of them), every word as long as it may be."""
-    question = "@everyone **Is grace** <@123> earned? " + "grace " * 400  # 2,000 characters
+def widest_report(place: str, channels: Sequence[str] = ()) -> Report:
+    """Every part of a report of ``place`` at once, each list full, every word as long as it
+    may be, with what a platform's formatting would read (mentions, markup, tags)."""
+    question = "@everyone **Is grace** <@123> <b>earned</b>? " + "grace " * 400  # 2,000 characters
     return Report(
         since=0.0,
         until=86400.0 * 30,

@@ -161,3 +161,28 @@ async def test_forgetting_an_unknown_person_or_place_deletes_nothing(state: Stat
     assert await state.forget_person("discord", "nobody") == 0
     assert await state.forget_place("discord", "nowhere") == 0
     assert FEEDBACK_TTL > 0
+
+
+@pytest.mark.parametrize("state_url", ["memory", "sqlite", "redis"], indirect=True)
+async def test_a_reply_chains_notes_go_with_their_asker_and_with_their_place(
+    state: State, stored: Stored
+) -> None:
+    """Telegram's notes of which conversation each posted message is in (the kit's
+    ``thread-of:`` cache entries) are found by a forget-me and by the place's removal."""
+    for message, person, server in (
+        ("-1003303:41", P, SERVER),
+        ("-1003303:42", Q, SERVER),
+        ("-1009909:43", P, OTHER_SERVER),
+    ):
+        key = f"thread-of:telegram:{message}"
+        await state.cache(key, "40", ttl=DAY)
+        await state.note_belongings("telegram", person=person, server=server, notes=[key], ttl=DAY)
+
+    assert await state.forget_person("telegram", P) == 2
+    assert "-1003303:41" not in await stored()
+    assert "-1009909:43" not in await stored()
+    assert await state.cached("thread-of:telegram:-1003303:42") == "40"
+
+    assert await state.forget_place("telegram", SERVER) == 1
+    assert await state.cached("thread-of:telegram:-1003303:42") is None
+    assert "thread-of" not in await stored()

@@ -222,7 +222,7 @@ class FailsToForgetAPlace(RecordingState):
 async def test_a_removal_the_store_fails_is_deleted_when_it_answers_again(
     sim: DiscordSim, upstream: UpstreamSim, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, "bot.kit")
+    caplog.set_level(logging.WARNING, "integrations.discord.forgetting")
     state = FailsToForgetAPlace(failures=2)
     async with running_harness(sim, upstream, state=state) as harness:
         await server_data(harness, sim)

@@ -1,22 +1,23 @@
 """The report's embed at its widest, in every language, keeps Discord's limits; people's words in
-it ping nobody and format nothing; the periods reach back as the command says."""
+it ping nobody and format nothing."""
 
 from __future__ import annotations
-
-from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.i18n.wording import LANGUAGES, Wording
-from bot.ops.report import TOP, Report, reported_since
+from bot.ops.report import TOP, Report
 from integrations.discord import limits
 from integrations.discord.cards import embed_size
 from integrations.discord.report_view import report_embed
-from tests.bot.ops.reports import widest
+from tests.bot.ops.reports import widest_report
 from tests.integrations.discord.payloads import live_mentions
 
-SERVER = "discord:81384788765712384"
-CHANNELS = [f"{SERVER}/{4199 + n}" for n in range(TOP)]
+CHANNELS = [f"discord:81384788765712384/{4199 + n}" for n in range(TOP)]
+
+
+def widest() -> Report:
+    return widest_report("discord:81384788765712384", CHANNELS)
 
 
 def channel_link(place: str) -> str:
@@ -27,9 +28,7 @@ def channel_link(place: str) -> str:
 def test_the_widest_report_keeps_discords_limits_in_every_language(language: str) -> None:
     wording = Wording(language=language, platform="discord")
     server = "S" * 100  # a server's name is at most 100 characters
-    embed = report_embed(
-        widest(SERVER, CHANNELS), server=server, place=channel_link, wording=wording, kept="full"
-    )
+    embed = report_embed(widest(), server=server, place=channel_link, wording=wording, kept="full")
     assert len(embed["title"]) <= limits.EMBED_TITLE
     fields = embed.get("fields", [])
     assert len(fields) == 8
@@ -51,11 +50,3 @@ def test_a_count_the_labels_do_not_know_is_shown_under_its_own_name() -> None:
     embed = report_embed(report, server="S", place=str, wording=Wording(), kept="metadata")
     [answers, *_] = embed.get("fields", [])
     assert answers["value"] == "Answered: **2**\nmislaid: **1**"
-
-
-def test_today_reaches_back_to_midnight_utc_and_the_others_by_days() -> None:
-    now = datetime(2026, 12, 8, 14, 30, tzinfo=UTC).timestamp()
-    assert reported_since("today", now) == timedelta(hours=14, minutes=30)
-    assert reported_since("7d", now) == timedelta(days=7)
-    assert reported_since("30d", now) == timedelta(days=30)
-    assert reported_since("forged", now) == timedelta(days=7)  # as the command's default

@@ -65,13 +65,13 @@ async def test_an_admin_reads_what_was_asked_in_their_language_for_the_period_th
         week = home.texts()
         [period] = [e for e in home.elements() if e["action_id"] == PERIOD]
         assert period["initial_option"]["value"] == "7d"
-        assert period["initial_option"]["text"]["text"] == DUTCH.report_periods["7d"]
+        assert period["initial_option"]["text"]["text"] == DUTCH.report_periods()["7d"]
 
         await sim.choose(home, PERIOD, "today")
         home = await published(workspace, ADMIN, 2)
         today = home.texts()
         [period] = [e for e in home.elements() if e["action_id"] == PERIOD]
-        assert period["initial_option"]["text"]["text"] == DUTCH.report_periods["today"]
+        assert period["initial_option"]["text"]["text"] == DUTCH.report_periods()["today"]
 
     reasons = DUTCH.reason_labels.reasons
     for said in (week, today):

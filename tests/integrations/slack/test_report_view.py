@@ -13,7 +13,7 @@ from bot.ops.report import PERIODS, TOP, Report
 from integrations.slack.forgetting import forget_button
 from integrations.slack.home import home_view, settings_page
 from integrations.slack.report import PERIOD_ACTION, report_blocks, unread_report
-from tests.bot.ops.reports import widest
+from tests.bot.ops.reports import widest_report
 from tests.integrations.slack.test_pages import CHANNEL, TEAM, pings_in, widest_page
 from tests.sim.slack.views import check_view
 
@@ -35,17 +35,19 @@ def test_the_widest_report_in_every_language_is_a_home_tab_slack_takes(language:
     words = Wording(language, "slack")
     page = settings_page(widest_page(language), words)
     for period in PERIODS:
-        report = report_blocks(widest(SERVER, CHANNELS), period=period, words=words, kept="full")
+        report = report_blocks(
+            widest_report(SERVER, CHANNELS), period=period, words=words, kept="full"
+        )
         view = home_view(page + report + forget_button(words), team=TEAM, channel=CHANNEL)
         assert check_view(view, surface="home") is None, (language, period)
         assert pings_in(view) == set(), (language, period)
         [select] = [b["accessory"] for b in report if b.get("accessory")]
         assert select["action_id"] == PERIOD_ACTION
-        assert select["initial_option"]["text"]["text"] == words.report_periods[period]
+        assert select["initial_option"]["text"]["text"] == words.report_periods()[period]
     questions, sites = _plain_lines(report)
     assert len(questions) == TOP  # each cut short, so that all ten are listed
     assert len(sites) == TOP
-    assert questions[0].startswith("1. 0 @\u200beveryone **Is grace** <\u200b@123> earned?")
+    assert questions[0].startswith("1. 0 @\u200beveryone **Is grace** <\u200b@123> <b>earned</b>?")
     for channel in CHANNELS:
         assert f"<#{channel.rpartition('/')[2]}>" in str(report)
 

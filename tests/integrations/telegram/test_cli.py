@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from bot.i18n.wording import Wording
 from tests.bot.test_cli import ask_upstream, citebot, clean_env
 from tests.integrations.telegram.payloads import validate_telegram_payload
 from tests.integrations.telegram.world import CITED
@@ -48,14 +49,30 @@ async def test_sync_commands_sets_the_menu_in_every_language() -> None:
         result = await asyncio.to_thread(citebot, "sync-commands", env=env)
         assert result.returncode == 0, result.stderr
         menus = {
-            language: [c["command"] for c in menu] for (_, language), menu in tg.commands.items()
+            (json.loads(scope)["type"], language): [c["command"] for c in menu]
+            for (scope, language), menu in tg.commands.items()
         }
-        assert menus[""] == ["ask", "help"]
-        assert set(menus) == {"", "de", "es", "fr", "it", "nl", "pl", "pt", "zh"}
-        [german] = [menu for (_, language), menu in tg.commands.items() if language == "de"]
-        assert german[0]["description"] == (
-            "Eine Frage stellen und eine Antwort mit ihren Quellen erhalten"
-        )
+        assert menus["default", ""] == ["ask", "check", "forget_me", "help"]
+        assert menus["all_chat_administrators", ""] == [
+            "ask",
+            "check",
+            "settings",
+            "report",
+            "forget_me",
+            "help",
+        ]
+        languages = {"", "de", "es", "fr", "it", "nl", "pl", "pt", "zh"}
+        scopes = ("default", "all_chat_administrators")
+        assert set(menus) == {(scope, code) for scope in scopes for code in languages}
+        german = tg.commands['{"type": "all_chat_administrators"}', "de"]
+        assert [c["description"] for c in german] == [
+            "Eine Frage stellen und eine Antwort mit ihren Quellen erhalten",
+            Wording(language="de").check_with_sources(),
+            Wording(language="de").settings_command(),
+            Wording(language="de").report_command(),
+            Wording(language="de").forget_me_command(),
+            Wording(language="de").help_command(),
+        ]
         tg.assert_valid()
         assert tg.token not in result.stderr + result.stdout
 
@@ -90,6 +107,8 @@ def test_manifest_prints_the_command_list_botfather_takes() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "ask - Ask a question and get an answer with its sources",
+        "check - Check with sources",
+        "forget_me - Delete everything citebot keeps about you",
         "help - How to ask citebot a question",
     ]
 

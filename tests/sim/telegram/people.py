@@ -164,15 +164,26 @@ class People:
         message.service = {"new_chat_members": [self.bot.payload()]}
         return self._arrive(message)
 
-    async def remove_bot_from(self, chat: SimChat, *, by: SimUser) -> None:
-        """``by`` removes the bot: only a ``my_chat_member`` update reaches it."""
+    async def remove_bot_from(self, chat: SimChat, *, by: SimUser, banned: bool = False) -> None:
+        """``by`` removes the bot (``banned``: and bans it, as removing a member of a supergroup
+        does, status ``kicked``): only a ``my_chat_member`` update reaches it."""
         old = chat.members.pop(self.bot.id)
-        self._member_update(chat, by, old.status, "left")
+        self._member_update(chat, by, old.status, "kicked" if banned else "left")
+
+    async def demote_bot(self, chat: SimChat, *, by: SimUser) -> None:
+        """``by`` takes the bot's administrator rights away; it stays a member."""
+        self.bot_member(chat).status = "member"
+        self._member_update(chat, by, "administrator", "member")
+
+    def bot_member(self, chat: SimChat) -> SimMember:
+        return chat.members[self.bot.id]
 
     def _member_update(self, chat: SimChat, by: SimUser, old: str, new: str) -> None:
         def member(status: str) -> dict[str, Any]:
             if status == "administrator":
                 return SimMember(self.bot, "administrator").payload()
+            if status == "kicked":  # ChatMemberBanned: until_date 0 is banned forever
+                return {"status": status, "user": self.bot.payload(), "until_date": 0}
             return {"status": status, "user": self.bot.payload()}
 
         self.updates.push(

@@ -1,0 +1,122 @@
+"""``/settings``: a group's settings, shown and changed in the group by its administrators.
+
+``/settings`` lists the settings in effect and where each comes from, with a button for each
+switch and each language; ``/settings set KEY VALUE`` and ``/settings unset KEY`` change any
+setting (a number, the disclaimer), ``/settings history`` lists who changed what. Every command
+and every press is admitted afresh (:mod:`.admins`), and changes go through the kit
+(:meth:`~bot.kit.PlatformKit.change_setting`): a value refused is said in one line naming it
+and what it takes, a store that does not answer is said, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram.types import CallbackQuery, Message, User
+
+from bot.i18n.wording import Wording
+from bot.places import KEYS, SettingRefused
+from bot.state import StateUnavailable
+from integrations.telegram.admins import AdminCommand
+from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
+from integrations.telegram.markdown import TelegramHTML, visible
+from integrations.telegram.settings_view import (
+    TELEGRAM_KEYS,
+    history_text,
+    pressed_setting,
+    settings_buttons,
+    settings_text,
+    shown,
+)
+from integrations.telegram.words import settings_how_to
+
+__all__ = ["SettingsAdmin"]
+
+log = logging.getLogger(__name__)
+
+_HTML = TelegramHTML()
+
+
+class SettingsAdmin(AdminCommand):
+    def refused(self, words: Wording) -> str:
+        return words.admins_only()
+
+    def outside(self, words: Wording) -> str:
+        return words.no_place_settings_here()
+
+    async def command(self, message: Message, rest: str) -> None:
+        """``/settings [set KEY VALUE | unset KEY | history]``."""
+        assert message.from_user is not None
+        admitted = await self._admit(message, message.from_user)
+        if admitted.refusal is not None:
+            await self._say(message, admitted.refusal)
+            return
+        words = admitted.words
+        verb, _, arguments = rest.partition(" ")
+        verb = verb.lower()
+        if verb == "set" and arguments.strip():
+            key, _, value = arguments.strip().partition(" ")
+            said = await self._change(message, message.from_user, words, key, value)
+        elif verb == "unset" and arguments.strip():
+            said = await self._change(message, message.from_user, words, arguments.strip(), None)
+        elif verb == "history":
+            said = await self._history(message, words)
+        elif not verb:
+            await self._listing(message, words)
+            return
+        else:
+            said = _HTML.escape(settings_how_to(words), line_start=True)
+        await reply(self._api, message, said)
+
+    async def pressed(self, query: CallbackQuery, message: Message) -> None:
+        """A setting's button under a listing: changed, and the listing shown again."""
+        found = pressed_setting(query.data or "")
+        if found is None:
+            await answer_press(self._api, query)
+            return
+        admitted = await self._admit(message, query.from_user)
+        if admitted.refusal is not None:
+            await answer_press(self._api, query, admitted.refusal, alert=True)
+            return
+        key, value = found
+        said = await self._change(message, query.from_user, admitted.words, key, value)
+        await answer_press(self._api, query, visible(said))
+        await self._listing(message, admitted.words, edit=True)
+
+    async def _listing(self, message: Message, words: Wording, *, edit: bool = False) -> None:
+        settings = await self._kit.settings_at(fence(chat_of(message)))
+        default = str(KEYS["language"].default(self._kit.settings))
+        text = settings_text(settings, words)
+        buttons = settings_buttons(settings, words, default=default)
+        if edit:
+            await show(self._api, message, text, buttons=buttons)
+        else:
+            await reply(self._api, message, text, buttons=buttons)
+
+    async def _change(
+        self, message: Message, user: User, words: Wording, key: str, value: str | None
+    ) -> str:
+        """Change ``key`` in the group; what to say of it, in HTML."""
+        where = fence(chat_of(message))
+        name = key.strip().lower().replace("-", "_")
+        try:
+            if name not in TELEGRAM_KEYS:
+                raise SettingRefused(lambda said: said.no_such_setting(key, TELEGRAM_KEYS))
+            await self._kit.change_setting(where, name, value, by=str(user.id))
+        except SettingRefused as refused:
+            return _HTML.escape(refused.said(words), line_start=True)
+        except StateUnavailable:
+            return _HTML.escape(words.could_not_save(), line_start=True)
+        log.info("Telegram group %s: %s changed by %s", where.server, name, user.id)
+        now = shown(name, getattr(await self._kit.settings_at(where), name), words)
+        code = "\x00"
+        said = words.setting_saved(code, "\x01") if value else words.setting_cleared(code, "\x01")
+        escaped = _HTML.escape(said, line_start=True)
+        return escaped.replace("\x00", f"<code>{name}</code>").replace("\x01", now)
+
+    async def _history(self, message: Message, words: Wording) -> str:
+        try:
+            changes = await self._kit.setting_history(fence(chat_of(message)))
+        except StateUnavailable:
+            return _HTML.escape(words.could_not_save(), line_start=True)
+        return history_text(changes, words)

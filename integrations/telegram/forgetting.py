@@ -1,0 +1,101 @@
+"""Forgetting on Telegram: ``/forget_me``, and a group that removes the bot.
+
+``/forget_me`` is everyone's, in any chat where it reaches the bot, and neither the allowlist
+nor a group's ``enabled`` stand in its way: a person's right to be forgotten does not depend on
+where they ask. It asks first, in the person's language: what will be deleted, that it cannot
+be undone, and what it cannot delete (the messages already on Telegram, which are Telegram's),
+with one button. The button carries the asker's id (``fm:ID``), and a press by anyone else
+is refused: in a group everyone sees the message, and nobody can delete another's data. The
+press deletes everything kept about the asker (their answers' records, votes, conversations'
+memory and the notes of which messages belong to them, daily counts, and their private chat
+with the bot, a place whose id is theirs) and says so in place of the question; a store that
+does not answer says so and keeps the button for another try (each step deletes all it is
+asked or nothing, and a second try finishes what a first left).
+
+The bot removed from a group (a ``my_chat_member`` update whose new status is ``left`` or
+``kicked``) deletes everything kept about that group, tried again while the store does not
+answer (:meth:`~bot.kit.PlatformKit.forget_removed`). A person who blocks the bot in a private
+chat asked nothing to be forgotten, and nothing is.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from aiogram.types import CallbackQuery, ChatMemberUpdated, Message, User
+
+from bot.i18n.wording import Wording, catalogue_language
+from bot.kit import FORGET_RETRIES, PlatformKit
+from bot.state import StateUnavailable
+from integrations.telegram.chatting import answer_press, chat_of, fence, keyboard, reply, show
+from integrations.telegram.markdown import TelegramHTML
+from integrations.telegram.wire import TelegramApi
+
+__all__ = ["FORGET", "Forgetting"]
+
+log = logging.getLogger(__name__)
+
+FORGET = "fm:"
+"""``callback_data`` prefix of the button that confirms forget-me; the asker's id follows."""
+TELEGRAM = "Telegram"
+GONE = frozenset({"left", "kicked"})
+"""``ChatMember.status`` of a bot no longer in a group."""
+_HTML = TelegramHTML()
+
+
+def _asked(words: Wording) -> str:
+    return _HTML.escape(
+        f"{words.forget_me_asks()}\n\n{words.forget_me_leaves(TELEGRAM)}", line_start=True
+    )
+
+
+class Forgetting:
+    def __init__(
+        self, *, api: TelegramApi, kit: PlatformKit, retries: Sequence[float] = FORGET_RETRIES
+    ) -> None:
+        self._api = api
+        self._kit = kit
+        self._retries = tuple(retries)
+
+    async def command(self, message: Message, rest: str) -> None:
+        """``/forget_me``: what it will do, and the button that does it."""
+        user = message.from_user
+        assert user is not None
+        words = await self._words(message, user)
+        button = keyboard([[(words.forget_me_button(), f"{FORGET}{user.id}")]])
+        await reply(self._api, message, _asked(words), buttons=button)
+
+    async def pressed(self, query: CallbackQuery, message: Message) -> None:
+        """The button pressed: forget its asker, if they pressed it, and say so in its
+        message."""
+        user = query.from_user
+        words = await self._words(message, user)
+        if (query.data or "").removeprefix(FORGET) != str(user.id):
+            await answer_press(self._api, query, words.not_your_button(), alert=True)
+            return
+        await answer_press(self._api, query)
+        try:
+            # A private chat's place is the person's own (its id is theirs): its counts go too.
+            forgotten = await self._kit.forget_person(str(user.id))
+            forgotten += await self._kit.forget_place(str(user.id))
+        except StateUnavailable:
+            said = _HTML.escape(words.could_not_forget(), line_start=True)
+            button = keyboard([[(words.forget_me_button(), f"{FORGET}{user.id}")]])
+            await show(self._api, message, f"{said}\n\n{_asked(words)}", buttons=button)
+            return
+        log.info("forget-me: %d things kept about a person deleted", forgotten)
+        done = f"{words.forgot_you()}\n\n{words.forget_me_leaves(TELEGRAM)}"
+        await show(self._api, message, _HTML.escape(done, line_start=True))
+
+    def member_changed(self, change: ChatMemberUpdated) -> None:
+        """The bot's own membership changed: removed from a group, its data goes (in the
+        background)."""
+        chat = change.chat
+        if chat.type in ("group", "supergroup") and change.new_chat_member.status in GONE:
+            self._kit.spawn(self._kit.forget_removed(str(chat.id), self._retries))
+
+    async def _words(self, message: Message, user: User) -> Wording:
+        return await self._kit.words(
+            fence(chat_of(message)), catalogue_language(user.language_code)
+        )
