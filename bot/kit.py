@@ -5,7 +5,7 @@ across workers (bounded: a platform's deadline to acknowledge must not wait on a
 ask whether the place is allowed, find the asker's words, ask or refuse, record a vote, follow a
 chain of replies to its conversation; and the platform's own tasks are spawned here and drained
 on shutdown. An adapter only translates: an
-event into a :class:`~bot.answer.Question` and a :class:`Place`, the platform's API into an
+event into a :class:`~bot.answer.Question` and a :class:`Venue`, the platform's API into an
 :class:`~bot.answer.AnswerSink`, an orphaned answer's record into its closing note.
 """
 
@@ -26,8 +26,7 @@ from bot.i18n.wording import Wording
 from bot.inflight import Closer
 from bot.ops.report import Report, build_report
 from bot.pacing import Pacer
-from bot.places import Place as PlaceOfSettings
-from bot.places import PlaceSettings, SettingRefused
+from bot.places import Place, PlaceSettings, SettingRefused
 from bot.platforms import Platform
 from bot.render.ports import Presenter
 from bot.service import AnswerService
@@ -36,7 +35,7 @@ from bot.state.coordination import Coordination
 from bot.upstream.events import Turn
 from config import PlatformSettings, Settings
 
-__all__ = ["CLAIM_SECONDS", "FORGET_RETRIES", "Place", "PlatformKit"]
+__all__ = ["CLAIM_SECONDS", "FORGET_RETRIES", "PlatformKit", "Venue"]
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +50,9 @@ FORGET_RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Place:
-    """Where a question is asked, as the allowlists see it."""
+class Venue:
+    """Where a question is asked or an admin acts, as the allowlists fence it (a direct
+    conversation apart); the settings store names the same spot a :class:`bot.places.Place`."""
 
     server: str | None = None
     """The Discord server, Slack workspace or Telegram group; None in a direct conversation
@@ -105,7 +105,7 @@ class PlatformKit:
             log.warning("the state store did not answer a claim in time; answering anyway")
         return True
 
-    async def refusal(self, place: Place, language: str | None) -> str | None:
+    async def refusal(self, place: Venue, language: str | None) -> str | None:
         """The words that refuse a question asked in ``place`` (in ``language``), or None when
         citebot may answer there: the one authorization check of every way in. The platform's
         allowlists are the fence (a conversation with the bot alone passes it where the
@@ -116,7 +116,7 @@ class PlatformKit:
             return None
         return self.wording(language or settings.language).not_allowed_here()
 
-    async def settings_at(self, place: Place) -> PlaceSettings:
+    async def settings_at(self, place: Venue) -> PlaceSettings:
         """The settings where ``place`` is: its channel's over its server's over the
         environment (read through a one-second cache). A store slower than
         :data:`CLAIM_SECONDS` is not waited for (a platform's deadline to acknowledge counts
@@ -128,7 +128,7 @@ class PlatformKit:
             log.warning("the state store did not give a place's settings in time")
             return await self._service.place_settings(self.name, None, None)
 
-    def _inside_fence(self, place: Place) -> bool:
+    def _inside_fence(self, place: Venue) -> bool:
         if place.direct and not self.platform.direct_messages_fenced:
             return True
         servers = self.environment.allowed_servers
@@ -137,12 +137,12 @@ class PlatformKit:
             not channels or place.channel in channels
         )
 
-    async def words(self, place: Place, language: str | None) -> Wording:
+    async def words(self, place: Venue, language: str | None) -> Wording:
         """The words for an asker in ``place``: their own ``language``, else the place's."""
         return self.wording(language or (await self.settings_at(place)).language)
 
     async def change_setting(
-        self, place: Place, key: str, value: str | None, *, by: str
+        self, place: Venue, key: str, value: str | None, *, by: str
     ) -> SettingChange | None:
         """An admin sets ``key`` to ``value`` where ``place`` is (its channel, or with
         ``place.channel`` None its server), or with ``value`` None lets it follow the server
@@ -156,15 +156,15 @@ class PlatformKit:
             return await self._service.places.unset(where, key, by=by)
         return await self._service.places.set(where, key, value, by=by)
 
-    async def setting_history(self, place: Place) -> list[SettingChange]:
+    async def setting_history(self, place: Venue) -> list[SettingChange]:
         """The changes made to ``place``'s settings (its channel's, or its server's), oldest
         first."""
         return await self._service.places.history(str(self._settings_place(place)))
 
-    def _settings_place(self, place: Place) -> PlaceOfSettings:
+    def _settings_place(self, place: Venue) -> Place:
         if place.server is None:
             raise SettingRefused(lambda wording: wording.no_place_settings_here())
-        return PlaceOfSettings(self.name, place.server, place.channel)
+        return Place(self.name, place.server, place.channel)
 
     def wording(self, language: str | None) -> Wording:
         """The words for an asker who speaks ``language`` (None: the worker's default), with
@@ -180,7 +180,7 @@ class PlatformKit:
         answer take fewer messages than ``MAX_ANSWER_MESSAGES`` (Discord's five followups where
         the bot is not a member), the answer stops there with a note."""
         place = await self.settings_at(
-            Place(server=question.server_id, channel=question.channel_id)
+            Venue(server=question.server_id, channel=question.channel_id)
         )
         if self.platform.disclaimer_apart:
             place = replace(place, disclaimer=None)
@@ -218,7 +218,7 @@ class PlatformKit:
             comment=comment,
         )
 
-    async def report(self, place: Place, since: timedelta) -> Report:
+    async def report(self, place: Venue, since: timedelta) -> Report:
         """What was asked in the server, workspace or group where ``place`` is (all its
         channels) over the last ``since``: a neutral value the platform renders with
         :attr:`Wording.report_labels`. Who may read it (the place's admins) is the platform's

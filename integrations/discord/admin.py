@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.kit import Place
+from bot.kit import Venue
 from bot.places import SettingRefused
 from bot.places.keys import written
 from bot.render.ports import Payload
@@ -136,7 +136,7 @@ class SettingsAdmin(AdminCommand):
         self,
         interaction: discord.Interaction,
         admitted: Admitted,
-        target: Place,
+        target: Venue,
         key: str,
         value: str | None,
         *,
@@ -165,14 +165,14 @@ class SettingsAdmin(AdminCommand):
         await self._show(interaction, body)
 
 
-def _target(at: Here, where: Where) -> Place:
+def _target(at: Here, where: Where) -> Venue:
     """The server's place, or the channel's where the command is run (a thread's parent)."""
     if where == "server":
-        return Place(server=at.place.server)
-    return Place(server=at.place.server, channel=at.place.channel)
+        return Venue(server=at.place.server)
+    return Venue(server=at.place.server, channel=at.place.channel)
 
 
-def _stored(target: Place) -> str:
+def _stored(target: Venue) -> str:
     """``target`` as a stored place's text (``discord:GUILD/CHANNEL``)."""
     channel = f"/{target.channel}" if target.channel else ""
     return f"discord:{target.server}{channel}"

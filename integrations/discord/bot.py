@@ -2,7 +2,7 @@
 questions.
 
 It translates only: a command, click or message becomes a :class:`bot.answer.Question`, a
-:class:`bot.kit.Place` and a :class:`~integrations.discord.sink.DiscordAnswerSink`, and the
+:class:`bot.kit.Venue` and a :class:`~integrations.discord.sink.DiscordAnswerSink`, and the
 platform kit does the rest. Each way in has its module: ``/ask`` and related questions
 (:mod:`.answering`), "Check with sources" (:mod:`.check`), ``/citebot settings``
 (:mod:`.admin`), ``/citebot report`` (:mod:`.report`), ``/citebot forget-me`` and the bot

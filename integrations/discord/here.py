@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n.wording import catalogue_language
-from bot.kit import Place
+from bot.kit import Venue
 
 __all__ = ["FOLLOWUPS_WITHOUT_BOT", "Here", "here", "language_of", "may_thread", "place_of"]
 
@@ -25,7 +25,7 @@ FOLLOWUPS_WITHOUT_BOT = 5
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Here:
-    place: Place
+    place: Venue
     language: str | None
     """The asker's catalogue (None: the place's language, else the worker's)."""
     bot_member: bool
@@ -38,11 +38,11 @@ class Here:
         return None if self.bot_member else FOLLOWUPS_WITHOUT_BOT
 
 
-def place_of(guild_id: int | None, channel: object, channel_id: int | None) -> Place:
+def place_of(guild_id: int | None, channel: object, channel_id: int | None) -> Venue:
     """Where a question is asked: a thread is judged by its parent channel (a forum post by its
     forum); a DM is outside any server."""
     parent = channel.parent_id if isinstance(channel, discord.Thread) else channel_id
-    return Place(
+    return Venue(
         server=None if guild_id is None else str(guild_id),
         channel=None if parent is None else str(parent),
         direct=guild_id is None,

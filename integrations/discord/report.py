@@ -14,7 +14,7 @@ import time
 
 import discord
 
-from bot.kit import Place
+from bot.kit import Venue
 from bot.ops.report import reported_since
 from bot.state import StateUnavailable
 from integrations.discord.admission import REPORT, AdminCommand, place_names, plain
@@ -36,7 +36,7 @@ class ServerReport(AdminCommand):
         words = admitted.words
         try:
             report = await self._kit.report(
-                Place(server=server), reported_since(period, time.time())
+                Venue(server=server), reported_since(period, time.time())
             )
         except StateUnavailable:
             await self._show(interaction, plain(words.could_not_read_report()))

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from slack_sdk.errors import SlackApiError
 
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import Place
+from bot.kit import Venue
 from bot.ops.report import Period
 from bot.places import KEYS, SettingRefused
 from bot.state import SettingChange, StateUnavailable
@@ -176,7 +176,7 @@ class SettingsPages:
         if key not in KEYS or not await self._bot.members.is_admin(user):
             await self._refresh(view, user, team, channel, words, members_page(words))
             return
-        where = Place(server=team, channel=channel if scope == "channel" else None)
+        where = Venue(server=team, channel=channel if scope == "channel" else None)
         if action.get("type") == "button":
             shown = await self._shown(team, channel if scope == "channel" else None)
             form = edit_form(
@@ -205,7 +205,7 @@ class SettingsPages:
         words = await self.words(user, team)
         state = (view.get("state") or {}).get("values") or {}
         text = str((state.get(EDIT_BLOCK) or {}).get(EDIT_ACTION, {}).get("value") or "")
-        where = Place(server=team, channel=channel if meta.get("scope") == "channel" else None)
+        where = Venue(server=team, channel=channel if meta.get("scope") == "channel" else None)
         if not await self._bot.members.is_admin(user):
             await ack(response_action="errors", errors={EDIT_BLOCK: words.admins_only()})
             return
@@ -227,7 +227,7 @@ class SettingsPages:
         await self._publish(user, team, channel, words, blocks, period=DEFAULT_PERIOD)
 
     async def _change(
-        self, where: Place, key: str, value: str | None, user: str, words: Wording
+        self, where: Venue, key: str, value: str | None, user: str, words: Wording
     ) -> str:
         """Make the change; the line the page shows about it."""
         try:
@@ -239,7 +239,7 @@ class SettingsPages:
         return await self._noticed(made, where, key, words)
 
     async def _noticed(
-        self, made: SettingChange | None, where: Place, key: str, words: Wording
+        self, made: SettingChange | None, where: Venue, key: str, words: Wording
     ) -> str:
         """``✓ Language: Deutsch``; when the place's own value went, what it follows now."""
         if made is None:
@@ -294,18 +294,18 @@ class SettingsPages:
 
     async def words(self, user: str, team: str) -> Wording:
         language = catalogue_language(await self._bot.locales.locale(user))
-        return await self._kit.words(Place(server=team), language)
+        return await self._kit.words(Venue(server=team), language)
 
     async def _shown(self, team: str, channel: str | None) -> Shown:
-        workspace = await self._kit.settings_at(Place(server=team))
+        workspace = await self._kit.settings_at(Venue(server=team))
         if channel is None:
-            default = await self._kit.settings_at(Place())
+            default = await self._kit.settings_at(Venue())
             return Shown(scope="workspace", settings=workspace, fallback=default)
-        here = await self._kit.settings_at(Place(server=team, channel=channel))
+        here = await self._kit.settings_at(Venue(server=team, channel=channel))
         return Shown(scope="channel", settings=here, fallback=workspace)
 
     async def _page(self, team: str, channel: str | None, notice: str | None = None) -> Page:
-        places = [Place(server=team)] + ([Place(server=team, channel=channel)] if channel else [])
+        places = [Venue(server=team)] + ([Venue(server=team, channel=channel)] if channel else [])
         changes: list[SettingChange] = []
         try:
             async with asyncio.timeout(HISTORY_SECONDS):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from slack_sdk.errors import SlackApiError
 
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import Place
+from bot.kit import Venue
 from bot.render.text import clip
 from integrations.slack.markdown import mrkdwn
 
@@ -107,4 +107,4 @@ class AgentView:
 
     async def _words(self, user: str) -> Wording:
         language = catalogue_language(await self._bot.locales.locale(user))
-        return await self._bot.kit.words(Place(direct=True), language)
+        return await self._bot.kit.words(Venue(direct=True), language)

@@ -35,7 +35,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer import Outcome, Question
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import Place, PlatformKit
+from bot.kit import PlatformKit, Venue
 from bot.upstream.errors import UpstreamError
 from bot.upstream.events import Turn
 from integrations.slack.admin import SettingsPages
@@ -142,7 +142,7 @@ class SlackBot:
         mentions nobody, in a place citebot may answer (quietly not, elsewhere)."""
         if mentions_anyone(str(event.get("text", ""))):
             return False
-        place = Place(server=event.get("team") or body.get("team_id"), channel=event["channel"])
+        place = Venue(server=event.get("team") or body.get("team_id"), channel=event["channel"])
         if await self.kit.refusal(place, None) is not None:
             return False
         settings = await self.kit.settings_at(place)
@@ -212,7 +212,7 @@ class SlackBot:
         the thread's messages before this one are its conversation, "" all of them)."""
         locale = await self.locales.locale(user)
         language = catalogue_language(locale)
-        place = Place(server=team, channel=channel, direct=direct)
+        place = Venue(server=team, channel=channel, direct=direct)
         wording = await self.kit.words(place, language)
         settings = await self.kit.settings_at(place)
         sink = SlackSink(

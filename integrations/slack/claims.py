@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from slack_sdk.errors import SlackApiError
 
 from bot.i18n.wording import catalogue_language
-from bot.kit import Place
+from bot.kit import Venue
 from bot.render.ports import Payload
 from bot.render.text import clip
 from integrations.slack import limits
@@ -89,7 +89,7 @@ class ClaimChecks:
         message = body.get("message") or {}
         thread_ts = str(message.get("thread_ts") or message.get("ts") or body.get("message_ts"))
         direct = channel.startswith("D")
-        place = Place(server=team, channel=channel, direct=direct)
+        place = Venue(server=team, channel=channel, direct=direct)
         language = catalogue_language(await self._bot.locales.locale(user))
         words = await self._kit.words(place, language)
         claim = await self._readable(str(message.get("text") or ""))

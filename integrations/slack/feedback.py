@@ -20,7 +20,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot.i18n.conversation_words import REASONS, Reason
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import Place
+from bot.kit import Venue
 from integrations.slack.blocks import Block, plain_text
 from integrations.slack.cards import FEEDBACK_ACTION
 from integrations.slack.sink import vote_key
@@ -61,7 +61,7 @@ class Feedback:
         team = body.get("user", {}).get("team_id")
         language = catalogue_language(await self._bot.locales.locale(user))
         refusal = await self._kit.refusal(
-            Place(server=team, channel=channel, direct=channel.startswith("D")), language
+            Venue(server=team, channel=channel, direct=channel.startswith("D")), language
         )
         words = self._kit.wording(language)
         if refusal is not None:

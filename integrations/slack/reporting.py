@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n.wording import Wording
-from bot.kit import Place
+from bot.kit import Venue
 from bot.ops.report import PERIODS, Period, Report, reported_since
 from bot.state import StateUnavailable
 from integrations.slack.blocks import Block
@@ -59,7 +59,7 @@ class Reports:
         read = self._read.get((team, period))
         if fresh or read is None or now - read[0] > REUSED:
             try:
-                report = await self._kit.report(Place(server=team), reported_since(period, now))
+                report = await self._kit.report(Venue(server=team), reported_since(period, now))
             except StateUnavailable:
                 since = now - reported_since(period, now).total_seconds()
                 return unread_report(words, since, now, period)

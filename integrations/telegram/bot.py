@@ -1,5 +1,5 @@
 """Telegram updates in, answers out: a message or a button press becomes a
-:class:`bot.answer.Question`, a :class:`bot.kit.Place` and a :class:`TelegramSink`, and the
+:class:`bot.answer.Question`, a :class:`bot.kit.Venue` and a :class:`TelegramSink`, and the
 platform kit does the rest.
 
 Every update is claimed by its ``update_id`` before anything is done, so a reader handed over

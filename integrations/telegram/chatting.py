@@ -10,7 +10,7 @@ from typing import Any
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Message
 
-from bot.kit import Place as Fence
+from bot.kit import Venue
 from bot.render.ports import Payload
 from bot.render.text import clip
 from integrations.telegram.limits import CALLBACK_TEXT
@@ -27,10 +27,10 @@ def chat_of(message: Message) -> Chat:
     return Chat(message.chat.id, group=message.chat.type != "private")
 
 
-def fence(chat: Chat) -> Fence:
+def fence(chat: Chat) -> Venue:
     """Where a question is asked, as the allowlist sees it: a group, or a private chat (the
     person's own id)."""
-    return Fence(server=str(chat.id), direct=not chat.group)
+    return Venue(server=str(chat.id), direct=not chat.group)
 
 
 def topic_of(message: Message) -> int | None:

@@ -14,7 +14,7 @@ import pytest
 from bot.admission import Admission
 from bot.answer import Question
 from bot.answerlog import AnswerLog, Mode, estimate_tokens
-from bot.kit import Place, PlatformKit
+from bot.kit import PlatformKit, Venue
 from bot.platforms import load_platform
 from bot.render.ports import Payload
 from bot.service import AnswerService
@@ -29,7 +29,7 @@ from tests.bot.test_service import NOW
 from tests.sim.pages import ON_PAGE, Site, article, cited, quote_checks_finished
 from tests.sim.upstream import Stream, UpstreamSim, answer, chunk
 
-GROUP = Place(server="-100200", channel=None)
+GROUP = Venue(server="-100200", channel=None)
 ASKER, VOTER = "4401", "4402"
 
 

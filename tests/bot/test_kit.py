@@ -13,7 +13,7 @@ import pytest
 from bot.admission import Admission
 from bot.answer import Question
 from bot.i18n.wording import WORDING, Wording
-from bot.kit import Place, PlatformKit
+from bot.kit import PlatformKit, Venue
 from bot.places import SettingRefused
 from bot.platforms import Platform, load_platform
 from bot.render.ports import Payload
@@ -25,7 +25,7 @@ from tests.bot.presenter import PlainPresenter
 from tests.bot.test_service import NOW, Sink
 from tests.sim.upstream import UpstreamSim, answer
 
-GROUP = Place(server="-100200", channel=None)
+GROUP = Venue(server="-100200", channel=None)
 
 
 @pytest.fixture
@@ -76,7 +76,7 @@ async def test_a_bad_value_is_refused_in_the_admins_language_and_changes_nothing
     assert refused.value.said(Wording("fr")).startswith("enabled\u00a0: doit valoir on ou off")
     assert await kit.setting_history(GROUP) == []
     with pytest.raises(SettingRefused) as outside:
-        await kit.change_setting(Place(direct=True), "enabled", "off", by="anyone")
+        await kit.change_setting(Venue(direct=True), "enabled", "off", by="anyone")
     assert "not to a conversation with citebot alone" in outside.value.said(Wording())
 
 
@@ -85,7 +85,7 @@ async def test_a_place_turned_off_refuses_in_its_language(kit: PlatformKit) -> N
     await kit.change_setting(GROUP, "language", "nl", by="admin")
     refusal = await kit.refusal(GROUP, None)
     assert refusal == Wording("nl").not_allowed_here()
-    assert await kit.refusal(Place(server="-100300"), None) is None
+    assert await kit.refusal(Venue(server="-100300"), None) is None
 
 
 async def test_a_thumbs_down_with_its_reason_is_kept_and_logged_without_its_words(

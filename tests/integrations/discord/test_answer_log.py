@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 
-from bot.kit import Place
+from bot.kit import Venue
 from bot.state import LoggedAnswer
 from tests.bot.state.scan import everything_stored
 from tests.integrations.discord.harness import Harness
@@ -29,7 +29,7 @@ async def stored(harness: Harness) -> str:
 async def test_answers_fill_the_log_votes_count_and_the_report_agrees(
     harness: Harness, sim: DiscordSim
 ) -> None:
-    server = Place(server=str(sim.text.guild_id))
+    server = Venue(server=str(sim.text.guild_id))
     await harness.kit.change_setting(server, "daily_tokens", "20", by="admin")
     first = await harness.ask("What is grace?", locale="fr")  # 14 tokens, as the upstream says
     await harness.ask("What is mercy?")  # 28 used
@@ -74,7 +74,7 @@ async def test_answers_fill_the_log_votes_count_and_the_report_agrees(
 async def test_forget_me_then_a_removed_server_leave_nothing_of_them(
     harness: Harness, sim: DiscordSim
 ) -> None:
-    server = Place(server=str(sim.text.guild_id))
+    server = Venue(server=str(sim.text.guild_id))
     await harness.kit.change_setting(server, "daily_questions_per_person", "10", by="admin")
     first = await harness.ask("What is grace?")
     await harness.ask("What is mercy?")

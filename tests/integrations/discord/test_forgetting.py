@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.i18n.wording import Wording
-from bot.kit import Place
+from bot.kit import Venue
 from bot.state import StateUnavailable
 from integrations.discord.markdown import DiscordMarkdown
 from tests.bot.state.scan import everything_stored
@@ -186,7 +186,7 @@ async def test_the_bot_removed_from_a_server_leaves_nothing_of_it(
         for place in (sim.text, sim.no_threads):
             assert str(place.id) not in held
         assert str(elsewhere.guild_id) in held  # another server's answers stay
-        settings = await harness.kit.settings_at(Place(server=str(sim.guild_id)))
+        settings = await harness.kit.settings_at(Venue(server=str(sim.guild_id)))
         assert settings.language == "en"
 
 
@@ -202,7 +202,7 @@ async def test_an_outage_deletes_nothing(harness: Harness, sim: DiscordSim) -> N
     ]
     assert [r.server for r in records] == [str(sim.guild_id)] * 3
     assert str(sim.no_threads.id) in await stored(harness)
-    assert (await harness.kit.settings_at(Place(server=str(sim.guild_id)))).language == "fr"
+    assert (await harness.kit.settings_at(Venue(server=str(sim.guild_id)))).language == "fr"
 
 
 class FailsToForgetAPlace(RecordingState):
