@@ -26,8 +26,15 @@ from typing import Any
 from babel.dates import format_datetime
 
 from bot.i18n.wording import LANGUAGES, Wording, babel_locale
-from bot.places import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, PlaceSettings, SettingRefused, Value
-from bot.places import Place as SettingsPlace
+from bot.places import (
+    DISCLAIMER_LIMIT,
+    KEYS,
+    MOST_A_DAY,
+    Place,
+    PlaceSettings,
+    SettingRefused,
+    Value,
+)
 from bot.places.keys import read_value, written
 from bot.render.text import clip
 from bot.render.thread import listed
@@ -232,7 +239,7 @@ def _setting(key: str, shown: Shown, words: Wording) -> Block:
     return block
 
 
-def _set_in_the_place_shown(own: SettingsPlace | None, shown: Shown) -> bool:
+def _set_in_the_place_shown(own: Place | None, shown: Shown) -> bool:
     """Whether a value was set in the place shown itself (a channel's, or the workspace's)."""
     return own is not None and (own.channel is not None) == (shown.scope == "channel")
 
