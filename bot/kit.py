@@ -209,7 +209,7 @@ class PlatformKit:
         """Keep one person's 👍/👎 on an answer (a 👎 with why, when they said: one of
         :data:`~bot.i18n.conversation_words.REASONS` and their words); True when it changed
         their vote."""
-        return await self._service.record_feedback(
+        return await self._service.records.vote(
             platform=self.name,
             answer_key=answer_key,
             user_id=user_id,

@@ -4,8 +4,8 @@ Around :func:`bot.answer.answer_question` it keeps the rules a community relies 
 too long or asked too often gets a clear reply, one thread answers one question at a time, a
 worker streams at most ``max_in_flight`` answers with a visible queue behind them, the
 conversation is remembered per thread, every answer leaves one JSON log line and a record in the
-answer log (:mod:`bot.answerlog`), its tokens count on its place's daily budget, and on shutdown
-new questions are turned away while those in flight finish (or close with a note).
+answer log, its tokens counting on its place's daily budget (:mod:`bot.answer_records`), and on
+shutdown new questions are turned away while those in flight finish (or close with a note).
 
 Whatever fails, the person who asked sees an answer or a worded message: the state store fails
 open (:class:`~bot.state.failopen.FailOpenState`), and anything else that escapes the answer
@@ -32,9 +32,9 @@ from bot.answer import (
     WatchedSink,
     answer_question,
 )
-from bot.answerlog import AnswerLog, LogEntry, VoteKeyed, tokens_used
+from bot.answer_records import AnswerRecords
+from bot.answerlog import AnswerLog, LogEntry
 from bot.connect import open_quote_checker
-from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
 from bot.ops.metrics import Metrics
@@ -47,7 +47,6 @@ from bot.state.failopen import FailOpenState
 from bot.state.names import rate_window
 from bot.upstream.client import AnswerClient
 from bot.upstream.events import Turn
-from bot.verify.verdict import Verdict
 from config import Settings
 from config.settings import HostPort
 
@@ -126,6 +125,14 @@ class AnswerService:
         self.places = places or Places(state, defaults=Settings.model_construct())
         """Each place's settings; without ``places`` (tests), over citebot's own defaults."""
         self.answer_log = answer_log or AnswerLog(state, memory_ttl=limits.memory_ttl)
+        self.records = AnswerRecords(
+            state=state,
+            metrics=self.metrics,
+            places=self.places,
+            answer_log=self.answer_log,
+            conversation_key=self.conversation_key,
+        )
+        """What each answer leaves (counts, its log line, tokens, its record) and its votes."""
         self._tasks: set[asyncio.Task[object]] = set()
         self._accepting = True
 
@@ -216,7 +223,7 @@ class AnswerService:
                 with contextlib.suppress(Exception):
                     await self.refuse(sink, presenter, wording.try_again())
             outcome = Outcome(status="failed", text="", total_seconds=time.monotonic() - started)
-            await self._log(entry, outcome, place=place)
+            await self.records.answered(entry, outcome, place=place)
             return outcome
 
     async def _ask(
@@ -278,7 +285,7 @@ class AnswerService:
                         max_messages=max_messages,
                         max_cards=self.limits.max_cards,
                         disclaimer=place.disclaimer if place is not None else None,
-                        on_verdicts=functools.partial(self._checked, entry),
+                        on_verdicts=functools.partial(self.records.checked, entry),
                     )
                     if key is not None and outcome.text.strip():
                         # still holding the thread: the next question in it reads this turn
@@ -296,61 +303,12 @@ class AnswerService:
                     status="interrupted", text="", total_seconds=time.monotonic() - started
                 )
                 with contextlib.suppress(Exception):  # a moment at most: the worker is stopping
-                    await asyncio.wait_for(self._log(entry, interrupted, place=place), 1.0)
+                    await asyncio.wait_for(
+                        self.records.answered(entry, interrupted, place=place), 1.0
+                    )
                 raise
-            await self._log(entry, outcome, place=place, sink=sink)
+            await self.records.answered(entry, outcome, place=place, sink=sink)
             return outcome
-
-    async def record_feedback(
-        self,
-        *,
-        platform: str,
-        answer_key: str,
-        user_id: str,
-        value: str,
-        reason: Reason | None = None,
-        comment: str | None = None,
-    ) -> bool:
-        """Keep one person's vote on an answer, with why when a 👎 said it, on its answer's
-        record too (its comment where ``ANSWER_LOG`` keeps a person's words), and log it (one
-        JSON line with the vote and its reason; a comment's words are the person's, never
-        logged)."""
-        changed = await self.state.record_feedback(answer_key, user_id, value)
-        await self.answer_log.vote(
-            platform,
-            answer_key=answer_key,
-            user_id=user_id,
-            value=value,
-            reason=reason,
-            comment=comment,
-        )
-        if changed:
-            self.metrics.votes.labels(platform, value).inc()
-        if value == "down" and reason is not None:  # a 👎's reason may come after the 👎
-            self.metrics.down_reasons.labels(platform, reason).inc()
-        log.info(
-            "feedback",
-            extra={
-                "feedback": {
-                    "platform": platform,
-                    "answer": answer_key,
-                    "user": user_id,
-                    "value": value,
-                    "changed": changed,
-                    "reason": reason,
-                    "commented": bool(comment and comment.strip()),
-                }
-            },
-        )
-        return changed
-
-    async def _checked(self, entry: LogEntry, verdicts: Sequence[Verdict]) -> None:
-        """An answer's quote checks, counted and kept on its record."""
-        for verdict in verdicts:
-            self.metrics.quote_checks.labels(verdict.value).inc()
-        if Verdict.NOT_FOUND in verdicts:
-            self.metrics.unfound_quotes.labels(entry.question.platform).inc()
-        await entry.verdicts(verdicts)
 
     async def forget_person(self, platform: str, user_id: str) -> int:
         """Delete everything kept about one person of ``platform`` (forget-me); how many
@@ -407,60 +365,6 @@ class AnswerService:
             yield
         finally:
             self._tasks.discard(task)
-
-    async def _log(
-        self,
-        entry: LogEntry,
-        outcome: Outcome,
-        *,
-        place: PlaceSettings | None,
-        sink: AnswerSink | None = None,
-    ) -> None:
-        """Everything an answer leaves: its counts, its JSON line, its tokens on its place's
-        budget, its record in the answer log (and where its votes will arrive: ``sink``'s).
-        Never raises: a store that fails here (one used without the fail-open wrapper) costs
-        the record, not the answer."""
-        question = entry.question
-        citations = len(outcome.rendered.citations) if outcome.rendered else 0
-        tokens = tokens_used(question, outcome)
-        self.metrics.observe_answer(question.platform, outcome, tokens)
-        log.info(
-            "answer",
-            extra={
-                "answer": {
-                    "platform": question.platform,
-                    "user": question.user_id,
-                    "server": question.server_id,
-                    "channel": question.channel_id,
-                    "thread": question.thread_id,
-                    "outcome": outcome.status,
-                    "first_token_seconds": _rounded(outcome.first_token_seconds),
-                    "first_text_seconds": _rounded(outcome.first_text_seconds),
-                    "done_seconds": _rounded(outcome.total_seconds),
-                    "characters": len(outcome.text),
-                    "citations": citations,
-                    "writes": outcome.writes,
-                    "model": outcome.model,
-                    "tokens": tokens.count,
-                    "tokens_estimated": tokens.estimated,
-                    "error": type(outcome.error).__name__ if outcome.error else None,
-                }
-            },
-        )
-        try:
-            if place is not None:
-                await self.places.spend_tokens(
-                    place, question.platform, question.server_id, tokens.count
-                )
-            await self.answer_log.answered(
-                entry,
-                outcome,
-                tokens=tokens,
-                vote_key=sink.vote_key() if isinstance(sink, VoteKeyed) else None,
-                thread=self.conversation_key(question),
-            )
-        except Exception as error:
-            log.warning("an answer's record was not kept: %s", type(error).__name__)
 
     async def drain(self, grace: float) -> None:
         """Stop taking questions; give those in flight ``grace`` seconds, then interrupt them.
@@ -541,7 +445,3 @@ async def answer_service(
             yield service
         finally:
             await service.drain(settings.shutdown_grace_seconds)
-
-
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 3)

@@ -29,10 +29,10 @@ async def test_a_feedback_vote_is_one_line_with_its_data() -> None:
             service = AnswerService(
                 client=client, state=state, admission=Admission(max_in_flight=1)
             )
-            await service.record_feedback(
+            await service.records.vote(
                 platform="slack", answer_key="slack:C1:1.2", user_id="U1", value="up"
             )
-            await service.record_feedback(
+            await service.records.vote(
                 platform="slack", answer_key="slack:C1:1.2", user_id="U1", value="up"
             )
     finally:

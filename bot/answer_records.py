@@ -1,0 +1,149 @@
+"""What each answer leaves behind, whatever became of it: its counts in the metrics, one JSON
+log line, its tokens on its place's daily budget, its record in the answer log with its quote
+checks; and the votes on it. Apart from :mod:`bot.service`, which decides an answer's life,
+because none of this may change what the asker sees: a store that fails here costs a record."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+from bot.answer import AnswerSink, Outcome, Question
+from bot.answerlog import AnswerLog, LogEntry, VoteKeyed, tokens_used
+from bot.i18n.conversation_words import Reason
+from bot.ops.metrics import Metrics
+from bot.places import Places, PlaceSettings
+from bot.state import State
+from bot.verify.verdict import Verdict
+
+log = logging.getLogger("citebot.answers")
+
+__all__ = ["AnswerRecords"]
+
+
+class AnswerRecords:
+    """The service's bookkeeping of answers, shared by all its questions."""
+
+    def __init__(
+        self,
+        *,
+        state: State,
+        metrics: Metrics,
+        places: Places,
+        answer_log: AnswerLog,
+        conversation_key: Callable[[Question], str | None],
+    ) -> None:
+        self.state = state
+        self.metrics = metrics
+        self.places = places
+        self.answer_log = answer_log
+        self._conversation_key = conversation_key
+
+    async def answered(
+        self,
+        entry: LogEntry,
+        outcome: Outcome,
+        *,
+        place: PlaceSettings | None,
+        sink: AnswerSink | None = None,
+    ) -> None:
+        """Everything an answer leaves: its counts, its JSON line, its tokens on its place's
+        budget, its record in the answer log (and where its votes will arrive: ``sink``'s).
+        Never raises: a store that fails here (one used without the fail-open wrapper) costs
+        the record, not the answer."""
+        question = entry.question
+        citations = len(outcome.rendered.citations) if outcome.rendered else 0
+        tokens = tokens_used(question, outcome)
+        self.metrics.observe_answer(question.platform, outcome, tokens)
+        log.info(
+            "answer",
+            extra={
+                "answer": {
+                    "platform": question.platform,
+                    "user": question.user_id,
+                    "server": question.server_id,
+                    "channel": question.channel_id,
+                    "thread": question.thread_id,
+                    "outcome": outcome.status,
+                    "first_token_seconds": _rounded(outcome.first_token_seconds),
+                    "first_text_seconds": _rounded(outcome.first_text_seconds),
+                    "done_seconds": _rounded(outcome.total_seconds),
+                    "characters": len(outcome.text),
+                    "citations": citations,
+                    "writes": outcome.writes,
+                    "model": outcome.model,
+                    "tokens": tokens.count,
+                    "tokens_estimated": tokens.estimated,
+                    "error": type(outcome.error).__name__ if outcome.error else None,
+                }
+            },
+        )
+        try:
+            if place is not None:
+                await self.places.spend_tokens(
+                    place, question.platform, question.server_id, tokens.count
+                )
+            await self.answer_log.answered(
+                entry,
+                outcome,
+                tokens=tokens,
+                vote_key=sink.vote_key() if isinstance(sink, VoteKeyed) else None,
+                thread=self._conversation_key(question),
+            )
+        except Exception as error:
+            log.warning("an answer's record was not kept: %s", type(error).__name__)
+
+    async def vote(
+        self,
+        *,
+        platform: str,
+        answer_key: str,
+        user_id: str,
+        value: str,
+        reason: Reason | None = None,
+        comment: str | None = None,
+    ) -> bool:
+        """Keep one person's vote on an answer, with why when a 👎 said it, on its answer's
+        record too (its comment where ``ANSWER_LOG`` keeps a person's words), and log it (one
+        JSON line with the vote and its reason; a comment's words are the person's, never
+        logged)."""
+        changed = await self.state.record_feedback(answer_key, user_id, value)
+        await self.answer_log.vote(
+            platform,
+            answer_key=answer_key,
+            user_id=user_id,
+            value=value,
+            reason=reason,
+            comment=comment,
+        )
+        if changed:
+            self.metrics.votes.labels(platform, value).inc()
+        if value == "down" and reason is not None:  # a 👎's reason may come after the 👎
+            self.metrics.down_reasons.labels(platform, reason).inc()
+        log.info(
+            "feedback",
+            extra={
+                "feedback": {
+                    "platform": platform,
+                    "answer": answer_key,
+                    "user": user_id,
+                    "value": value,
+                    "changed": changed,
+                    "reason": reason,
+                    "commented": bool(comment and comment.strip()),
+                }
+            },
+        )
+        return changed
+
+    async def checked(self, entry: LogEntry, verdicts: Sequence[Verdict]) -> None:
+        """An answer's quote checks, counted and kept on its record."""
+        for verdict in verdicts:
+            self.metrics.quote_checks.labels(verdict.value).inc()
+        if Verdict.NOT_FOUND in verdicts:
+            self.metrics.unfound_quotes.labels(entry.question.platform).inc()
+        await entry.verdicts(verdicts)
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
