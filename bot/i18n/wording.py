@@ -11,8 +11,8 @@ A sentence that names a place on the platform (a thread, a channel) goes through
 :meth:`Wording._here`: platforms do not always name it alike in one language (Discord's French
 "salon" is Slack's "canal"), so the template holds it once in general and once per platform
 whose registry entry says it has words of its own (msgctxt ``discord``, ``slack``...;
-:func:`extract` writes them), and a catalogue translates a platform's entry where that
-platform's own client says it differently.
+:func:`bot.i18n.extraction.extract` writes them), and a catalogue translates a platform's entry
+where that platform's own client says it differently.
 """
 
 from __future__ import annotations
@@ -20,21 +20,19 @@ from __future__ import annotations
 import functools
 import gettext
 import math
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, cast
 
 from babel import Locale, UnknownLocaleError
 from babel.core import get_global, parse_locale
-from babel.messages.extract import extract_python
 from babel.numbers import format_decimal
 
 from bot.i18n.app_words import AppWording
 from bot.i18n.conversation_words import ConversationWording
+from bot.i18n.menu_words import MenuWording
 from bot.i18n.report_words import ReportLabels, ReportWording
 from bot.i18n.settings_words import SettingsLabels, SettingsWording
-from bot.platforms import own_words_platforms
 from bot.upstream.errors import (
     BadKey,
     BadRequest,
@@ -58,7 +56,6 @@ __all__ = [
     "Wording",
     "babel_locale",
     "catalogue_language",
-    "extract",
     "language_name",
     "language_setting",
 ]
@@ -178,7 +175,7 @@ class Labels:
 
 
 @dataclass(frozen=True, slots=True)
-class Wording(SettingsWording, ConversationWording, ReportWording, AppWording):
+class Wording(SettingsWording, ConversationWording, ReportWording, AppWording, MenuWording):
     """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
     (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
     when none fits. A place's settings are worded in :mod:`bot.i18n.settings_words`."""
@@ -398,69 +395,6 @@ class Wording(SettingsWording, ConversationWording, ReportWording, AppWording):
 
     def feedback_thanks(self) -> str:
         return self._("Thank you for the feedback!")
-
-    def usage_help(self) -> str:
-        """Where a platform asks a bot how it is used (Telegram's /start and /help)."""
-        return self._(
-            "Send me a question and I will answer it with its sources. In a group, write /ask "
-            "followed by your question. Reply to one of my answers to ask a follow-up question."
-        )
-
-    def ask_command(self) -> str:
-        """The ask command's description in a platform's command menu."""
-        return self._("Ask a question and get an answer with its sources")
-
-    def help_command(self) -> str:
-        """The help command's description in a platform's command menu."""
-        return self._("How to ask citebot a question")
-
-    def settings_command(self) -> str:
-        """The settings command's description in a platform's command menu."""
-        return self._("See and change citebot's settings here (admins)")
-
-    def report_command(self) -> str:
-        """The report command's description in a platform's command menu."""
-        return self._("What was asked here and how it went (admins)")
-
-    def forget_me_command(self) -> str:
-        """The forget-me command's description in a platform's command menu."""
-        return self._("Delete everything citebot keeps about you")
-
-
-Extracted = tuple[int, str, Any, list[str]]
-"""What a Babel extractor yields: line, function name, its string argument(s), comments."""
-
-
-def extract(
-    fileobj: IO[bytes],
-    keywords: Collection[str],
-    comment_tags: Collection[str],
-    options: Any,
-) -> Iterator[Extracted]:
-    """Babel's Python extractor (``babel.cfg``), with each :meth:`Wording._here` sentence given
-    once in general and once per platform (msgctxt), so that every catalogue can say it in a
-    platform's own words; a :meth:`Wording.here_on` sentence once in general and once for its
-    platform."""
-    wanted = dict.fromkeys([*keywords, "_here", "here_on"])
-    found = extract_python(fileobj, wanted, comment_tags, options)
-    # Babel annotates extractors with extract()'s result shape; they yield Extracted.
-    for lineno, funcname, messages, comments in cast(Iterator[Extracted], found):
-        if not any(isinstance(said, str) for said in _flat(messages)):
-            continue  # a call named like a keyword with no sentence in it: not one of ours
-        if funcname == "_here":
-            yield lineno, "_", messages, comments
-            for platform in own_words_platforms():
-                yield lineno, "pgettext", (platform, messages), comments
-        elif funcname == "here_on":
-            platform, text = messages[:2]
-            yield lineno, "_", text, comments
-            yield lineno, "pgettext", (platform, text), comments
-        else:
-            yield lineno, funcname, messages, comments
-
-
-def _flat(messages: object) -> tuple[object, ...]:
-    return messages if isinstance(messages, tuple) else (messages,)
 
 
 WORDING = Wording()
