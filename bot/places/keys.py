@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.i18n.wording import LANGUAGES, catalogue_language, language_setting
+from bot.i18n.wording import LANGUAGES, Wording, catalogue_language, language_name, language_setting
 from bot.places.refused import SettingRefused
 from config import Settings
 from config.environment import switch
@@ -27,6 +27,7 @@ __all__ = [
     "check_key",
     "check_value",
     "read_value",
+    "value_as_said",
     "written",
 ]
 
@@ -133,3 +134,17 @@ def _shown(value: str) -> str:
     """What an admin wrote, quoted in a refusal: short, on one line."""
     shown = value if len(value) <= 40 else value[:39] + "…"
     return repr(shown)
+
+
+def value_as_said(key: str, value: Value, words: Wording) -> str:
+    """A setting's value as an admin reads it, in plain text (``On``, ``Français``, ``30``,
+    ``No limit``): each platform's settings page says it so, in its own markup."""
+    labels = words.settings_page
+    kind = KEYS[key].kind
+    if kind == "switch":
+        return labels.on if value else labels.off
+    if kind == "language":
+        return language_name(str(value))
+    if value is None:
+        return labels.no_limit if kind == "count" else labels.none
+    return words.number(value) if isinstance(value, int) else str(value)

@@ -25,7 +25,7 @@ from typing import Any
 
 from babel.dates import format_datetime
 
-from bot.i18n.wording import LANGUAGES, Wording, babel_locale
+from bot.i18n.wording import LANGUAGES, Wording, language_name
 from bot.places import (
     DISCLAIMER_LIMIT,
     KEYS,
@@ -35,7 +35,7 @@ from bot.places import (
     SettingRefused,
     Value,
 )
-from bot.places.keys import read_value, written
+from bot.places.keys import read_value, value_as_said, written
 from bot.render.text import clip
 from bot.render.thread import listed
 from bot.state import SettingChange
@@ -254,7 +254,7 @@ def _select(key: str, shown: Shown, words: Wording) -> Block:
     values: list[tuple[str, str]] = (
         [("on", words.settings_page.on), ("off", words.settings_page.off)]
         if KEYS[key].kind == "switch"
-        else [(language, _language_name(language)) for language in LANGUAGES]
+        else [(language, language_name(language)) for language in LANGUAGES]
     )
     options = [_option(value, label) for value, label in [(FOLLOW, follow), *values]]
     own = shown.settings.set_in[key]
@@ -273,13 +273,6 @@ def _option(value: str, label: str) -> Block:
     return {"text": plain_text(label, OPTION_ROOM), "value": value}
 
 
-def _language_name(language: str) -> str:
-    """A language as its speakers write it (``Deutsch``, ``português (Brasil)``)."""
-    locale = babel_locale(language)
-    name = locale.get_display_name(locale) if locale is not None else None
-    return name or language
-
-
 def value_text(key: str, value: Value, words: Wording) -> str:
     """A setting's value as a person reads it, in plain text (``On``, ``Deutsch``, ``30``)."""
     return _value(key, value, words, plain=True)
@@ -287,16 +280,7 @@ def value_text(key: str, value: Value, words: Wording) -> str:
 
 def _value(key: str, value: Value, words: Wording, *, plain: bool = False) -> str:
     """A setting's value as the page shows it (mrkdwn, or ``plain`` for an option's text)."""
-    labels = words.settings_page
-    kind = KEYS[key].kind
-    if kind == "switch":
-        said = labels.on if value else labels.off
-    elif kind == "language":
-        said = _language_name(str(value))
-    elif kind == "count":
-        said = labels.no_limit if value is None else words.number(int(str(value)))
-    else:
-        said = labels.none if value is None else str(value)
+    said = value_as_said(key, value, words)
     return clip(said, 60) if plain else fit(said, 400)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.i18n.wording import LANGUAGES, Wording, language_name
 from bot.places import KEYS, PlaceSettings
-from bot.places.keys import Value
+from bot.places.keys import Value, value_as_said
 from bot.render.text import clip
 from bot.state import SettingChange
 from integrations.telegram.chatting import keyboard
@@ -49,16 +49,7 @@ _HTML = TelegramHTML()
 def shown(key: str, value: Value, words: Wording) -> str:
     """A setting's value as an admin reads it (``On``, ``Français``, ``30``, ``No limit``),
     escaped for HTML, its mentions inert."""
-    labels = words.settings_page
-    kind = KEYS[key].kind
-    if kind == "switch":
-        said = labels.on if value else labels.off
-    elif kind == "language":
-        said = language_name(str(value))
-    elif value is None:
-        said = labels.no_limit if kind == "count" else labels.none
-    else:
-        said = words.number(value) if isinstance(value, int) else clip(str(value), _SHOWN_VALUE)
+    said = clip(value_as_said(key, value, words), _SHOWN_VALUE)
     return _HTML.escape(said, line_start=False)
 
 

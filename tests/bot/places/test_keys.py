@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n.wording import Wording
 from bot.places import KEYS, PlaceSettings, SettingRefused
-from bot.places.keys import check_key, check_value, read_value, written
+from bot.places.keys import check_key, check_value, read_value, value_as_said, written
 from config import Settings, load_settings
 
 
@@ -180,3 +180,12 @@ def test_a_long_disclaimer_s_limit_is_said_with_the_language_s_numbers() -> None
     assert refused.value.said(Wording("pl")) == (
         "disclaimer: może mieć najwyżej 200 znaków, a nie 1\u00a0234"
     )
+
+
+def test_a_value_reads_as_an_admin_reads_it_on_every_platform() -> None:
+    french = Wording("fr")
+    assert value_as_said("quote_check", True, french) == french.settings_page.on
+    assert value_as_said("language", "fr", Wording("de")) == "Français"
+    assert value_as_said("daily_questions", None, french) == french.settings_page.no_limit
+    assert value_as_said("daily_questions", 1000, french) == french.number(1000)
+    assert value_as_said("disclaimer", None, french) == french.settings_page.none
