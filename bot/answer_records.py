@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable, Sequence
 
 from bot.answer import AnswerSink, Outcome, Question
-from bot.answerlog import AnswerLog, LogEntry, VoteKeyed, tokens_used
+from bot.answerlog import AnswerLog, LogEntry, VoteKeyed, seconds_kept, tokens_used
 from bot.i18n.conversation_words import Reason
 from bot.ops.metrics import Metrics
 from bot.places import Places, PlaceSettings
@@ -65,9 +65,9 @@ class AnswerRecords:
                     "channel": question.channel_id,
                     "thread": question.thread_id,
                     "outcome": outcome.status,
-                    "first_token_seconds": _rounded(outcome.first_token_seconds),
-                    "first_text_seconds": _rounded(outcome.first_text_seconds),
-                    "done_seconds": _rounded(outcome.total_seconds),
+                    "first_token_seconds": seconds_kept(outcome.first_token_seconds),
+                    "first_text_seconds": seconds_kept(outcome.first_text_seconds),
+                    "done_seconds": seconds_kept(outcome.total_seconds),
                     "characters": len(outcome.text),
                     "citations": citations,
                     "writes": outcome.writes,
@@ -143,7 +143,3 @@ class AnswerRecords:
         if Verdict.NOT_FOUND in verdicts:
             self.metrics.unfound_quotes.labels(entry.question.platform).inc()
         await entry.verdicts(verdicts)
-
-
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 3)

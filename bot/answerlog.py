@@ -39,6 +39,7 @@ __all__ = [
     "TokensUsed",
     "VoteKeyed",
     "estimate_tokens",
+    "seconds_kept",
     "tokens_used",
 ]
 
@@ -178,8 +179,8 @@ class AnswerLog:
             return
         record = replace(
             self._record(entry, outcome.status),
-            first_text_seconds=_rounded(outcome.first_text_seconds),
-            total_seconds=_rounded(outcome.total_seconds),
+            first_text_seconds=seconds_kept(outcome.first_text_seconds),
+            total_seconds=seconds_kept(outcome.total_seconds),
             model=outcome.model,
             tokens=tokens.count,
             tokens_estimated=tokens.estimated,
@@ -247,5 +248,6 @@ def _clipped(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
-def _rounded(value: float | None) -> float | None:
+def seconds_kept(value: float | None) -> float | None:
+    """A duration as the log line and the record keep it: to the millisecond."""
     return None if value is None else round(value, 3)

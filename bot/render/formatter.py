@@ -147,9 +147,7 @@ class AnswerFormatter:
         self._complete()
         if done.citations and not self._uses():
             self._insert_spans(done.citations, done.text)
-        for closing in (note, self._disclaimer):
-            if closing:
-                self._add_note(closing)
+        self._close(note)
         resolution = resolve(self._uses(), done.citations)
         answer = self._final(resolution, feedback=True)
         carded, rest = capped(resolution.cards, self._max_cards)
@@ -174,12 +172,16 @@ class AnswerFormatter:
     def interrupt(self, note: str) -> tuple[Payload, ...]:
         """Final messages for the text so far plus ``note``; footnotes (not resolvable) dropped."""
         self._complete()
-        for closing in (note, self._disclaimer):
-            if closing:
-                self._add_note(closing)
+        self._close(note)
         if self._uses():
             log.info("interrupted answer: removed %d footnote markers", len(self._uses()))
         return self._final(_NO_CITATIONS, feedback=False)
+
+    def _close(self, note: str | None) -> None:
+        """The answer's closing lines: why it stopped (``note``), then the place's disclaimer."""
+        for closing in (note, self._disclaimer):
+            if closing:
+                self._add_note(closing)
 
     def _add_note(self, note: str) -> None:
         if not self._overflowed:
