@@ -29,6 +29,7 @@ from bot.pacing import Pacer
 from bot.places import Place, PlaceSettings, SettingRefused
 from bot.platforms import Platform
 from bot.render.ports import Presenter
+from bot.render.text import clip
 from bot.service import AnswerService
 from bot.state import SettingChange, StateUnavailable
 from bot.state.coordination import Coordination
@@ -192,6 +193,13 @@ class PlatformKit:
             place=place,
             max_messages=max_messages,
         )
+
+    def claim_question(self, words: Wording, claim: str) -> str:
+        """What is asked upstream to check ``claim`` (Check with sources, /check), the claim
+        cut so the whole question keeps ``MAX_QUESTION_LENGTH``."""
+        wrapper = len(words.claim_question("", words.labels.quoted))
+        room = max(1, self.settings.max_question_length - wrapper)
+        return words.claim_question(clip(claim, room), words.labels.quoted)
 
     async def refuse(self, sink: AnswerSink, words: str) -> None:
         """Say ``words`` instead of an answer."""

@@ -68,9 +68,7 @@ class ClaimChecks:
             return
         if private is None:
             private = (await self._kit.settings_at(at.place)).private_by_default
-        wrapper = len(words.claim_question("", words.labels.quoted))
-        room = max(1, self._kit.settings.max_question_length - wrapper)
-        question = words.claim_question(clip(claim, room), words.labels.quoted)
+        question = self._kit.claim_question(words, claim)
         issued = time.monotonic()
         quote = message_body(_quoted(message, words.check_with_sources()), ephemeral=private)
         original = await self._wire.respond(

@@ -213,8 +213,8 @@ class SlackBot:
         locale = await self.locales.locale(user)
         language = catalogue_language(locale)
         place = Venue(server=team, channel=channel, direct=direct)
-        wording = await self.kit.words(place, language)
         settings = await self.kit.settings_at(place)
+        wording = self.kit.wording(language or settings.language)
         sink = SlackSink(
             web=self.web,
             channel=channel,

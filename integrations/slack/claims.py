@@ -106,12 +106,9 @@ class ClaimChecks:
             said = add_me_first(words) if code in NOT_A_MEMBER else words.try_again()
             await respond(text=said, response_type="ephemeral")
             return
-        room = self._kit.settings.max_question_length - len(
-            words.claim_question("", words.labels.quoted)
-        )
         self._kit.spawn(
             self._bot.answer(
-                text=words.claim_question(clip(claim, max(1, room)), words.labels.quoted),
+                text=self._kit.claim_question(words, claim),
                 team=team,
                 channel=channel,
                 user=user,

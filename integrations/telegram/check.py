@@ -62,9 +62,7 @@ class ClaimCheck:
             _quoted(claim, _author(target), words.check_with_sources()),
             to=target.message_id,
         )
-        wrapper = len(words.claim_question("", words.labels.quoted))
-        room = max(1, self._kit.settings.max_question_length - wrapper)
-        question = words.claim_question(clip(claim, room), words.labels.quoted)
+        question = self._kit.claim_question(words, claim)
         asked_at = quote or message.message_id
         await self._ask(question, user, Place(chat, topic=topic_of(message), question=asked_at))
 
