@@ -23,7 +23,7 @@ from bot.ops.report_command import describe as describe_report
 from bot.ops.report_command import report_command
 from bot.places.cli import describe as describe_settings
 from bot.places.cli import settings_command
-from bot.platforms import load_platform, load_platforms, platform_names
+from bot.platforms import load_platform, load_platforms, place_forms, platform_names
 from bot.verify import Verdict
 from config import Settings, SettingsError, load_settings
 
@@ -85,9 +85,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     manifest.add_argument("platform", choices=platform_names(), help="the platform")
 
-    describe_settings(commands.add_parser("settings", help="places' settings, on STATE_URL"))
+    forms = place_forms()
+    describe_settings(commands.add_parser("settings", help="places' settings, on STATE_URL"), forms)
     describe_report(
-        commands.add_parser("report", help="what was asked and answered, from the answer log")
+        commands.add_parser("report", help="what was asked and answered, from the answer log"),
+        forms,
     )
     return parser
 
@@ -288,8 +290,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "demo-server": lambda: _demo_server(settings, args),
         "sync-commands": _sync_commands,
         "manifest": lambda: _manifest(args),
-        "settings": lambda: settings_command(settings, args),
-        "report": lambda: report_command(settings, args),
+        "settings": lambda: settings_command(settings, args, place_forms()),
+        "report": lambda: report_command(settings, args, place_forms()),
     }
     loop_factory = None
     if args.command == "run":

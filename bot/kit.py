@@ -16,10 +16,11 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Coroutine, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
+from bot.adapter import FORGET_RETRIES, Venue
 from bot.answer import AnswerSink, Outcome, Question
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
@@ -36,7 +37,7 @@ from bot.state.coordination import Coordination
 from bot.upstream.events import Turn
 from config import PlatformSettings, Settings
 
-__all__ = ["CLAIM_SECONDS", "FORGET_RETRIES", "PlatformKit", "Venue"]
+__all__ = ["CLAIM_SECONDS", "PlatformKit"]
 
 log = logging.getLogger(__name__)
 
@@ -44,24 +45,6 @@ CLAIM_SECONDS = 1.0
 """The longest a claim may wait for the state store: Discord wants an interaction acknowledged
 within 3 s and Slack redelivers after 3 s, so past this the worker answers (the store failing
 open, as everywhere)."""
-
-FORGET_RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
-"""Seconds between tries to delete a removed place's data while the store does not answer
-(about a minute in all)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Venue:
-    """Where a question is asked or an admin acts, as the allowlists fence it (a direct
-    conversation apart); the settings store names the same spot a :class:`bot.places.Place`."""
-
-    server: str | None = None
-    """The Discord server, Slack workspace or Telegram group; None in a direct conversation
-    outside any (a Discord DM)."""
-    channel: str | None = None
-    """The channel; a thread or forum post is judged by its parent."""
-    direct: bool = False
-    """A conversation with the bot alone (a DM, a Telegram private chat)."""
 
 
 class PlatformKit:
@@ -152,7 +135,7 @@ class PlatformKit:
         :class:`~bot.places.SettingRefused` (``.said(wording)`` in the admin's language) for a
         key or value that is not one, and :class:`~bot.state.StateUnavailable` when the store
         cannot save it (:meth:`Wording.could_not_save`); nothing changes then."""
-        where = str(self._settings_place(place))
+        where = self._settings_place(place)
         if value is None:
             return await self._service.places.unset(where, key, by=by)
         return await self._service.places.set(where, key, value, by=by)
@@ -160,7 +143,7 @@ class PlatformKit:
     async def setting_history(self, place: Venue) -> list[SettingChange]:
         """The changes made to ``place``'s settings (its channel's, or its server's), oldest
         first."""
-        return await self._service.places.history(str(self._settings_place(place)))
+        return await self._service.places.history(self._settings_place(place))
 
     def _settings_place(self, place: Venue) -> Place:
         if place.server is None:

@@ -12,21 +12,21 @@ from __future__ import annotations
 import json
 
 from bot.places.keys import check_key, check_value
-from bot.places.place import Place, parse_place
+from bot.places.place import Place, PlaceForms
 from bot.places.refused import SettingRefused
 
 __all__ = ["checked_document"]
 
 
-def checked_document(document: object) -> dict[Place, dict[str, str]]:
-    """Each place of ``document`` with its settings' written values, every entry checked;
-    :class:`SettingRefused` naming the first that is not right (``$["discord:1"]`` where the
-    document is not shaped right)."""
+def checked_document(document: object, forms: PlaceForms) -> dict[Place, dict[str, str]]:
+    """Each place of ``document`` (written in one of ``forms``) with its settings' written
+    values, every entry checked; :class:`SettingRefused` naming the first that is not right
+    (``$["discord:1"]`` where the document is not shaped right)."""
     if not isinstance(document, dict):
         raise _misshapen("$")
     checked: dict[Place, dict[str, str]] = {}
     for place_text, keys in document.items():
-        place = parse_place(str(place_text))
+        place = forms.parse(str(place_text))
         where = f"$[{json.dumps(place_text, ensure_ascii=False)}]"
         if not isinstance(keys, dict):
             raise _misshapen(where)

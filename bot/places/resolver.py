@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bot.places.document import checked_document
 from bot.places.keys import KEYS, check_key, check_value
-from bot.places.place import Place, parse_place
+from bot.places.place import Place, PlaceForms
 from bot.places.settings import PlaceSettings, layered
 from bot.state import SettingChange, State
 from bot.state.base import utc_day
@@ -91,24 +91,22 @@ class Places:
                 self._cache.popitem(last=False)
         return found
 
-    async def set(self, place: str, key: str, value: str, *, by: str) -> SettingChange | None:
+    async def set(self, place: Place, key: str, value: str, *, by: str) -> SettingChange | None:
         """Set ``key`` to ``value`` in ``place`` (texts as an admin writes them); the change,
         or None when it already had that value. :class:`~bot.places.refused.SettingRefused`
-        when the place, key or value is not one, and then nothing changes."""
-        where, setting = parse_place(place), check_key(key)
-        made = await self._change({where: {setting.name: check_value(setting, value)}}, by=by)
+        when the key or value is not one, and then nothing changes."""
+        setting = check_key(key)
+        made = await self._change({place: {setting.name: check_value(setting, value)}}, by=by)
         return made[0] if made else None
 
-    async def unset(self, place: str, key: str, *, by: str) -> SettingChange | None:
+    async def unset(self, place: Place, key: str, *, by: str) -> SettingChange | None:
         """Let ``place`` take ``key`` from its server or the environment again."""
-        made = await self._change({parse_place(place): {check_key(key).name: None}}, by=by)
+        made = await self._change({place: {check_key(key).name: None}}, by=by)
         return made[0] if made else None
 
-    async def history(self, place: str | None = None) -> list[SettingChange]:
+    async def history(self, place: Place | None = None) -> list[SettingChange]:
         """The recorded changes of ``place`` (None: of every place), oldest first."""
-        return await self._state.settings_history(
-            None if place is None else str(parse_place(place))
-        )
+        return await self._state.settings_history(None if place is None else str(place))
 
     async def export(self) -> dict[str, dict[str, str]]:
         """Every place that has settings, with them: what :meth:`import_` reads back."""
@@ -119,12 +117,12 @@ class Places:
             for place in sorted(every)
         }
 
-    async def import_(self, document: object, *, by: str) -> list[SettingChange]:
-        """Make each place of ``document`` (as :meth:`export` writes it) have exactly the
-        settings it lists there, in one step; places it does not list keep theirs. Every entry
-        is checked first: one that is not right raises
+    async def import_(self, document: object, *, forms: PlaceForms, by: str) -> list[SettingChange]:
+        """Make each place of ``document`` (as :meth:`export` writes it, its places in
+        ``forms``) have exactly the settings it lists there, in one step; places it does not
+        list keep theirs. Every entry is checked first: one that is not right raises
         :class:`~bot.places.refused.SettingRefused` naming it, and nothing changes."""
-        checked = checked_document(document)
+        checked = checked_document(document, forms)
         return await self._change(
             {place: {name: keys.get(name) for name in KEYS} for place, keys in checked.items()},
             by=by,

@@ -3,7 +3,7 @@
 Each subcommand, menu and modal admits only the server's admins
 (:mod:`integrations.discord.admission`: anyone else is told so, privately and in their
 language, and nothing changes), and answers privately in the admin's language. The settings
-change through the kit (:meth:`~bot.kit.PlatformKit.change_setting`); a value refused is said in
+change through the kit (:meth:`~bot.kit.Kit.change_setting`); a value refused is said in
 the admin's words, a store that does not answer too.
 """
 
@@ -13,11 +13,8 @@ from typing import Any
 
 import discord
 
-from bot.kit import Venue
-from bot.places import SettingRefused
-from bot.places.keys import written
+from bot.adapter import SettingRefused, StateUnavailable, Venue, written
 from bot.render.ports import Payload
-from bot.state import StateUnavailable
 from integrations.discord.admin_views import (
     VALUE,
     Where,

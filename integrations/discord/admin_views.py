@@ -14,12 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from bot.adapter import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, PlaceSettings, SettingChange, written
 from bot.i18n.wording import LANGUAGES, Wording, language_name
-from bot.places import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, PlaceSettings
-from bot.places.keys import written
 from bot.render.ports import Payload
 from bot.render.text import clip
-from bot.state import SettingChange
 from integrations.discord import limits
 from integrations.discord.markdown import DiscordMarkdown
 from integrations.discord.types import Label, Modal, SelectOption, SelectRow, TextInput

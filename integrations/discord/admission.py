@@ -18,8 +18,8 @@ from typing import Any
 
 import discord
 
+from bot.adapter import Kit
 from bot.i18n.wording import Wording
-from bot.kit import PlatformKit
 from bot.render.ports import Payload
 from integrations.discord.here import Here, here
 from integrations.discord.markdown import DiscordMarkdown
@@ -63,7 +63,7 @@ class Admitted:
 class AdminCommand:
     """The steps every admin's command takes: admit, defer, answer privately."""
 
-    def __init__(self, *, kit: PlatformKit, wire: DiscordWire) -> None:
+    def __init__(self, *, kit: Kit, wire: DiscordWire) -> None:
         self._kit = kit
         self._wire = wire
 

@@ -15,8 +15,7 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-from bot.answer import Question
-from bot.kit import PlatformKit
+from bot.adapter import Kit, Question
 from bot.render.ports import Payload
 from integrations.discord.cards import left_over
 from integrations.discord.here import FOLLOWUPS_WITHOUT_BOT, Here, may_thread
@@ -46,7 +45,7 @@ class InteractionAnswers:
     """Answers to interactions, written through one bot's wire and buckets."""
 
     def __init__(
-        self, *, kit: PlatformKit, wire: DiscordWire, budgets: RouteBudgets, our_thread: OurThread
+        self, *, kit: Kit, wire: DiscordWire, budgets: RouteBudgets, our_thread: OurThread
     ) -> None:
         self._kit = kit
         self._wire = wire

@@ -27,7 +27,7 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
-from bot.kit import PlatformKit
+from bot.adapter import Kit
 from integrations.discord.admin import SettingsAdmin
 from integrations.discord.admin_views import SET, Where
 from integrations.discord.answering import InteractionAnswers
@@ -63,7 +63,7 @@ class CitebotDiscord(ShardedClient):
     def __init__(
         self,
         *,
-        kit: PlatformKit,
+        kit: Kit,
         environment: DiscordSettings,
         shard_plan: Shards,
         sync: bool = True,

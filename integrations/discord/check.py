@@ -18,7 +18,7 @@ import time
 
 import discord
 
-from bot.kit import PlatformKit
+from bot.adapter import Kit
 from bot.render.ports import Payload
 from bot.render.text import clip
 from integrations.discord.answering import ANSWER_MESSAGES_WITHOUT_BOT, InteractionAnswers
@@ -42,7 +42,7 @@ class ClaimChecks:
     def __init__(
         self,
         *,
-        kit: PlatformKit,
+        kit: Kit,
         wire: DiscordWire,
         budgets: RouteBudgets,
         answers: InteractionAnswers,

@@ -24,9 +24,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.answer import Question
-from bot.kit import PlatformKit
-from bot.places import PlaceSettings
+from bot.adapter import Kit, PlaceSettings, Question
 from integrations.discord.here import place_of
 from integrations.discord.routes import RouteBudgets
 from integrations.discord.sink import DiscordAnswerSink
@@ -50,7 +48,7 @@ class Conversations:
     def __init__(
         self,
         *,
-        kit: PlatformKit,
+        kit: Kit,
         wire: DiscordWire,
         budgets: RouteBudgets,
         me: Callable[[], discord.ClientUser | None],

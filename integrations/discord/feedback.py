@@ -3,7 +3,7 @@
 👍 is thanked and kept. 👎 opens a modal (its first response: a modal cannot follow another
 one) with the four reasons as a radio group and a text field for more, in the person's
 language; the bare 👎 is kept at once, so a modal closed unanswered still counts, and the reason
-and the words sent with it are kept with the vote (:meth:`~bot.kit.PlatformKit.vote`).
+and the words sent with it are kept with the vote (:meth:`~bot.kit.Kit.vote`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from typing import Any
 
 import discord
 
-from bot.i18n.conversation_words import REASONS, Reason
+from bot.adapter import REASONS, Kit, Reason
 from bot.i18n.wording import Wording
-from bot.kit import PlatformKit
 from bot.render.text import clip
 from integrations.discord.cards import FEEDBACK
 from integrations.discord.here import language_of
@@ -73,7 +72,7 @@ def reason_modal(message_id: int, wording: Wording) -> Modal:
 
 
 class Feedback:
-    def __init__(self, *, kit: PlatformKit, wire: DiscordWire) -> None:
+    def __init__(self, *, kit: Kit, wire: DiscordWire) -> None:
         self._kit = kit
         self._wire = wire
 

@@ -22,10 +22,9 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.adapter import FORGET_RETRIES, Kit, StateUnavailable
 from bot.i18n.wording import Wording
-from bot.kit import FORGET_RETRIES, PlatformKit
 from bot.render.ports import Payload
-from bot.state import StateUnavailable
 from integrations.discord.admission import plain, private
 from integrations.discord.here import here
 from integrations.discord.types import ActionRow, CallbackType
@@ -53,7 +52,7 @@ def _asked(words: Wording) -> Payload:
 
 class Forgetting:
     def __init__(
-        self, *, kit: PlatformKit, wire: DiscordWire, retries: Sequence[float] = FORGET_RETRIES
+        self, *, kit: Kit, wire: DiscordWire, retries: Sequence[float] = FORGET_RETRIES
     ) -> None:
         self._kit = kit
         self._wire = wire

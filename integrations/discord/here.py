@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.adapter import Venue
 from bot.i18n.wording import catalogue_language
-from bot.kit import Venue
 
 __all__ = ["FOLLOWUPS_WITHOUT_BOT", "Here", "here", "language_of", "may_thread", "place_of"]
 

@@ -14,9 +14,7 @@ import time
 
 import discord
 
-from bot.kit import Venue
-from bot.ops.report import reported_since
-from bot.state import StateUnavailable
+from bot.adapter import StateUnavailable, Venue, reported_since
 from integrations.discord.admission import REPORT, AdminCommand, place_names, plain
 from integrations.discord.report_view import report_embed
 

@@ -17,8 +17,7 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.kit import PlatformKit
-from bot.state.coordination import scope_of
+from bot.adapter import Kit, scope_of
 from integrations.discord.bot import CitebotDiscord
 from integrations.discord.commands import declared_tree
 from integrations.discord.orphans import DiscordOrphans
@@ -60,7 +59,7 @@ def _token(environment: DiscordSettings) -> str:
 
 
 async def run_discord(
-    kit: PlatformKit,
+    kit: Kit,
     environment: DiscordSettings,
     ready: asyncio.Event | None = None,
     *,

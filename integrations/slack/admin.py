@@ -23,11 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
 
+from bot.adapter import KEYS, Period, SettingChange, SettingRefused, StateUnavailable, Venue
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import Venue
-from bot.ops.report import Period
-from bot.places import KEYS, SettingRefused
-from bot.state import SettingChange, StateUnavailable
 from integrations.slack.blocks import Block
 from integrations.slack.forgetting import FORGET_COMMAND, forget_button
 from integrations.slack.home import (

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
 
+from bot.adapter import Venue
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import Venue
 from bot.render.text import clip
 from integrations.slack.markdown import mrkdwn
 

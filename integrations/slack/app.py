@@ -33,11 +33,8 @@ from slack_bolt.app.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answer import Outcome, Question
+from bot.adapter import Kit, Outcome, Question, Turn, UpstreamError, Venue
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import PlatformKit, Venue
-from bot.upstream.errors import UpstreamError
-from bot.upstream.events import Turn
 from integrations.slack.admin import SettingsPages
 from integrations.slack.agent import AgentView
 from integrations.slack.claims import ClaimChecks
@@ -69,7 +66,7 @@ class SlackBot:
         self,
         *,
         web: AsyncWebClient,
-        kit: PlatformKit,
+        kit: Kit,
         streams: NativeStreams | None = None,
         update_interval: float = 1.0,
         admin_users: tuple[str, ...] = (),

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
 
+from bot.adapter import Venue
 from bot.i18n.wording import catalogue_language
-from bot.kit import Venue
 from bot.render.ports import Payload
 from bot.render.text import clip
 from integrations.slack import limits

@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from slack_sdk.errors import SlackApiError
 
-from bot.i18n.conversation_words import REASONS, Reason
+from bot.adapter import REASONS, Reason, Venue
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import Venue
 from integrations.slack.blocks import Block, plain_text
 from integrations.slack.cards import FEEDBACK_ACTION
 from integrations.slack.sink import vote_key

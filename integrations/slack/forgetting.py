@@ -13,7 +13,7 @@ so and keeps its button for another try.
 A workspace that uninstalls the app (``app_uninstalled``), or revokes its bot token
 (``tokens_revoked`` naming bot tokens; a person's own OAuth token revoked is not the app
 leaving), has everything kept about it deleted, in the background and tried again while the
-store does not answer (:meth:`~bot.kit.PlatformKit.forget_removed`). Slack sends both events
+store does not answer (:meth:`~bot.kit.Kit.forget_removed`). Slack sends both events
 only to an app subscribed to them (their reference pages), so the manifest lists them.
 """
 
@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
 
+from bot.adapter import StateUnavailable
 from bot.i18n.wording import Wording
-from bot.state import StateUnavailable
 from integrations.slack.blocks import Block, context, plain_text, section
 from integrations.slack.limits import BUTTON_TEXT
 from integrations.slack.markdown import mrkdwn

@@ -25,20 +25,22 @@ from typing import Any
 
 from babel.dates import format_datetime
 
-from bot.i18n.wording import LANGUAGES, Wording, language_name
-from bot.places import (
+from bot.adapter import (
     DISCLAIMER_LIMIT,
     KEYS,
     MOST_A_DAY,
     Place,
     PlaceSettings,
+    SettingChange,
     SettingRefused,
     Value,
+    read_value,
+    value_as_said,
+    written,
 )
-from bot.places.keys import read_value, value_as_said, written
+from bot.i18n.wording import LANGUAGES, Wording, language_name
 from bot.render.text import clip
 from bot.render.thread import listed
-from bot.state import SettingChange
 from integrations.slack.blocks import Block, context, fit, plain_text, section
 from integrations.slack.limits import SECTION_TEXT
 from integrations.slack.markdown import mrkdwn

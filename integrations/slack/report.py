@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bot.adapter import PERIODS, Period, Report, labelled, utc_minute
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, Period, Report, labelled, utc_minute
 from bot.render.text import clip
 from bot.render.thread import listed
 from integrations.slack.blocks import Block, context, plain_text, section

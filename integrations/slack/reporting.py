@@ -14,10 +14,8 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from bot.adapter import PERIODS, Period, Report, StateUnavailable, Venue, reported_since
 from bot.i18n.wording import Wording
-from bot.kit import Venue
-from bot.ops.report import PERIODS, Period, Report, reported_since
-from bot.state import StateUnavailable
 from integrations.slack.blocks import Block
 from integrations.slack.members import team_of
 from integrations.slack.report import PERIOD_ACTION, report_blocks, unread_report

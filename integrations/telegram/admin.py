@@ -4,7 +4,7 @@
 switch and each language; ``/settings set KEY VALUE`` and ``/settings unset KEY`` change any
 setting (a number, the disclaimer), ``/settings history`` lists who changed what. Every command
 and every press is admitted afresh (:mod:`.admins`), and changes go through the kit
-(:meth:`~bot.kit.PlatformKit.change_setting`): a value refused is said in one line naming it
+(:meth:`~bot.kit.Kit.change_setting`): a value refused is said in one line naming it
 and what it takes, a store that does not answer is said, and nothing changes.
 """
 
@@ -14,9 +14,8 @@ import logging
 
 from aiogram.types import CallbackQuery, Message, User
 
+from bot.adapter import KEYS, SettingRefused, StateUnavailable
 from bot.i18n.wording import Wording
-from bot.places import KEYS, SettingRefused
-from bot.state import StateUnavailable
 from integrations.telegram.admins import AdminCommand
 from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
 from integrations.telegram.markdown import TelegramHTML, visible

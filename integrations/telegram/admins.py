@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import Message, User
 
+from bot.adapter import Kit
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import PlatformKit
 from integrations.telegram.chatting import chat_of, fence, reply
 from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.wire import TelegramApi, said
@@ -39,7 +39,7 @@ class AdminCommand:
     """A command of a group's administrators (``/settings``, ``/report``): each command and
     each press of its buttons admitted afresh."""
 
-    def __init__(self, *, api: TelegramApi, kit: PlatformKit) -> None:
+    def __init__(self, *, api: TelegramApi, kit: Kit) -> None:
         self._api = api
         self._kit = kit
 

@@ -7,7 +7,7 @@ between workers, or a webhook delivery Telegram repeats, answers nothing twice; 
 as a task the kit drains on shutdown. Every question passes the kit's one authorization check:
 a group by its id, a private chat by the person's (a bot can be messaged by anyone, so a
 private chat passes only an allowlist that names it). A conversation is a chain of replies:
-each message citebot posts is noted with its conversation (:meth:`PlatformKit.join_thread`),
+each message citebot posts is noted with its conversation (:meth:`Kit.join_thread`),
 and a reply to one continues it, with the replied message itself as context where the
 conversation was forgotten. In a group, a bare reply to citebot is answered where
 ``follow_ups_without_mention`` is on, and every new message where ``auto_answer`` is.
@@ -25,11 +25,9 @@ from typing import Any
 
 from aiogram.types import CallbackQuery, Message, Update, User
 
-from bot.answer import Question
+from bot.adapter import Kit, Question, Turn
 from bot.i18n.wording import catalogue_language
-from bot.kit import PlatformKit
 from bot.render.dialect import ZWSP
-from bot.upstream.events import Turn
 from integrations.telegram.admin import SettingsAdmin
 from integrations.telegram.cards import FEEDBACK, RELATED
 from integrations.telegram.chatting import answer_press, chat_of, fence, topic_of
@@ -62,7 +60,7 @@ class TelegramBot:
         self,
         *,
         api: TelegramApi,
-        kit: PlatformKit,
+        kit: Kit,
         me: User,
         abilities: Abilities | None = None,
         edit_interval: float = 3.0,

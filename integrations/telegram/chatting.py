@@ -10,7 +10,7 @@ from typing import Any
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Message
 
-from bot.kit import Venue
+from bot.adapter import Venue
 from bot.render.ports import Payload
 from bot.render.text import clip
 from integrations.telegram.limits import CALLBACK_TEXT

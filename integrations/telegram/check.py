@@ -15,8 +15,8 @@ from typing import Any
 
 from aiogram.types import Message, User
 
+from bot.adapter import Kit
 from bot.i18n.wording import catalogue_language
-from bot.kit import PlatformKit
 from bot.render.text import clip
 from integrations.telegram.chatting import chat_of, fence, reply, topic_of
 from integrations.telegram.conversation import checked_message
@@ -38,7 +38,7 @@ Ask = Callable[[str, User, Place], Coroutine[Any, Any, None]]
 
 
 class ClaimCheck:
-    def __init__(self, *, api: TelegramApi, kit: PlatformKit, ask: Ask) -> None:
+    def __init__(self, *, api: TelegramApi, kit: Kit, ask: Ask) -> None:
         self._api = api
         self._kit = kit
         self._ask = ask

@@ -1,7 +1,7 @@
 """👍/👎 under an answer, and why a 👎: the press is thanked and kept once per person; a 👎
 shows the four reasons in place of the buttons (the message's keyboard edited, so the
 answer does not move), and the reason chosen is kept with the 👎
-(:meth:`~bot.kit.PlatformKit.vote`) before the 👍/👎 come back. "Something else" is kept as the
+(:meth:`~bot.kit.Kit.vote`) before the 👍/👎 come back. "Something else" is kept as the
 reason alone: Telegram has no form to write in, and reading a person's next message as a
 comment would take a group's chatter for one."""
 
@@ -11,9 +11,8 @@ from typing import Any
 
 from aiogram.types import CallbackQuery, Message
 
-from bot.i18n.conversation_words import REASONS, Reason
+from bot.adapter import REASONS, Kit, Reason
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import PlatformKit
 from integrations.telegram.cards import FEEDBACK, feedback_keyboard
 from integrations.telegram.chatting import answer_press, chat_of, fence
 from integrations.telegram.place import answer_key
@@ -34,7 +33,7 @@ def reasons_keyboard(words: Wording) -> dict[str, Any]:
 
 
 class Feedback:
-    def __init__(self, *, api: TelegramApi, kit: PlatformKit) -> None:
+    def __init__(self, *, api: TelegramApi, kit: Kit) -> None:
         self._api = api
         self._kit = kit
 

@@ -14,7 +14,7 @@ asked or nothing, and a second try finishes what a first left).
 
 The bot removed from a group (a ``my_chat_member`` update whose new status is ``left`` or
 ``kicked``) deletes everything kept about that group, tried again while the store does not
-answer (:meth:`~bot.kit.PlatformKit.forget_removed`). A person who blocks the bot in a private
+answer (:meth:`~bot.kit.Kit.forget_removed`). A person who blocks the bot in a private
 chat asked nothing to be forgotten, and nothing is.
 """
 
@@ -25,9 +25,8 @@ from collections.abc import Sequence
 
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message, User
 
+from bot.adapter import FORGET_RETRIES, Kit, StateUnavailable
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import FORGET_RETRIES, PlatformKit
-from bot.state import StateUnavailable
 from integrations.telegram.chatting import answer_press, chat_of, fence, keyboard, reply, show
 from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.wire import TelegramApi
@@ -52,7 +51,7 @@ def _asked(words: Wording) -> str:
 
 class Forgetting:
     def __init__(
-        self, *, api: TelegramApi, kit: PlatformKit, retries: Sequence[float] = FORGET_RETRIES
+        self, *, api: TelegramApi, kit: Kit, retries: Sequence[float] = FORGET_RETRIES
     ) -> None:
         self._api = api
         self._kit = kit

@@ -14,9 +14,8 @@ import time
 
 from aiogram.types import CallbackQuery, Message, User
 
+from bot.adapter import PERIODS, StateUnavailable, reported_since
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, reported_since
-from bot.state import StateUnavailable
 from integrations.telegram.admins import AdminCommand, Admission
 from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
 from integrations.telegram.markdown import TelegramHTML

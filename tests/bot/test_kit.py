@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from bot.adapter import Venue
 from bot.admission import Admission
 from bot.answer import Question
 from bot.i18n.wording import WORDING, Wording
-from bot.kit import PlatformKit, Venue
+from bot.kit import PlatformKit
 from bot.places import SettingRefused
 from bot.platforms import Platform, load_platform
 from bot.render.ports import Payload

@@ -1,0 +1,217 @@
+"""The face of the core that a platform's adapter sees, and all of it.
+
+An adapter (``integrations/<platform>/``) is handed a :class:`Kit` and translates: a platform
+event into a :class:`Question` asked at a :class:`Venue`, the platform's API into an
+:class:`AnswerSink`, an orphaned answer's :class:`Orphan` into its closing note. What it may
+use of the core is here: the kit's members it calls, its worker's signature (:data:`Runner`),
+the ports it implements, citebot's words, and the few values that cross between them. Beside
+this module an adapter imports only what draws its messages (the render ports, the layout its
+cards are built from, the dialects, ``bot.i18n.wording``) and its registry entry
+(``bot.platforms``): import-linter holds it to that list (``pyproject.toml``), and
+``docs/architecture.md`` says why each is on it.
+
+Nothing here imports the kit or the service: the registry names :data:`Runner` from here, and
+the kit (``bot.kit``) is the one implementation of :class:`Kit`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Protocol, TypeVar
+
+from bot.answer import AnswerSink, Outcome, Question, fingerprint
+from bot.i18n.conversation_words import REASONS, Reason
+from bot.i18n.wording import Wording
+from bot.inflight import Closer, Orphan, Whereabouts
+from bot.ops.report import PERIODS, Period, Report, labelled, reported_since, utc_minute
+from bot.pacing import Pacer, RateBudget
+from bot.places import (
+    DISCLAIMER_LIMIT,
+    KEYS,
+    MOST_A_DAY,
+    Place,
+    PlaceSettings,
+    SettingRefused,
+    Value,
+)
+from bot.places.keys import read_value, value_as_said, written
+from bot.preview import LiveSink, LiveWords
+from bot.render.formatter import AnswerFormatter
+from bot.render.ports import Presenter
+from bot.state import SettingChange, StateUnavailable
+from bot.state.base import raise_if_cancelling, until_set
+from bot.state.coordination import Coordination, scope_of
+from bot.state.shares import FairShare, Times
+from bot.upstream.errors import UpstreamError
+from bot.upstream.events import Turn
+from bot.verify import Verdict
+from config import PlatformSettings, Settings
+
+__all__ = [
+    "DISCLAIMER_LIMIT",
+    "FORGET_RETRIES",
+    "KEYS",
+    "MOST_A_DAY",
+    "PERIODS",
+    "REASONS",
+    "AnswerFormatter",
+    "AnswerSink",
+    "Closer",
+    "Coordination",
+    "FairShare",
+    "Kit",
+    "LiveSink",
+    "LiveWords",
+    "Orphan",
+    "Outcome",
+    "Pacer",
+    "Period",
+    "Place",
+    "PlaceSettings",
+    "Question",
+    "RateBudget",
+    "Reason",
+    "Report",
+    "Runner",
+    "SettingChange",
+    "SettingRefused",
+    "StateUnavailable",
+    "Times",
+    "Turn",
+    "UpstreamError",
+    "Value",
+    "Venue",
+    "Verdict",
+    "Whereabouts",
+    "fingerprint",
+    "labelled",
+    "raise_if_cancelling",
+    "read_value",
+    "reported_since",
+    "scope_of",
+    "until_set",
+    "utc_minute",
+    "value_as_said",
+    "written",
+]
+
+S = TypeVar("S", bound=PlatformSettings)
+
+FORGET_RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+"""Seconds between tries to delete a removed place's data while the store does not answer
+(about a minute in all): :meth:`Kit.forget_removed`'s."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Venue:
+    """Where a question is asked or an admin acts, as the allowlists fence it (a direct
+    conversation apart); the settings store names the same spot a :class:`bot.places.Place`."""
+
+    server: str | None = None
+    """The Discord server, Slack workspace or Telegram group; None in a direct conversation
+    outside any (a Discord DM)."""
+    channel: str | None = None
+    """The channel; a thread or forum post is judged by its parent."""
+    direct: bool = False
+    """A conversation with the bot alone (a DM, a Telegram private chat)."""
+
+
+class Kit(Protocol):
+    """One platform's handle on the answer service: what its adapter's handlers call. The
+    kit (``bot.kit.PlatformKit``) says what each member does."""
+
+    @property
+    def name(self) -> str:
+        """The platform's registered name."""
+        ...
+
+    @property
+    def presenter(self) -> Presenter: ...
+
+    @property
+    def environment(self) -> PlatformSettings:
+        """The platform's own variables."""
+        ...
+
+    @property
+    def settings(self) -> Settings:
+        """The variables every platform shares."""
+        ...
+
+    # -- the steps of every way in
+    async def claim(self, *keys: str) -> bool: ...
+
+    async def refusal(self, place: Venue, language: str | None) -> str | None: ...
+
+    async def settings_at(self, place: Venue) -> PlaceSettings: ...
+
+    async def words(self, place: Venue, language: str | None) -> Wording: ...
+
+    def wording(self, language: str | None) -> Wording: ...
+
+    async def ask(
+        self, question: Question, sink: AnswerSink, *, max_messages: int | None = None
+    ) -> Outcome | None: ...
+
+    def claim_question(self, words: Wording, claim: str) -> str: ...
+
+    async def refuse(self, sink: AnswerSink, words: str) -> None: ...
+
+    async def vote(
+        self,
+        *,
+        answer_key: str,
+        user_id: str,
+        value: str,
+        reason: Reason | None = None,
+        comment: str | None = None,
+    ) -> bool: ...
+
+    # -- a place's admins, and forgetting
+    async def change_setting(
+        self, place: Venue, key: str, value: str | None, *, by: str
+    ) -> SettingChange | None: ...
+
+    async def setting_history(self, place: Venue) -> list[SettingChange]: ...
+
+    async def report(self, place: Venue, since: timedelta) -> Report: ...
+
+    async def forget_person(self, user_id: str) -> int: ...
+
+    async def forget_place(self, server: str) -> int: ...
+
+    async def forget_removed(self, server: str, retries: Sequence[float] = ...) -> None: ...
+
+    # -- conversations
+    async def remembered(self, question: Question) -> tuple[Turn, ...]: ...
+
+    async def join_thread(
+        self, message: str, thread: str, *, person: str, server: str | None
+    ) -> None: ...
+
+    async def thread_of(self, message: str) -> str | None: ...
+
+    @property
+    def history_turns(self) -> int: ...
+
+    # -- what the platform's clients share
+    @property
+    def accepting(self) -> bool: ...
+
+    @property
+    def coordination(self) -> Coordination | None: ...
+
+    def rate_limited(self) -> None: ...
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
+
+    def serving(self, closer: Closer) -> AbstractAsyncContextManager[None]: ...
+
+
+Runner = Callable[[Kit, S, asyncio.Event], Coroutine[Any, Any, None]]
+"""A platform's worker: answers through the kit until cancelled (or its ``stop`` is set),
+sets the event once connected, and drains its own tasks on the way out."""
