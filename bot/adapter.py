@@ -17,11 +17,12 @@ the kit (``bot.kit``) is the one implementation of :class:`Kit`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Sequence
+import enum
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from bot.answer import AnswerSink, Outcome, Question, fingerprint
 from bot.i18n.conversation_words import REASONS, Reason
@@ -58,12 +59,19 @@ __all__ = [
     "MOST_A_DAY",
     "PERIODS",
     "REASONS",
+    "Act",
+    "Admins",
+    "Admitted",
     "AnswerFormatter",
     "AnswerSink",
+    "Arrival",
     "Closer",
     "Coordination",
     "FairShare",
+    "Gate",
+    "Heard",
     "Kit",
+    "Language",
     "LiveSink",
     "LiveWords",
     "Orphan",
@@ -77,6 +85,7 @@ __all__ = [
     "Reason",
     "Report",
     "Runner",
+    "Say",
     "SettingChange",
     "SettingRefused",
     "StateUnavailable",
@@ -120,6 +129,73 @@ class Venue:
     """A conversation with the bot alone (a DM, a Telegram private chat)."""
 
 
+class Heard(enum.Enum):
+    """How a message reached citebot, as the adapter reports it; what each means for
+    answering is decided once, by the kit (:meth:`Kit.take`)."""
+
+    MENTION = "mention"
+    """It names citebot: a mention, its command, its shortcut, a press of its button."""
+    DIRECT = "direct"
+    """In a conversation with citebot alone."""
+    REPLY = "reply"
+    """A reply to citebot's message, or a message in a thread citebot started or answers,
+    naming nobody: a follow-up where the place's ``follow_ups_without_mention`` is on."""
+    POST = "post"
+    """A new post naming nobody (a channel's top-level message, a new forum post, a group's
+    message): answered where the place's ``auto_answer`` is on."""
+
+
+Language = str | None | Callable[[], Awaitable[str | None]]
+"""The person's language (a catalogue's, ``pt_BR``): as the event carries it, or looked up
+once the event is claimed (Slack's ``users.info``); None: the place's."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Arrival:
+    """One event that may ask something of citebot, as the adapter reports it."""
+
+    keys: tuple[str, ...]
+    """The platform's ids for it, claimed once across workers and deliveries."""
+    venue: Venue
+    heard: Heard = Heard.MENTION
+    language: Language = None
+    confirm: Callable[[], Awaitable[bool]] | None = None
+    """Asked once the place heeds it, before the claim: whether it is for citebot after all,
+    where finding out costs a call (Slack: whether citebot started or answered the thread a
+    reply is in)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Admins:
+    """The gate of a place's admins' commands (its settings, its report): the allowlists
+    fence them as they fence questions, but ``enabled`` does not (an admin turns citebot back
+    on), and only the platform's admins pass, as ``is_admin`` (asked last) finds them."""
+
+    is_admin: Callable[[], Awaitable[bool]]
+    duty: Literal["settings", "report"] = "settings"
+
+
+Gate = Literal["askers", "everyone"] | Admins
+"""Who passes a way in: ``askers`` where the place lets citebot answer (the allowlists, then
+``enabled``); ``everyone`` anywhere (a person's forget-me); :class:`Admins`."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Admitted:
+    """What a way in that passed its gate acts with."""
+
+    words: Wording
+    """The person's words: their language, else the place's."""
+    settings: PlaceSettings
+    """The settings where it happened."""
+    language: str | None
+    """The person's own language (None: unknown, the place's applies)."""
+
+
+Act = Callable[[Admitted], Coroutine[Any, Any, None]]
+Say = Callable[[str], Awaitable[None]]
+
+
 class Kit(Protocol):
     """One platform's handle on the answer service: what its adapter's handlers call. The
     kit (``bot.kit.PlatformKit``) says what each member does."""
@@ -133,19 +209,20 @@ class Kit(Protocol):
     def presenter(self) -> Presenter: ...
 
     @property
-    def environment(self) -> PlatformSettings:
-        """The platform's own variables."""
-        ...
-
-    @property
     def settings(self) -> Settings:
         """The variables every platform shares."""
         ...
 
     # -- the steps of every way in
-    async def claim(self, *keys: str) -> bool: ...
-
-    async def refusal(self, place: Venue, language: str | None) -> str | None: ...
+    async def take(
+        self,
+        arrival: Arrival,
+        act: Act,
+        *,
+        gate: Gate = "askers",
+        refuse: Say | None = None,
+        spawn: bool = False,
+    ) -> None: ...
 
     async def settings_at(self, place: Venue) -> PlaceSettings: ...
 

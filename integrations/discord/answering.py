@@ -158,6 +158,7 @@ class InteractionAnswers:
                 user_id=str(interaction.user.id),
                 channel_id=str(channel),
                 server_id=None if interaction.guild_id is None else str(interaction.guild_id),
+                direct=here.place.direct,
                 thread_id=None if thread is None or not remember else str(thread),
                 language=here.language,
                 locale=interaction.locale.value,

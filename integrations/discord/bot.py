@@ -27,7 +27,7 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
-from bot.adapter import Kit
+from bot.adapter import Act, Admitted, Kit
 from integrations.discord.admin import SettingsAdmin
 from integrations.discord.admin_views import SET, Where
 from integrations.discord.answering import InteractionAnswers
@@ -37,7 +37,7 @@ from integrations.discord.commands import add_commands, command_tree
 from integrations.discord.conversations import Conversations
 from integrations.discord.feedback import REASON, Feedback
 from integrations.discord.forgetting import FORGET, Forgetting
-from integrations.discord.here import here
+from integrations.discord.here import arrival, here
 from integrations.discord.report import ServerReport
 from integrations.discord.routes import RouteBudgets
 from integrations.discord.settings import DiscordSettings
@@ -125,15 +125,14 @@ class CitebotDiscord(ShardedClient):
             return channel
         return None
 
-    async def _refused_here(self, interaction: discord.Interaction) -> bool:
-        """Refuse (privately, in the asker's words) a click or command where citebot may not
-        answer; True when refused."""
-        at = here(interaction)
-        refusal = await self.kit.refusal(at.place, at.language)
-        if refusal is None:
-            return False
-        await interaction.response.send_message(refusal, ephemeral=True)
-        return True
+    async def _take(self, interaction: discord.Interaction, act: Act) -> None:
+        """A command or a click through the kit's steps, refused privately in the asker's
+        words where citebot may not answer."""
+
+        async def refuse(words: str) -> None:
+            await interaction.response.send_message(words, ephemeral=True)
+
+        await self.kit.take(arrival(interaction), act, refuse=refuse)
 
     # -- the commands (commands.Handlers) ------------------------------------------------------
 
@@ -142,14 +141,12 @@ class CitebotDiscord(ShardedClient):
     ) -> None:
         """``private`` None: the asker did not say, and the place's ``private_by_default``
         decides."""
-        if not await self.kit.claim(f"interaction:{interaction.id}"):
-            return
-        if await self._refused_here(interaction):
-            return
-        at = here(interaction)
-        if private is None:
-            private = (await self.kit.settings_at(at.place)).private_by_default
-        await self.answers.answer(interaction, question, private=private, here=at)
+
+        async def answer(admitted: Admitted) -> None:
+            chosen = admitted.settings.private_by_default if private is None else private
+            await self.answers.answer(interaction, question, private=chosen, here=here(interaction))
+
+        await self._take(interaction, answer)
 
     async def check(
         self, interaction: discord.Interaction, message: discord.Message, *, private: bool | None
@@ -200,7 +197,7 @@ class CitebotDiscord(ShardedClient):
             if custom_id.startswith(SET):
                 await self.admin.submitted(interaction)
             elif custom_id.startswith(REASON):
-                await self.feedback.reason(interaction)
+                await self._take(interaction, lambda _: self.feedback.reason(interaction))
             return
         if interaction.type is not discord.InteractionType.component:
             return
@@ -210,16 +207,10 @@ class CitebotDiscord(ShardedClient):
         if custom_id == FORGET:  # everyone's, wherever they are: no place refuses it
             await self.forgetting.confirmed(interaction)
             return
-        if not custom_id.startswith((FEEDBACK, RELATED)):
-            return
-        if not await self.kit.claim(f"interaction:{interaction.id}"):
-            return
-        if await self._refused_here(interaction):
-            return
         if custom_id.startswith(FEEDBACK):
-            await self.feedback.clicked(interaction, custom_id)
-        else:
-            await self._related(interaction, custom_id)
+            await self._take(interaction, lambda _: self.feedback.clicked(interaction, custom_id))
+        elif custom_id.startswith(RELATED):
+            await self._take(interaction, lambda _: self._related(interaction, custom_id))
 
     async def _related(self, interaction: discord.Interaction, custom_id: str) -> None:
         """Ask the clicked related question where the button is (the answer's thread); under a

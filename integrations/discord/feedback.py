@@ -91,10 +91,11 @@ class Feedback:
         await self._vote(interaction, answer, value)
 
     async def reason(self, interaction: discord.Interaction) -> None:
-        """The 👎 modal sent back: its reason and words kept with the vote."""
+        """The 👎 modal sent back (claimed and let through already): its reason and words
+        kept with the vote."""
         data: Mapping[str, Any] = interaction.data or {}
         answer = str(data.get("custom_id", "")).removeprefix(REASON)
-        if not answer.isdigit() or not await self._kit.claim(f"interaction:{interaction.id}"):
+        if not answer.isdigit():
             return
         wording = self._kit.wording(language_of(interaction))
         await self._thank(interaction, wording.reason_thanks())

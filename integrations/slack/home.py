@@ -10,7 +10,7 @@ element's ``block_id`` says which place and setting it changes (``channel:langua
 view's ``private_metadata`` which team and channel the page shows: the page carries its own
 state, so any worker can act on it.
 
-Below the settings come an admin's report (:mod:`integrations.slack.report`) and everyone's
+Below the settings come an admin's report (:mod:`integrations.slack.report_view`) and everyone's
 "Delete my data" (:mod:`integrations.slack.forgetting`): a page is a list of parts
 (:func:`settings_page` returns blocks; the views wrap them).
 """

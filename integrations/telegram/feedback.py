@@ -12,9 +12,9 @@ from typing import Any
 from aiogram.types import CallbackQuery, Message
 
 from bot.adapter import REASONS, Kit, Reason
-from bot.i18n.wording import Wording, catalogue_language
+from bot.i18n.wording import Wording
 from integrations.telegram.cards import FEEDBACK, feedback_keyboard
-from integrations.telegram.chatting import answer_press, chat_of, fence
+from integrations.telegram.chatting import answer_press, chat_of
 from integrations.telegram.place import answer_key
 from integrations.telegram.wire import TelegramApi
 
@@ -37,10 +37,11 @@ class Feedback:
         self._api = api
         self._kit = kit
 
-    async def pressed(self, query: CallbackQuery, message: Message, data: str) -> None:
+    async def pressed(self, query: CallbackQuery, message: Message, words: Wording) -> None:
+        """A 👍, a 👎 or a 👎's reason pressed (let through already): kept as the vote of
+        whoever pressed it."""
         chat = chat_of(message)
-        language = catalogue_language(query.from_user.language_code)
-        words = await self._kit.words(fence(chat), language)
+        data = query.data or ""
         reason = _reason(data)
         if data.startswith(REASON) and reason is None:  # not one of ours
             await answer_press(self._api, query)

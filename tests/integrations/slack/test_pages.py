@@ -16,7 +16,7 @@ from bot.places.settings import layered
 from bot.state import SettingChange
 from config import load_settings
 from integrations.slack.cards import disclaimer
-from integrations.slack.claims import claim_header
+from integrations.slack.check import claim_header
 from integrations.slack.feedback import reason_modal
 from integrations.slack.forgetting import forget_button, forget_modal, forgotten_modal
 from integrations.slack.home import (
