@@ -17,6 +17,7 @@ from pydantic import AliasChoices, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = [
+    "SHOWN_DEFAULT",
     "CommaList",
     "EnvironmentSettings",
     "PlatformSettings",
@@ -30,6 +31,11 @@ __all__ = [
 
 CommaList = Annotated[tuple[str, ...], NoDecode]
 """A comma-separated variable (``a, b,c``); parse it with :func:`comma_list`."""
+
+SHOWN_DEFAULT = "shown_default"
+"""A field's ``json_schema_extra`` key for its default as a person reads it, where its value
+alone would mislead (an empty allowlist is ``everyone``); the documentation's configuration
+table shows it."""
 
 _SWITCH = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
 
@@ -112,12 +118,22 @@ class EnvironmentSettings(BaseSettings):
             raise SettingsError(cls._one_line(error)) from None
 
     @classmethod
-    def variable(cls, field_name: str) -> str:
-        """The environment variable a field is read from."""
+    def names(cls, field_name: str) -> tuple[str, ...]:
+        """The environment variables a field is read from, its own name first, then aliases."""
         alias = cls.model_fields[field_name].validation_alias
         if isinstance(alias, AliasChoices):
-            return str(alias.choices[0])
-        return str(alias or field_name.upper())
+            return tuple(str(choice) for choice in alias.choices)
+        return (str(alias or field_name.upper()),)
+
+    @classmethod
+    def variable(cls, field_name: str) -> str:
+        """The environment variable a field is read from."""
+        return cls.names(field_name)[0]
+
+    @classmethod
+    def variables(cls) -> tuple[str, ...]:
+        """Every variable the model reads, by its own name (aliases left out)."""
+        return tuple(cls.variable(name) for name in cls.model_fields)
 
     @classmethod
     def _one_line(cls, error: ValidationError) -> str:
