@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Self
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, SecretStr, ValidationError
+from pydantic import AliasChoices, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "EnvironmentSettings",
     "PlatformSettings",
     "SettingsError",
+    "allowlist",
     "blank_is_unset",
     "comma_list",
     "http_url",
@@ -73,6 +74,17 @@ def comma_list(value: Any) -> Any:
     if isinstance(value, str):
         return tuple(part.strip() for part in value.split(",") if part.strip())
     return value
+
+
+def allowlist(variable: str, *, description: str) -> Any:
+    """A comma-separated allowlist's field: empty (the default) lets everyone in, and the
+    documentation says so. Parse it with :func:`comma_list`."""
+    return Field(
+        default=(),
+        validation_alias=variable,
+        json_schema_extra={SHOWN_DEFAULT: "everyone"},
+        description=description,
+    )
 
 
 def switch(value: Any) -> Any:

@@ -11,6 +11,7 @@ from config.environment import (
     SHOWN_DEFAULT,
     CommaList,
     PlatformSettings,
+    allowlist,
     blank_is_unset,
     comma_list,
     http_url,
@@ -55,20 +56,16 @@ class DiscordSettings(PlatformSettings):
             "Redis share the shards out themselves, and leave pinned ones alone)."
         ),
     )
-    guild_allowlist: CommaList = Field(
-        default=(),
-        validation_alias="DISCORD_GUILD_ALLOWLIST",
-        json_schema_extra={SHOWN_DEFAULT: "everyone"},
+    guild_allowlist: CommaList = allowlist(
+        "DISCORD_GUILD_ALLOWLIST",
         description=(
             'Comma-separated server ids where the bot answers: `/ask`, "Check with sources", '
             "mentions, replies, forum posts and buttons alike (`/citebot settings` heeds it "
             "too); with it set, `/ask` in a DM is refused."
         ),
     )
-    channel_allowlist: CommaList = Field(
-        default=(),
-        validation_alias="DISCORD_CHANNEL_ALLOWLIST",
-        json_schema_extra={SHOWN_DEFAULT: "everyone"},
+    channel_allowlist: CommaList = allowlist(
+        "DISCORD_CHANNEL_ALLOWLIST",
         description=(
             "Comma-separated channel ids where the bot answers, as the guild allowlist; a "
             "thread (a forum post) counts as its parent channel, and `/ask` in a DM is refused "

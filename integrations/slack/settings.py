@@ -9,9 +9,9 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, SecretStr, field_validator
 
 from config.environment import (
-    SHOWN_DEFAULT,
     CommaList,
     PlatformSettings,
+    allowlist,
     blank_is_unset,
     comma_list,
     http_url,
@@ -54,10 +54,8 @@ class SlackSettings(PlatformSettings):
             "of it (`apps.connections.open`)."
         ),
     )
-    channel_allowlist: CommaList = Field(
-        default=(),
-        validation_alias="SLACK_CHANNEL_ALLOWLIST",
-        json_schema_extra={SHOWN_DEFAULT: "everyone"},
+    channel_allowlist: CommaList = allowlist(
+        "SLACK_CHANNEL_ALLOWLIST",
         description=(
             "Comma-separated channel ids where the app answers mentions and buttons (a thread "
             "is in its channel); direct messages are always answered."

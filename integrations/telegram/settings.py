@@ -14,6 +14,7 @@ from config.environment import (
     SHOWN_DEFAULT,
     CommaList,
     PlatformSettings,
+    allowlist,
     blank_is_unset,
     comma_list,
     http_url,
@@ -43,10 +44,8 @@ class TelegramSettings(PlatformSettings):
             "double); calls go to `{base}/bot{TOKEN}/{method}`."
         ),
     )
-    chat_allowlist: CommaList = Field(
-        default=(),
-        validation_alias="TELEGRAM_CHAT_ALLOWLIST",
-        json_schema_extra={SHOWN_DEFAULT: "everyone"},
+    chat_allowlist: CommaList = allowlist(
+        "TELEGRAM_CHAT_ALLOWLIST",
         description=(
             "Comma-separated chat ids where the bot answers (questions and buttons alike): "
             "groups (`-100…`) and private chats (the person's id); with it set, a private chat "
