@@ -1,7 +1,7 @@
 """``/citebot settings``: a server's settings and one channel's, changed in Discord.
 
 Each subcommand, menu and modal admits only the server's admins, through the kit's admins'
-gate (:mod:`integrations.discord.admission`: anyone else is told so, privately and in their
+gate (:mod:`integrations.discord.admins`: anyone else is told so, privately and in their
 language, and nothing changes), and answers privately in the admin's language. The settings
 change through the kit (:meth:`~bot.adapter.Kit.change_setting`); a value refused is said in
 the admin's words, a store that does not answer too.
@@ -15,7 +15,7 @@ import discord
 
 from bot.adapter import SettingRefused, StateUnavailable, Venue, written
 from bot.render.ports import Payload
-from integrations.discord.admin_views import (
+from integrations.discord.admin_view import (
     VALUE,
     Where,
     by_menu,
@@ -26,9 +26,9 @@ from integrations.discord.admin_views import (
     value_menu,
     value_modal,
 )
-from integrations.discord.admission import Admin, AdminCommand, place_names, plain, private
-from integrations.discord.here import Here
+from integrations.discord.admins import Admin, AdminCommand, place_names, plain, private
 from integrations.discord.modals import modal_values
+from integrations.discord.place import Here
 from integrations.discord.types import CallbackType
 
 __all__ = ["SettingsAdmin"]

@@ -18,7 +18,7 @@ import discord
 from bot.adapter import Kit, Question
 from bot.render.ports import Payload
 from integrations.discord.cards import left_over
-from integrations.discord.here import FOLLOWUPS_WITHOUT_BOT, Here, may_thread
+from integrations.discord.place import FOLLOWUPS_WITHOUT_BOT, Here, may_thread
 from integrations.discord.routes import InteractionToken, RouteBudgets
 from integrations.discord.sink import DiscordAnswerSink, thread_name
 from integrations.discord.wire import DiscordWire

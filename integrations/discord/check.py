@@ -23,8 +23,8 @@ from bot.i18n.wording import Wording
 from bot.render.ports import Payload
 from bot.render.text import clip
 from integrations.discord.answering import ANSWER_MESSAGES_WITHOUT_BOT, InteractionAnswers
-from integrations.discord.here import arrival, here, may_thread
 from integrations.discord.markdown import DiscordMarkdown
+from integrations.discord.place import arrival, here, may_thread
 from integrations.discord.routes import RouteBudgets, pace
 from integrations.discord.sink import DiscordAnswerSink, thread_name
 from integrations.discord.types import CallbackType

@@ -18,8 +18,8 @@ from bot.adapter import REASONS, Kit, Reason
 from bot.i18n.wording import Wording
 from bot.render.text import clip
 from integrations.discord.cards import FEEDBACK
-from integrations.discord.here import language_of
 from integrations.discord.modals import modal_values
+from integrations.discord.place import language_of
 from integrations.discord.sink import answer_key
 from integrations.discord.types import CallbackType, Label, Modal
 from integrations.discord.wire import DiscordWire, message_body

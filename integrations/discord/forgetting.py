@@ -25,8 +25,8 @@ import discord
 from bot.adapter import FORGET_RETRIES, Admitted, Kit, StateUnavailable
 from bot.i18n.wording import Wording
 from bot.render.ports import Payload
-from integrations.discord.admission import plain, private
-from integrations.discord.here import arrival
+from integrations.discord.admins import plain, private
+from integrations.discord.place import arrival
 from integrations.discord.types import ActionRow, CallbackType
 from integrations.discord.wire import DiscordWire, message_body
 

@@ -1,6 +1,6 @@
 """``/citebot report``: what was asked in this server, for its admins.
 
-Admitted as ``/citebot settings`` is (:mod:`integrations.discord.admission`: Manage Server,
+Admitted as ``/citebot settings`` is (:mod:`integrations.discord.admins`: Manage Server,
 checked by the worker; anyone else is refused in their language and shown nothing), deferred
 privately at once (a report over many answers can take seconds to read), then shown in the
 admin's language as one embed (:mod:`integrations.discord.report_view`) from the kit's neutral
@@ -15,7 +15,7 @@ import time
 import discord
 
 from bot.adapter import StateUnavailable, Venue, reported_since
-from integrations.discord.admission import Admin, AdminCommand, place_names, plain
+from integrations.discord.admins import Admin, AdminCommand, place_names, plain
 from integrations.discord.report_view import report_embed
 
 __all__ = ["ServerReport"]

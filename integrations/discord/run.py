@@ -18,7 +18,7 @@ import discord
 from discord.http import Route
 
 from bot.adapter import Kit, scope_of
-from integrations.discord.bot import CitebotDiscord
+from integrations.discord.app import CitebotDiscord
 from integrations.discord.commands import declared_tree
 from integrations.discord.orphans import DiscordOrphans
 from integrations.discord.settings import DiscordSettings

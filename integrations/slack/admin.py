@@ -1,6 +1,6 @@
 """citebot's settings, changed in Slack by the workspace's admins (issue 25).
 
-The App Home tab shows the page (:mod:`integrations.slack.home`) when it is opened, and again
+The App Home tab shows the page (:mod:`integrations.slack.admin_view`) when it is opened, and again
 whenever ``app_context_changed`` says an admin now looks at another channel (the page then shows
 that channel too, and keeps it in its ``private_metadata``, so the next opening shows it
 whichever worker takes it); ``/citebot`` opens the same page as a modal. Each control changes one
@@ -34,10 +34,7 @@ from bot.adapter import (
     Venue,
 )
 from bot.i18n.wording import Wording
-from integrations.slack.blocks import Block
-from integrations.slack.context import Context, action_key
-from integrations.slack.forgetting import FORGET_COMMAND, Forgetting, forget_button
-from integrations.slack.home import (
+from integrations.slack.admin_view import (
     EDIT_ACTION,
     EDIT_BLOCK,
     EDIT_CALLBACK,
@@ -52,6 +49,9 @@ from integrations.slack.home import (
     settings_page,
     value_text,
 )
+from integrations.slack.blocks import Block
+from integrations.slack.context import Context, action_key
+from integrations.slack.forgetting import FORGET_COMMAND, Forgetting, forget_button
 from integrations.slack.members import team_of
 from integrations.slack.report import DEFAULT_PERIOD, Reports, period_of
 from integrations.slack.report_view import PERIOD_ACTION

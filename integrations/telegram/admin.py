@@ -16,10 +16,7 @@ from aiogram.types import CallbackQuery, Message, Update, User
 
 from bot.adapter import KEYS, Admitted, SettingRefused, StateUnavailable
 from bot.i18n.wording import Wording
-from integrations.telegram.admins import AdminCommand
-from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
-from integrations.telegram.markdown import TelegramHTML, visible
-from integrations.telegram.settings_view import (
+from integrations.telegram.admin_view import (
     TELEGRAM_KEYS,
     history_text,
     pressed_setting,
@@ -27,6 +24,9 @@ from integrations.telegram.settings_view import (
     settings_text,
     shown,
 )
+from integrations.telegram.admins import AdminCommand
+from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
+from integrations.telegram.markdown import TelegramHTML, visible
 from integrations.telegram.words import settings_how_to
 
 __all__ = ["SettingsAdmin"]

@@ -18,9 +18,9 @@ from aiogram.types import Message, Update, User
 from bot.adapter import Admitted, Kit, Say
 from bot.render.text import clip
 from integrations.telegram.chatting import arrival, chat_of, reply, topic_of
-from integrations.telegram.conversation import checked_message
 from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.place import Place
+from integrations.telegram.questions import checked_message
 from integrations.telegram.wire import TelegramApi
 from integrations.telegram.words import check_how_to
 

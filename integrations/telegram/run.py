@@ -19,7 +19,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramAPIError
 
 from bot.adapter import FairShare, Kit, scope_of
-from integrations.telegram.bot import TelegramBot
+from integrations.telegram.app import TelegramBot
 from integrations.telegram.commands import sync_commands_now, sync_if_changed
 from integrations.telegram.orphans import TelegramOrphans
 from integrations.telegram.pace import TelegramBudget

@@ -15,11 +15,7 @@ from bot.places import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, Place, PlaceSettings
 from bot.places.settings import layered
 from bot.state import SettingChange
 from config import load_settings
-from integrations.slack.cards import disclaimer
-from integrations.slack.check import claim_header
-from integrations.slack.feedback import reason_modal
-from integrations.slack.forgetting import forget_button, forget_modal, forgotten_modal
-from integrations.slack.home import (
+from integrations.slack.admin_view import (
     SLACK_KEYS,
     Page,
     Shown,
@@ -29,6 +25,10 @@ from integrations.slack.home import (
     settings_modal,
     settings_page,
 )
+from integrations.slack.cards import disclaimer
+from integrations.slack.check import claim_header
+from integrations.slack.feedback import reason_modal
+from integrations.slack.forgetting import forget_button, forget_modal, forgotten_modal
 from tests.sim.slack.limits import check_message
 from tests.sim.slack.model import Message
 from tests.sim.slack.views import check_view

@@ -28,12 +28,12 @@ from dataclasses import dataclass
 import discord
 
 from bot.adapter import Admitted, Arrival, Heard, Kit, Question
-from integrations.discord.here import place_of
+from integrations.discord.place import place_of
 from integrations.discord.routes import RouteBudgets
 from integrations.discord.sink import DiscordAnswerSink
 from integrations.discord.wire import DiscordWire
 
-__all__ = ["Conversations"]
+__all__ = ["Questions"]
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class _Heard:
     heard: Heard
 
 
-class Conversations:
+class Questions:
     def __init__(
         self,
         *,

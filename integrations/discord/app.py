@@ -7,7 +7,7 @@ platform kit does the rest. Each way in has its module: ``/ask`` and related que
 (:mod:`.answering`), "Check with sources" (:mod:`.check`), ``/citebot settings``
 (:mod:`.admin`), ``/citebot report`` (:mod:`.report`), ``/citebot forget-me`` and the bot
 removed from a server (:mod:`.forgetting`), 👍/👎 (:mod:`.feedback`), follow-ups and forum posts
-(:mod:`.conversations`).
+(:mod:`.questions`).
 
 Every way in is claimed once by its Discord id before anything is done, so any number of
 workers receiving the same gateway events answer it once, and passes the kit's one
@@ -29,15 +29,15 @@ from discord.gateway import DiscordWebSocket
 
 from bot.adapter import Act, Admitted, Kit
 from integrations.discord.admin import SettingsAdmin
-from integrations.discord.admin_views import SET, Where
+from integrations.discord.admin_view import SET, Where
 from integrations.discord.answering import InteractionAnswers
 from integrations.discord.cards import FEEDBACK, RELATED
 from integrations.discord.check import ClaimChecks
 from integrations.discord.commands import add_commands, command_tree
-from integrations.discord.conversations import Conversations
 from integrations.discord.feedback import REASON, Feedback
 from integrations.discord.forgetting import FORGET, Forgetting
-from integrations.discord.here import arrival, here
+from integrations.discord.place import arrival, here
+from integrations.discord.questions import Questions
 from integrations.discord.report import ServerReport
 from integrations.discord.routes import RouteBudgets
 from integrations.discord.settings import DiscordSettings
@@ -95,7 +95,7 @@ class CitebotDiscord(ShardedClient):
         self.reports = ServerReport(kit=kit, wire=self.wire)
         self.forgetting = Forgetting(kit=kit, wire=self.wire)
         self.feedback = Feedback(kit=kit, wire=self.wire)
-        self.conversations = Conversations(
+        self.questions = Questions(
             kit=kit,
             wire=self.wire,
             budgets=self.budgets,
@@ -185,7 +185,7 @@ class CitebotDiscord(ShardedClient):
     # -- messages ------------------------------------------------------------------------------
 
     async def on_message(self, message: discord.Message) -> None:
-        await self.conversations.on_message(message)
+        await self.questions.on_message(message)
 
     # -- buttons, menus and modals ----------------------------------------------------------
 

@@ -21,8 +21,8 @@ import discord
 from bot.adapter import Admins, Admitted, Kit
 from bot.i18n.wording import Wording
 from bot.render.ports import Payload
-from integrations.discord.here import Here, arrival, here
 from integrations.discord.markdown import DiscordMarkdown
+from integrations.discord.place import Here, arrival, here
 from integrations.discord.types import EPHEMERAL, CallbackType
 from integrations.discord.wire import DiscordWire, message_body
 

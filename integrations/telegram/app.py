@@ -10,7 +10,7 @@ allowlist that names it). A conversation is a chain of replies: each message cit
 noted with its conversation (:meth:`~bot.adapter.Kit.join_thread`), and a reply to one
 continues it, with the replied message itself as context where the conversation was
 forgotten. In a group, a bare reply to citebot is a follow-up and a message naming nobody a new
-post (:mod:`.conversation`), answered as the group's settings say. ``/check`` in reply to a
+post (:mod:`.questions`), answered as the group's settings say. ``/check`` in reply to a
 message asks the sources about it; ``/settings`` and ``/report`` are the group's admins'
 (:mod:`.admin`, :mod:`.report`), ``/forget_me`` everyone's (:mod:`.forgetting`). Each person
 reads citebot's words in their Telegram language.
@@ -28,16 +28,16 @@ from aiogram.types import CallbackQuery, Message, Update, User
 from bot.adapter import Admitted, Heard, Kit, Question, Turn
 from bot.render.dialect import ZWSP
 from integrations.telegram.admin import SettingsAdmin
+from integrations.telegram.admin_view import SETTING
 from integrations.telegram.cards import FEEDBACK, RELATED
 from integrations.telegram.chatting import answer_press, arrival, chat_of, topic_of
 from integrations.telegram.check import ClaimCheck
-from integrations.telegram.conversation import Asked, asked, command_of, for_everyone
 from integrations.telegram.feedback import REASON, Feedback
 from integrations.telegram.forgetting import FORGET, Forgetting
 from integrations.telegram.place import Chat, Place
+from integrations.telegram.questions import Asked, asked, command_of, for_everyone
 from integrations.telegram.report import GroupReport
 from integrations.telegram.report_view import PERIOD
-from integrations.telegram.settings_view import SETTING
 from integrations.telegram.sink import TelegramSink
 from integrations.telegram.thread import Abilities
 from integrations.telegram.wire import TelegramApi
