@@ -13,20 +13,18 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
-from pydantic import SecretStr
 
 from bot.i18n.wording import ENGLISH_LABELS
 from bot.places import Place
 from bot.render.ports import Payload
-from bot.service import AnswerService, answer_service
-from bot.upstream.client import AnswerClient, RetryPolicy
+from bot.service import AnswerService
 from integrations.slack.cards import FEEDBACK_ACTION
 from integrations.slack.presenter import SlackPresenter
 from integrations.slack.sink import SlackSink, vote_key
 from integrations.slack.web import make_web_client
 from tests.integrations.conformance.kit import Conformance, Inbound, Reply, Where, Wire
 from tests.integrations.formatter.reading import read
-from tests.integrations.slack.conftest import World, running_slack, slack_settings
+from tests.integrations.slack.conftest import World, serving, slack_settings
 from tests.integrations.slack.payloads import validate_slack_payload
 from tests.integrations.slack.test_sink import CHANNEL, sink_for
 from tests.sim.slack import Message, SlackSim
@@ -153,20 +151,9 @@ async def people_on_simulator(
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
         allowlist = f"{PLACES['allowed']},{PLACES['off']}"
         config = slack_settings(sim, upstream, SLACK_CHANNEL_ALLOWLIST=allowlist)
-        async with (
-            AnswerClient(
-                base_url=upstream.base_url,
-                api_key=SecretStr("sk-test"),
-                model="magisterium-1",
-                retry=RetryPolicy(max_retries=0),
-            ) as client,
-            answer_service(config.settings, client) as service,
-            running_slack(config, client, service=service),
-        ):
-            await sim.wait_connections(1)
+        async with serving(sim, upstream, config) as (world, service):
             off = Place("slack", sim.me.team_id, PLACES["off"])
             await service.places.set(off, "enabled", "off", by="admin")
-            world = World(sim=sim, upstream=upstream, settings=config, client=client)
             yield _People(world, service)
 
 
