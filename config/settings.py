@@ -10,9 +10,11 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 from urllib.parse import urlsplit
 
+import platformdirs
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import NoDecode
 
@@ -27,9 +29,11 @@ from config.environment import (
 
 __all__ = [
     "DEMO",
+    "MOST_PRICE",
     "HostPort",
     "Settings",
     "SettingsError",
+    "embedded_state_url",
     "load_settings",
     "parse_host_port",
     "shown_url",
@@ -37,6 +41,19 @@ __all__ = [
 
 DEMO = "demo"
 MAGISTERIUM_API = "https://www.magisterium.com/api/v1"
+STATE_FILE = "state.sqlite3"
+MOST_PRICE = Decimal(10_000)
+"""The dearest price ``UPSTREAM_PRICES`` takes, in US dollars a million tokens (the dearest
+models cost a few hundred): a typo's extra zeros are refused, not billed."""
+
+
+def embedded_state_url() -> str:
+    """``STATE_URL`` when none is set: a SQLite file in the user's data directory, as the
+    platform keeps it (platformdirs: ``$XDG_DATA_HOME/citebot``, else
+    ``~/.local/share/citebot`` on Linux; ``~/Library/Application Support/citebot`` on macOS;
+    ``%LOCALAPPDATA%\\citebot`` on Windows). The folder is made when the store is opened."""
+    folder = platformdirs.user_data_path("citebot", appauthor=False)
+    return f"sqlite:///{folder / STATE_FILE}"
 
 
 class HostPort(NamedTuple):
@@ -103,6 +120,17 @@ class Settings(EnvironmentSettings):
     upstream_max_retries: int = Field(
         default=3, ge=0, le=10, validation_alias="UPSTREAM_MAX_RETRIES"
     )
+    upstream_system_tokens: int | None = Field(
+        default=None, ge=0, le=10_000_000, validation_alias="UPSTREAM_SYSTEM_TOKENS"
+    )
+    """Tokens the upstream bills an answer beyond its prompt and its text, where its ``usage``
+    does not say them (Magisterium's retrieval); None: the provider's documented default
+    (bot/billing.py)."""
+    upstream_prices: Annotated[tuple[Decimal, Decimal, Decimal] | None, NoDecode] = Field(
+        default=None, validation_alias="UPSTREAM_PRICES"
+    )
+    """``INPUT,SYSTEM,OUTPUT`` US dollars a million tokens; None: the provider's documented
+    default, if citebot knows one (bot/billing.py)."""
     upstream_max_event_bytes: int = Field(
         default=1024 * 1024, ge=1024, validation_alias="UPSTREAM_MAX_EVENT_BYTES"
     )
@@ -117,7 +145,7 @@ class Settings(EnvironmentSettings):
     port: int = Field(default=3000, ge=1, le=65535, validation_alias="PORT")
     """Where a platform that receives HTTP requests listens (Slack's HTTP mode)."""
 
-    state_url: str = Field(default="memory://", validation_alias="STATE_URL")
+    state_url: str = Field(default_factory=embedded_state_url, validation_alias="STATE_URL")
     state_timeout_seconds: float = Field(
         default=2.0, gt=0, le=60, validation_alias="STATE_TIMEOUT_SECONDS"
     )
@@ -169,6 +197,23 @@ class Settings(EnvironmentSettings):
                 f"must start with memory://, sqlite:/// or redis://, got {shown_url(value)}"
             )
         return value
+
+    @field_validator("upstream_prices", mode="before")
+    @classmethod
+    def _prices(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        parts = [part.strip() for part in value.split(",")]
+        try:
+            prices = tuple(Decimal(part) for part in parts)
+        except InvalidOperation:
+            prices = ()
+        if len(prices) != 3 or not all(p.is_finite() and 0 <= p <= MOST_PRICE for p in prices):
+            raise ValueError(
+                "write INPUT,SYSTEM,OUTPUT US dollars a million tokens, each from 0 to"
+                f" {MOST_PRICE}, e.g. 0.50,0.70,2.00; got {value.strip()[:40]!r}"
+            )
+        return prices
 
     @field_validator("answer_log", mode="before")
     @classmethod

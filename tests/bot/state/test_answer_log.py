@@ -3,6 +3,8 @@ checks and the votes, and gone once past their retention."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -35,7 +37,11 @@ def record(
         first_text_seconds=0.8,
         total_seconds=4.2,
         model="magisterium-1",
-        tokens=120,
+        provider="magisterium",
+        tokens=16_620,
+        reported={"prompt": 100, "completion": 20, "total": 120},
+        estimated={"system": 16_500},
+        cost=Decimal("0.011640"),
         sources=sources,
         vote_key=vote_key,
     )
