@@ -223,7 +223,7 @@ async def test_a_comment_is_not_kept_where_the_log_keeps_no_words(
     assert (vote.reason, vote.comment) == ("other", None)
 
 
-async def test_a_place_over_its_token_budget_is_told_to_come_back_tomorrow_in_the_askers_language(
+async def test_a_place_over_its_token_budget_is_told_when_it_resets_in_the_askers_language(
     kits: Kit, upstream: UpstreamSim
 ) -> None:
     kit = kits()
@@ -235,12 +235,12 @@ async def test_a_place_over_its_token_budget_is_told_to_come_back_tomorrow_in_th
     assert first.shown[-1] == second.shown[-1] == "Hello world."
     assert len(upstream.requests) == 2
     assert refused.shown[-1].startswith(
-        "Le budget du jour de 20 tokens est épuisé ici. citebot répondra de nouveau ici demain, "
-        "dans "
+        "Le budget du jour de 20 tokens est épuisé ici. citebot répondra de nouveau ici à 00:00 "
+        "(UTC), dans "
     )
     assert english.shown[-1].startswith(
-        "Today's budget of 20 tokens here has been used. citebot will answer here again "
-        "tomorrow, in "
+        "Today's budget of 20 tokens here has been used. citebot will answer here again at "
+        "12:00\u202fAM (UTC), in "
     )
     report = await kit.report(GROUP, timedelta(days=1))
     assert report.outcomes == {"answered": 2, "refused": 2}
