@@ -20,7 +20,6 @@ from tests.sim.redis_server import (
 )
 from tests.sim.upstream import UpstreamSim
 
-
 _DATA_HOME = "CITEBOT_TESTS_DATA_HOME"
 
 

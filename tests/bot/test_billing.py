@@ -96,7 +96,7 @@ async def ask(kit: PlatformKit, text: str, *, language: str | None = None) -> Si
         text=text,
         platform="signal",
         user_id="4401",
-        channel_id=GROUP.server,
+        channel_id="-100200",
         server_id=GROUP.server,
         language=language,
     )

@@ -3,11 +3,10 @@ checks and the votes, and gone once past their retention."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from decimal import Decimal
 
 from redis.asyncio import Redis
 
