@@ -9,6 +9,7 @@ from decimal import Decimal
 from bot.billing import KINDS
 from bot.i18n.conversation_words import REASONS
 from bot.ops.report import TOP, Report
+from bot.service import LOGGED_REFUSALS
 
 __all__ = ["widest_report"]
 
@@ -22,17 +23,7 @@ def widest_report(place: str, channels: Sequence[str] = ()) -> Report:
         until=86400.0 * 30,
         place=place,
         outcomes=dict.fromkeys(("answered", "interrupted", "failed", "filtered", "refused"), 10**9),
-        refusals={
-            reason: 10**9
-            for reason in (
-                "rate_limit",
-                "too_long",
-                "daily_questions",
-                "daily_questions_per_person",
-                "daily_tokens",
-                "daily_cost",
-            )
-        },
+        refusals=dict.fromkeys(sorted(LOGGED_REFUSALS), 10**9),
         up=10**9,
         down=10**9,
         down_reasons={str(reason): 10**9 for reason in (*REASONS, "none")},

@@ -40,8 +40,8 @@ async def test_answers_fill_the_log_votes_count_and_the_report_agrees(
     await harness.votes(f"discord:{first.id}")
 
     assert over.content.startswith(
-        "Today's budget of 20 tokens here has been used. citebot will answer here again "
-        "tomorrow, in "
+        "Today's budget of 20 tokens here has been used. citebot will answer here again at "
+        "12:00\u202fAM (UTC), in "
     )
     assert len(harness.upstream.requests) == 2
     records = await logged(harness)
