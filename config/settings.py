@@ -158,7 +158,7 @@ class Settings(EnvironmentSettings):
         validation_alias="UPSTREAM_SYSTEM_TOKENS",
         description=(
             "Tokens the provider bills an answer beyond its prompt and its text (Magisterium's "
-            "retrieval \"system\" tokens), counted where its `usage` does not report them; "
+            'retrieval "system" tokens), counted where its `usage` does not report them; '
             "unset, the provider's documented default (Magisterium 16500, others 0: see "
             "Tokens, cost and budgets)."
         ),
