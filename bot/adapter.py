@@ -28,12 +28,21 @@ from bot.answer import AnswerSink, Outcome, Question, fingerprint
 from bot.i18n.conversation_words import REASONS, Reason
 from bot.i18n.wording import Wording
 from bot.inflight import Closer, Orphan, Whereabouts
-from bot.ops.report import PERIODS, Period, Report, labelled, reported_since, utc_minute
+from bot.ops.report import (
+    PERIODS,
+    Period,
+    Report,
+    labelled,
+    reported_since,
+    spending,
+    utc_minute,
+)
 from bot.pacing import Pacer, RateBudget
 from bot.places import (
     DISCLAIMER_LIMIT,
     KEYS,
     MOST_A_DAY,
+    MOST_DOLLARS,
     Place,
     PlaceSettings,
     SettingRefused,
@@ -57,6 +66,7 @@ __all__ = [
     "FORGET_RETRIES",
     "KEYS",
     "MOST_A_DAY",
+    "MOST_DOLLARS",
     "PERIODS",
     "REASONS",
     "Act",
@@ -102,6 +112,7 @@ __all__ = [
     "read_value",
     "reported_since",
     "scope_of",
+    "spending",
     "until_set",
     "utc_minute",
     "value_as_said",
