@@ -20,7 +20,7 @@ from bot.render.document import Footnote, Paragraph, Span, Text
 from bot.render.layout import MoreSources, ThreadLayout, capped
 from bot.render.numbering import CitationCard, FirstUse, Resolution, resolve
 from bot.render.pack import Message, Packer, join
-from bot.render.ports import Payload, Presenter
+from bot.render.ports import MarkdownSyntax, Payload, Presenter
 from bot.render.text import ELLIPSIS, SENTINEL, clip
 from bot.render.thread import write_thread
 from bot.render.write import Rendered, render_blocks, render_source
@@ -269,7 +269,10 @@ class AnswerFormatter:
             for note in _notes(blocks, message)
         ]
         text = markdown.neutralise(_fill(join(blocks, message), plain, markdown.footnote_separator))
-        return presenter.answer_message(text, feedback=False)
+        # a message that shows nothing yet (a code fence still without a line) holds its place
+        return presenter.answer_message(
+            text if _shows(markdown, text) else ELLIPSIS, feedback=False
+        )
 
     def _final_text(self, message: Message, resolution: Resolution, *, reserve: int = 0) -> str:
         presenter, markdown = self._presenter, self._markdown
@@ -290,9 +293,15 @@ class AnswerFormatter:
                 room -= cost
                 plain[index] = long
         richer = markdown.neutralise(_fill(source, plain, markdown.footnote_separator))
-        if not richer.strip():
-            return ELLIPSIS  # only markers without sources were here; a message can't be empty
+        if not _shows(markdown, richer):
+            return ELLIPSIS  # only markers without sources or empty markup: never an empty message
         return richer if markdown.length(richer) <= presenter.message_limit - reserve else text
+
+
+def _shows(markdown: MarkdownSyntax, text: str) -> bool:
+    """Whether written ``text`` shows anything but blank space where the platform counts what
+    it shows (Telegram's ``<pre>\n</pre>`` shows nothing, and an empty message is refused)."""
+    return markdown.length("".join(text.split())) > 0
 
 
 def _footnoted(text: str, citations: Sequence[Citation]) -> str:
@@ -353,13 +362,14 @@ def _fill(text: str, shown: Sequence[str], separator: str) -> str:
     """Put each footnote's display where its sentinel is; a removed one takes its space along."""
     parts = text.split(SENTINEL)
     out = [parts[0]]
-    previous = ""
+    last = -1  # where the last footnote shown is in ``out``
     for display, part in zip(shown, parts[1:], strict=True):
         if not display and not part[:1].isalnum():
             out[-1] = out[-1].rstrip(" ")
-        if display and previous and not out[-1]:
-            out.append(separator)
+        if display and last >= 0 and not "".join(out[last + 1 :]):
+            out.append(separator)  # right after another, a removed one's space gone too
+        if display:
+            last = len(out)
         out.append(display)
         out.append(part)
-        previous = display or (previous if not part else "")
     return "".join(out)

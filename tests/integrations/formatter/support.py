@@ -4,6 +4,7 @@ and what it refuses: ``tests/integrations/conformance/platforms/``)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -27,7 +28,10 @@ MARKDOWN = ("discord", "slack")
 terminal's rich markup): assertions on that source are theirs."""
 
 
+@functools.cache
 def _platforms() -> dict[str, Conformance]:
+    """The registered platforms, read once: the registry does not change while the suites run
+    (an entry points scan for every payload checked cost most of a property test's time)."""
     return {platform.name: platform for platform in registered()}
 
 
@@ -90,8 +94,9 @@ def skeleton(presenter: Presenter, payload: Payload) -> str:
     where it is Markdown, else as a reader reads it)."""
     if presenter.name in MARKDOWN:
         text = _SUPERSCRIPTS.sub("", _LINKED_NOTE.sub("", answer_text(payload)))
-        return "".join(text.replace(presenter.markdown.footnote_separator, "").split())
-    return "".join(read(presenter.name, [payload], [], ENGLISH_LABELS).text.split())
+    else:
+        text = read(presenter.name, [payload], [], ENGLISH_LABELS).text
+    return "".join(text.replace(presenter.markdown.footnote_separator, "").split())
 
 
 def reading(presenter: Presenter, result: RenderedAnswer) -> Reading:
