@@ -85,6 +85,9 @@ class AppWording:
             "daily_tokens": self._("Tokens a day"),
             "quote_check": self._("Check each quote on its page"),
             "disclaimer": self._("Disclaimer under each answer"),
+            "handoff": self._("Whom “Ask a person” reaches"),
+            "trusted_sources": self._("Trusted sources"),
+            "provider": self._("Where answers come from"),
         }
         return labels.get(key, key)
 

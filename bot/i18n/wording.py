@@ -29,6 +29,7 @@ from babel.core import get_global, parse_locale
 from babel.numbers import format_decimal
 
 from bot.i18n.app_words import AppWording
+from bot.i18n.community_words import CommunityWording, OwnAnswerLabels
 from bot.i18n.conversation_words import ConversationWording
 from bot.i18n.menu_words import MenuWording
 from bot.i18n.report_words import ReportLabels, ReportWording
@@ -51,6 +52,7 @@ __all__ = [
     "LANGUAGES",
     "WORDING",
     "Labels",
+    "OwnAnswerLabels",
     "ReportLabels",
     "SettingsLabels",
     "Wording",
@@ -172,10 +174,23 @@ class Labels:
     quote_not_found: str
     """Under a quote its source's page, read whole, does not have: not proof the source never
     said it (the page may have changed, or shown a paywall's teaser)."""
+    untrusted: str
+    """On the card of a source outside the place's ``trusted_sources`` (after a ⚠)."""
+    ask_sources: str
+    """The button under a place's own answer that asks the sources anyway."""
+    ask_person: str
+    """The button under an answer that asks the place's ``handoff`` ("Ask a person")."""
 
 
 @dataclass(frozen=True, slots=True)
-class Wording(SettingsWording, ConversationWording, ReportWording, AppWording, MenuWording):
+class Wording(
+    SettingsWording,
+    ConversationWording,
+    ReportWording,
+    AppWording,
+    MenuWording,
+    CommunityWording,
+):
     """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
     (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
     when none fits. A place's settings are worded in :mod:`bot.i18n.settings_words`."""
@@ -243,6 +258,9 @@ class Wording(SettingsWording, ConversationWording, ReportWording, AppWording, M
             quote_not_found=self._(
                 "Quote not found on the page: it may have changed or be behind a paywall"
             ),
+            untrusted=self._("Not among the sources trusted here"),
+            ask_sources=self._("Ask the sources"),
+            ask_person=self._("Ask a person"),
         )
 
     def duration(self, seconds: float) -> str:
