@@ -31,6 +31,8 @@ from bench.table import print_table, verdict
 from bot.matching import THRESHOLD, best_match
 
 Matcher = Callable[[str, Sequence[tuple[int, str]], str, float], tuple[int, float] | None]
+"""A question, the own questions by index, their language and a threshold -> the index
+matched and its score."""
 SWEEP = (0.6, 0.67, 0.7, 0.75, 0.8, 0.85, 0.9, 1.0)
 BASELINE_SWEEP = (60.0, 70.0, 75.0, 80.0, 85.0, 90.0, 95.0)
 
@@ -65,7 +67,8 @@ class Score:
 def _citebot(
     question: str, candidates: Sequence[tuple[int, str]], language: str, threshold: float
 ) -> tuple[int, float] | None:
-    return best_match(question, candidates, language, threshold=threshold)
+    written = [(index, kept, language) for index, kept in candidates]
+    return best_match(question, written, threshold=threshold)
 
 
 def _token_set(

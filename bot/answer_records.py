@@ -75,6 +75,8 @@ class AnswerRecords:
                     "tokens": tokens.count,
                     "tokens_estimated": tokens.estimated,
                     "error": type(outcome.error).__name__ if outcome.error else None,
+                    "own_answer": outcome.own_answer,
+                    "provider": place.provider if place is not None else None,
                 }
             },
         )
@@ -89,6 +91,7 @@ class AnswerRecords:
                 tokens=tokens,
                 vote_key=sink.vote_key() if isinstance(sink, VoteKeyed) else None,
                 thread=self._conversation_key(question),
+                trusted=place.trusted if place is not None else None,
             )
         except Exception as error:
             log.warning("an answer's record was not kept: %s", type(error).__name__)

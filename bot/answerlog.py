@@ -28,6 +28,8 @@ from bot.state import (
     LoggedVote,
     State,
 )
+from bot.state.logged import HANDOFF, PERSON
+from bot.upstream.trust import TrustedSources
 from bot.verify.verdict import Verdict
 
 __all__ = [
@@ -82,6 +84,8 @@ def tokens_used(question: Question, outcome: Outcome) -> TokensUsed:
     the turns sent with it and the text that came back. Nothing when no text came (the
     upstream failed, or refused before answering)."""
     usage = outcome.usage
+    if outcome.own_answer is not None:
+        return TokensUsed(0, estimated=False)  # the place's own answer: nothing went upstream
     if usage is not None:
         total = usage.total_tokens
         if total is None and (usage.prompt_tokens or usage.completion_tokens):
@@ -158,9 +162,11 @@ class AnswerLog:
         tokens: TokensUsed,
         vote_key: str | None,
         thread: str | None,
+        trusted: TrustedSources | None = None,
     ) -> None:
         """What became of an asked question (``entry.question`` with the turns sent with it);
-        ``thread`` is its conversation's memory key, ``vote_key`` where its votes arrive."""
+        ``thread`` is its conversation's memory key, ``vote_key`` where its votes arrive;
+        ``trusted``: the place's trusted sources, each source kept with whether it is one."""
         question = entry.question
         await self.state.note_belongings(
             question.platform,
@@ -172,7 +178,11 @@ class AnswerLog:
         )
         rendered = outcome.rendered
         sources = tuple(
-            LoggedSource(title=citation.title, url=citation.source_url)
+            LoggedSource(
+                title=citation.title,
+                url=citation.source_url,
+                trusted=None if trusted is None else trusted.covers(citation.source_url),
+            )
             for citation in (rendered.citations if rendered else ())[:MAX_SOURCES]
         )
         if not self.keeps:
@@ -187,6 +197,7 @@ class AnswerLog:
             answer=_clipped(outcome.text, MAX_KEPT_ANSWER) if self.mode == "full" else None,
             sources=sources,
             vote_key=vote_key,
+            own_answer=outcome.own_answer,
         )
         await self._write(entry, record)
 
@@ -242,6 +253,15 @@ class AnswerLog:
             ttl=max(FEEDBACK_TTL, self.retention),
         )
         return record
+
+    async def handed_off(self, answer_key: str) -> LoggedAnswer | None:
+        """A person was asked about the answer whose votes arrive under ``answer_key`` ("Ask
+        a person"): kept on its record, beside its votes; the record as it was, None when
+        there is none."""
+        if not self.keeps:
+            return None
+        handoff = LoggedVote(user=HANDOFF, value=PERSON, at=self._clock())
+        return await self.state.log_vote(answer_key, handoff)
 
 
 def _clipped(text: str, most: int) -> str:

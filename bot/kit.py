@@ -24,6 +24,7 @@ from bot.answer import AnswerSink, Outcome, Question
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
 from bot.inflight import Closer
+from bot.kit_community import CommunityKit
 from bot.ops.report import Report, build_report
 from bot.pacing import Pacer
 from bot.places import Place, PlaceSettings, SettingRefused
@@ -64,8 +65,9 @@ class Venue:
     """A conversation with the bot alone (a DM, a Telegram private chat)."""
 
 
-class PlatformKit:
-    """One platform's handle on the answer service, shared by all its adapter's handlers."""
+class PlatformKit(CommunityKit):
+    """One platform's handle on the answer service, shared by all its adapter's handlers; its
+    places' own answers and the buttons under answers are :class:`CommunityKit`'s."""
 
     def __init__(
         self,

@@ -19,7 +19,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -33,11 +33,12 @@ from bot.answer import (
     answer_question,
 )
 from bot.answer_records import AnswerRecords
-from bot.answerlog import AnswerLog, LogEntry
-from bot.connect import open_quote_checker
+from bot.answerlog import AnswerLog, LogEntry, VoteKeyed
+from bot.connect import open_providers, open_quote_checker
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
 from bot.ops.metrics import Metrics
+from bot.own_answers import OwnAnswerClient, answer_buttons, own_answer_for, own_mark
 from bot.pacing import Pacer
 from bot.places import Places, PlaceSettings
 from bot.render.ports import Presenter
@@ -45,7 +46,9 @@ from bot.state import State, open_state
 from bot.state.coordination import Coordination, shared_coordination
 from bot.state.failopen import FailOpenState
 from bot.state.names import rate_window
-from bot.upstream.client import AnswerClient
+from bot.tickets import Tickets
+from bot.upstream.client import AnswerClient, Answerer
+from bot.upstream.errors import UpstreamDown
 from bot.upstream.events import Turn
 from config import Settings
 from config.settings import HostPort
@@ -106,6 +109,7 @@ class AnswerService:
         coordination: Coordination | None = None,
         places: Places | None = None,
         answer_log: AnswerLog | None = None,
+        providers: Mapping[str, AnswerClient] | None = None,
     ) -> None:
         """``checker``: the process's quote checks of posted cards (None: QUOTE_CHECK=off);
         ``coordination``: the workers' shared Redis (None: this worker is alone), for the
@@ -133,6 +137,10 @@ class AnswerService:
             conversation_key=self.conversation_key,
         )
         """What each answer leaves (counts, its log line, tokens, its record) and its votes."""
+        self.providers = dict(providers or {})
+        """The operator's ``UPSTREAM_PROFILES``, by name: a place's ``provider`` picks one."""
+        self.tickets = Tickets(state, ttl=limits.memory_ttl)
+        """The questions under answers whose buttons may still be pressed."""
         self._tasks: set[asyncio.Task[object]] = set()
         self._accepting = True
 
@@ -167,6 +175,14 @@ class AnswerService:
         """The words for a person who speaks ``language`` (None: this worker's default), with
         ``platform``'s own words for its threads and channels."""
         return Wording(language=language or self.wording.language, platform=platform)
+
+    def client_for(self, place: PlaceSettings | None) -> AnswerClient | None:
+        """The upstream that answers where ``place`` is: its ``provider``'s, else the default;
+        None for a provider the operator no longer configures (its questions must not go
+        to another upstream than the one its admins chose)."""
+        if place is None or place.provider is None:
+            return self.client
+        return self.providers.get(place.provider)
 
     async def refuse(self, sink: AnswerSink, presenter: Presenter, words: str) -> None:
         """Answer with one short message instead of an answer."""
@@ -242,7 +258,8 @@ class AnswerService:
         """:meth:`ask`'s work; notices go to ``sink`` itself, the answer through the sink the
         in-flight record tracks, its writes told to ``after_show``."""
         notices = sink
-        refusal = await self._gate(question, wording, place)
+        own = await own_answer_for(self.places, question) if place is not None else None
+        refusal = await self._gate(question, wording, place, upstream=own is None)
         if refusal is not None:
             why, words = refusal
             await self.refuse(notices, presenter, words)
@@ -250,6 +267,16 @@ class AnswerService:
                 self.metrics.refusals.labels(question.platform, why).inc()
                 await self.answer_log.refused(entry, why)
             return None
+        client: Answerer | None = OwnAnswerClient(own) if own else self.client_for(place)
+        if client is None:
+            assert place is not None
+            log.error(
+                "%s: provider %r is not in UPSTREAM_PROFILES", question.platform, place.provider
+            )
+            failed = UpstreamDown(f"no upstream profile named {place.provider!r}")
+            await self.refuse(notices, presenter, wording.explain(failed))
+            return Outcome(status="failed", text="", error=failed)
+        buttons = answer_buttons(wording, place, own=own is not None)
         with self._tracked():
             key = self.conversation_key(question)
 
@@ -274,19 +301,25 @@ class AnswerService:
                     if not question.history:
                         question = replace(question, history=await self.history(question))
                     entry.question = question
+                    checks = place is None or place.quote_check
                     outcome = await answer_question(
                         question,
-                        client=self.client,
+                        client=client,
                         presenter=presenter,
                         sink=WatchedSink(tracked, after_show),
                         pacer=pacer,
                         wording=wording,
-                        checker=self.checker if place is None or place.quote_check else None,
+                        checker=self.checker if checks and own is None else None,
                         max_messages=max_messages,
                         max_cards=self.limits.max_cards,
-                        disclaimer=place.disclaimer if place is not None else None,
+                        disclaimer=place.disclaimer if place is not None and not own else None,
                         on_verdicts=functools.partial(self.records.checked, entry),
+                        closing=own_mark(own, wording) if own else None,
+                        buttons=buttons,
+                        trusted=place.trusted if place is not None else None,
                     )
+                    if own is not None:
+                        outcome = replace(outcome, own_answer=own.id)
                     if key is not None and outcome.text.strip():
                         # still holding the thread: the next question in it reads this turn
                         await self.state.append(
@@ -308,6 +341,9 @@ class AnswerService:
                     )
                 raise
             await self.records.answered(entry, outcome, place=place, sink=sink)
+            answer_key = sink.vote_key() if isinstance(sink, VoteKeyed) else None
+            if buttons and answer_key is not None and outcome.status == "answered":
+                await self.tickets.keep(answer_key, question)
             return outcome
 
     async def forget_person(self, platform: str, user_id: str) -> int:
@@ -324,11 +360,17 @@ class AnswerService:
         return forgotten
 
     async def _gate(
-        self, question: Question, wording: Wording, place: PlaceSettings | None
+        self,
+        question: Question,
+        wording: Wording,
+        place: PlaceSettings | None,
+        *,
+        upstream: bool = True,
     ) -> tuple[str, str] | None:
         """Why not to answer ``question``, and the words that say it in ``wording``; None to
         answer it. The place's daily quotas are asked last, so a question refused for any other
-        reason counts on none; its token budget just before them (it counts nothing)."""
+        reason counts on none; its token budget just before them (it counts nothing). A
+        question its place answers itself (not ``upstream``) costs neither."""
         if not self._accepting:
             return "restarting", wording.restarting()
         if not question.text.strip():
@@ -343,7 +385,7 @@ class AnswerService:
         if not decision.allowed:
             self.metrics.rate_limited_users.labels(question.platform).inc()
             return "rate_limit", wording.user_rate_limited(decision.retry_after)
-        if place is not None:
+        if place is not None and upstream:
             budget = await self.places.token_budget(place)
             if not budget.allowed:
                 return "daily_tokens", wording.daily_tokens_used(budget.limit, budget.retry_after)
@@ -422,6 +464,7 @@ async def answer_service(
         ) as coordination,
         InFlight(coordination) as inflight,
         open_quote_checker(settings, cache=state, pages=quote_check_hosts) as checker,
+        open_providers(settings) as providers,
     ):
         service = AnswerService(
             client=client,
@@ -440,6 +483,7 @@ async def answer_service(
             inflight=inflight,
             checker=checker,
             coordination=coordination,
+            providers=providers,
         )
         try:
             yield service

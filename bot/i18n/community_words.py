@@ -114,6 +114,10 @@ class CommunityWording:
         or the asker was forgotten)."""
         return self._("This button no longer works. Please ask your question again.")
 
+    def sources_already(self: _Speaker) -> str:
+        """ "Ask the sources" pressed again under the same own answer."""
+        return self._("The sources have already been asked about this question.")
+
     def handoff_off(self: _Speaker) -> str:
         """ "Ask a person" pressed where its admins have since set ``handoff`` to none."""
         return self._("Nobody here is set up to be asked any more.")

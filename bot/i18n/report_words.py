@@ -36,6 +36,12 @@ class ReportLabels:
     reported: str
     estimated: str
     channels: str
+    own_answers: str
+    """Questions given the place's own answer."""
+    handoffs: str
+    """Answers whose asker asked for a person."""
+    untrusted: str
+    """Heads the sites of sources outside the place's trusted sources."""
     what: str
     count: str
     nothing: str
@@ -83,6 +89,9 @@ class ReportWording:
             reported=self._("As the answer service reported them"),
             estimated=self._("Estimated from characters"),
             channels=self._("Where most questions were asked"),
+            own_answers=self._("Answered with the admins' own answer"),
+            handoffs=self._("Asked for a person"),
+            untrusted=self._("Cited sources outside the trusted ones, by site"),
             what=self._("What"),
             count=self._("Count"),
             nothing=self._("Nothing was asked in this period."),

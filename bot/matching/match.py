@@ -50,21 +50,19 @@ def similarity(asked: Reading, kept: Reading) -> float:
 
 def best_match(
     question: str,
-    candidates: Sequence[tuple[T, str]],
-    language: str,
+    candidates: Sequence[tuple[T, str, str]],
     *,
     threshold: float = THRESHOLD,
 ) -> tuple[T, float] | None:
-    """The candidate (a value and its question) ``question`` asks, with its similarity; None
-    when none reaches ``threshold`` or two come within :data:`AMBIGUOUS` of each other. The
-    first of equal candidates wins (a channel's own answers come before its server's)."""
-    asked = read_question(question, language)
-    if not asked.words:
-        return None
+    """The candidate ``question`` asks, with its similarity: each candidate a value, its
+    question and the language that question is written in (both are read as that language
+    reads). None when none reaches ``threshold``, or when two come within :data:`AMBIGUOUS` of
+    each other. The first of equal candidates wins (a channel's own answers come before its
+    server's)."""
     scored: list[tuple[float, T]] = []
-    for value, kept in candidates:
-        reading = read_question(kept, language)
-        if _ceiling(asked, reading) < threshold:
+    for value, kept, language in candidates:
+        asked, reading = read_question(question, language), read_question(kept, language)
+        if not asked.words or _ceiling(asked, reading) < threshold:
             continue
         score = similarity(asked, reading)
         if score >= threshold:

@@ -84,6 +84,12 @@ class Metrics:
             ["platform", "value"],
             registry=self.registry,
         )
+        self.handoffs = Counter(
+            "citebot_handoffs",
+            'Answers whose asker pressed "Ask a person" (once an answer).',
+            ["platform"],
+            registry=self.registry,
+        )
         self.down_reasons = Counter(
             "citebot_down_reasons",
             "Why a 👎 was given, counted when its reason is (a 👎 given without one is not).",

@@ -20,6 +20,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from bot.state import AnswerLogStore, LoggedAnswer
+from bot.state.logged import PERSON
 
 __all__ = [
     "PERIODS",
@@ -74,6 +75,12 @@ class Report:
     """Tokens of answers whose upstream reported none, estimated from characters."""
     busiest_channels: tuple[tuple[str, int], ...] = ()
     """Places (``discord:GUILD/CHANNEL``) -> questions asked there."""
+    own_answers: int = 0
+    """Questions given the place's own answer instead of the sources'."""
+    handoffs: int = 0
+    """Answers whose asker asked for a person ("Ask a person")."""
+    untrusted_sites: tuple[tuple[str, int], ...] = ()
+    """Sites of cited sources outside their place's trusted sources -> how many."""
 
     @property
     def questions(self) -> int:
@@ -101,6 +108,9 @@ class Report:
             "first_text_seconds": {"p50": self.first_text_p50, "p95": self.first_text_p95},
             "tokens": {"reported": self.tokens_reported, "estimated": self.tokens_estimated},
             "busiest_channels": [{"place": p, "count": n} for p, n in self.busiest_channels],
+            "own_answers": self.own_answers,
+            "handoffs": self.handoffs,
+            "untrusted_sources": [{"site": site, "count": n} for site, n in self.untrusted_sites],
         }
 
 
@@ -140,6 +150,8 @@ class _Tally:
         self.first_text: list[float] = []
         self.tokens: Counter[bool] = Counter()
         self.channels: Counter[str] = Counter()
+        self.own_answers = 0
+        self.untrusted: Counter[str] = Counter()
 
     def take(self, record: LoggedAnswer) -> None:
         self.outcomes[record.outcome] += 1
@@ -153,6 +165,8 @@ class _Tally:
             asked = _normalised(record.question)
             self.questions[asked] += 1
             self.asked_as.setdefault(asked, record.question.strip())
+        self.own_answers += record.own_answer is not None
+        self.untrusted.update(_site(s.url) for s in record.sources if s.trusted is False)
         unfound = [s.url for s in record.sources if s.verdict == "not_found"]
         if unfound:
             self.unfound += 1
@@ -184,6 +198,9 @@ class _Tally:
             tokens_reported=self.tokens[False],
             tokens_estimated=self.tokens[True],
             busiest_channels=tuple(self.channels.most_common(top)),
+            own_answers=self.own_answers,
+            handoffs=self.votes[PERSON],
+            untrusted_sites=tuple(self.untrusted.most_common(top)),
         )
 
 

@@ -41,7 +41,8 @@ def checked_document(
         settings = checked.setdefault(place, {})
         for name, value in keys.items():
             if name == "answers":
-                settings.update(checked_own_answers(value, where=where))
+                language = str(keys.get("language") or "en")
+                settings.update(checked_own_answers(value, where=where, language=language))
                 continue
             if isinstance(value, bool):
                 text = "on" if value else "off"
@@ -55,4 +56,3 @@ def checked_document(
             except SettingRefused as refused:
                 raise refused.at(str(place)) from None
     return checked
-

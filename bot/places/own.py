@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n.wording import catalogue_language
 from bot.places.place import Place
 from bot.places.refused import SettingRefused, misshapen
 
@@ -61,6 +62,9 @@ class OwnAnswer:
     mention, and a mention pings)."""
     at: float
     """Seconds since the epoch."""
+    language: str = "en"
+    """The language its question is written in (a catalogue's, ``pt_BR``): the admin's when
+    they set it, else the place's. Questions are matched against it as that language reads."""
     place: Place | None = None
     """Where it is kept: the channel's or the server's (None: not yet kept)."""
 
@@ -76,6 +80,7 @@ class OwnAnswer:
             "by": self.by,
             "name": self.name,
             "at": round(self.at, 3),
+            "language": self.language,
         }
         return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
 
@@ -97,7 +102,13 @@ def answer_id(question: str) -> str:
 
 
 def new_own_answer(
-    question: str, answer: str, *, by: str, name: str, at: float | None = None
+    question: str,
+    answer: str,
+    *,
+    by: str,
+    name: str,
+    language: str,
+    at: float | None = None,
 ) -> OwnAnswer:
     """An own answer as an admin wrote it, checked; :class:`SettingRefused` (said in the
     admin's language) for an empty or over-long question or answer, or a question of more
@@ -117,6 +128,7 @@ def new_own_answer(
         by=by,
         name=" ".join(name.split())[:80] or by,
         at=time.time() if at is None else at,
+        language=catalogue_language(language) or "en",
     )
 
 
@@ -144,6 +156,7 @@ def read_own_answer(key: str, value: str, place: Place | None = None) -> OwnAnsw
             by=str(body.get("by", "")),
             name=str(body.get("name") or body.get("by", "")),
             at=float(body.get("at", 0.0)),
+            language=catalogue_language(str(body.get("language", "en"))) or "en",
             place=place,
         )
     except (ValueError, TypeError, KeyError):
@@ -156,7 +169,7 @@ def own_answers_of(keys: Mapping[str, str], place: Place | None = None) -> list[
     return sorted((own for own in found if own is not None), key=lambda own: (own.at, own.id))
 
 
-def checked_own_answers(entries: object, *, where: str) -> dict[str, str]:
+def checked_own_answers(entries: object, *, where: str, language: str) -> dict[str, str]:
     """An exported place's ``answers`` as the settings they are kept in (key -> value), each
     checked as an admin's would be; :class:`SettingRefused` naming the first that is not
     right."""
@@ -173,10 +186,10 @@ def checked_own_answers(entries: object, *, where: str) -> dict[str, str]:
                 str(entry.get("answer", "")),
                 by=str(entry.get("by") or "operator"),
                 name=str(entry.get("name") or entry.get("by") or "operator"),
+                language=str(entry.get("language") or language),
                 at=float(entry["at"]) if isinstance(entry.get("at"), int | float) else None,
             )
         except SettingRefused as refused:
             raise refused.at(at) from None
         kept[own.key] = own.value()
     return kept
-

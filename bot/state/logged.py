@@ -14,6 +14,8 @@ from typing import Any
 
 __all__ = [
     "FORGOTTEN",
+    "HANDOFF",
+    "PERSON",
     "LoggedAnswer",
     "LoggedSource",
     "LoggedVote",
@@ -24,6 +26,10 @@ __all__ = [
 
 FORGOTTEN = "forgotten"
 """Who a setting's change was made by, once that person asked to be forgotten."""
+HANDOFF = "handoff"
+"""The ``user`` of the vote that says a person was asked about an answer ("Ask a person",
+``value`` :data:`PERSON`): kept beside the asker's own 👍/👎, not in place of it."""
+PERSON = "person"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -34,6 +40,8 @@ class LoggedSource:
     title: str | None = None
     url: str | None = None
     verdict: str | None = None
+    trusted: bool | None = None
+    """Whether it is among the place's trusted sources; None where the place names none."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -79,6 +87,8 @@ class LoggedAnswer:
     votes: tuple[LoggedVote, ...] = ()
     vote_key: str | None = None
     """The key the platform's vote buttons on this answer send (``PlatformKit.vote``)."""
+    own_answer: str | None = None
+    """The ID of the place's own answer it was given instead of the sources'."""
 
     @property
     def place(self) -> str | None:
@@ -138,6 +148,7 @@ def loads(text: str) -> LoggedAnswer:
         sources=tuple(LoggedSource(**source) for source in _list(fields, "sources")),
         votes=tuple(LoggedVote(**vote) for vote in _list(fields, "votes")),
         vote_key=fields.get("vote_key"),
+        own_answer=fields.get("own_answer"),
     )
 
 
