@@ -31,6 +31,7 @@ __all__ = [
     "QUESTION_LIMIT",
     "OwnAnswer",
     "answer_id",
+    "as_changed",
     "new_own_answer",
     "own_answers_of",
     "own_key",
@@ -161,6 +162,16 @@ def read_own_answer(key: str, value: str, place: Place | None = None) -> OwnAnsw
         )
     except (ValueError, TypeError, KeyError):
         return None
+
+
+def as_changed(key: str, value: str | None) -> str | None:
+    """A setting's value as a history shows it: an own answer as its question and the start
+    of its answer, any other as it is."""
+    own = read_own_answer(key, value) if value is not None else None
+    if own is None:
+        return value
+    answer = own.answer if len(own.answer) <= 40 else own.answer[:39] + "…"
+    return f"{own.question} → {answer}"
 
 
 def own_answers_of(keys: Mapping[str, str], place: Place | None = None) -> list[OwnAnswer]:
