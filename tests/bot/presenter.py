@@ -46,6 +46,7 @@ class _Cards:
                 "quote": passage.quote,
                 "url": card.url,
                 "verdict": passage.verdict_line,
+                "trust": card.trust_line,
             }
         ]
 
