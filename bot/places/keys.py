@@ -33,6 +33,7 @@ __all__ = [
     "Where",
     "check_key",
     "check_value",
+    "longest_written",
     "read_value",
     "value_as_said",
     "written",
@@ -45,6 +46,8 @@ DISCLAIMER_LIMIT = 200
 """Characters in a disclaimer: one short line under every answer."""
 MOST_A_DAY = 1_000_000_000
 """The largest daily count a place may set (``daily_tokens`` needs millions)."""
+HOSTS_WRITTEN = 1000
+"""Characters of ``trusted_sources`` as an admin writes it: room for its most hosts."""
 NONE = "none"
 ADMINS = "admins"
 """``handoff``'s value for the place's own admins, where the platform can name them."""
@@ -91,6 +94,18 @@ KEYS: Mapping[str, Key] = {
     )
 }
 """Every setting, in the order they are shown."""
+
+
+def longest_written(key: Key) -> int:
+    """The most characters ``key``'s value is written in (a form's field takes no more): a
+    disclaimer's line, a daily count's digits, a host list, a name or an id."""
+    if key.kind == "text":
+        return DISCLAIMER_LIMIT
+    if key.kind == "count":
+        return len(str(MOST_A_DAY))
+    if key.kind == "hosts":
+        return HOSTS_WRITTEN
+    return 40
 
 
 def check_key(name: str) -> Key:
