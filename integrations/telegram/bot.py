@@ -13,7 +13,8 @@ conversation was forgotten. In a group, a bare reply to citebot is answered wher
 ``follow_ups_without_mention`` is on, and every new message where ``auto_answer`` is.
 ``/check`` in reply to a message asks the sources about it; ``/settings`` and ``/report`` are
 the group's admins' (:mod:`.admin`, :mod:`.report`), ``/forget_me`` everyone's
-(:mod:`.forgetting`). Each person reads citebot's words in their Telegram language.
+(:mod:`.forgetting`); "Ask the sources" and "Ask a person" are the asker's
+(:mod:`.buttons`). Each person reads citebot's words in their Telegram language.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from bot.kit import PlatformKit
 from bot.render.dialect import ZWSP
 from bot.upstream.events import Turn
 from integrations.telegram.admin import SettingsAdmin
-from integrations.telegram.cards import FEEDBACK, RELATED
+from integrations.telegram.buttons import AnswerButtons
+from integrations.telegram.cards import ACTION, FEEDBACK, RELATED
 from integrations.telegram.chatting import answer_press, chat_of, fence, topic_of
 from integrations.telegram.check import ClaimCheck
 from integrations.telegram.conversation import Asked, asked, command_of, for_everyone
@@ -77,6 +79,7 @@ class TelegramBot:
         self.forgetting = Forgetting(api=api, kit=kit)
         checks = ClaimCheck(api=api, kit=kit, ask=self._ask_starting)
         self.feedback = Feedback(api=api, kit=kit)
+        self.buttons = AnswerButtons(api=api, kit=kit, ask_again=self._from_the_sources)
         self._commands: dict[str, Command] = {
             "settings": settings.command,
             "report": report.command,
@@ -97,7 +100,7 @@ class TelegramBot:
         elif update.callback_query is not None:
             query = update.callback_query
             data = query.data or ""
-            ours = data.startswith((FEEDBACK, REASON, RELATED, *self._presses))
+            ours = data.startswith((FEEDBACK, REASON, RELATED, ACTION, *self._presses))
             if ours and await self._claim(update):
                 await self._on_button(query, data)
         elif update.my_chat_member is not None and await self._claim(update):
@@ -157,10 +160,11 @@ class TelegramBot:
         place: Place,
         thread: str,
         context: str | None = None,
+        own_answers: bool = True,
     ) -> None:
         """Answer ``text`` asked by ``user`` at ``place``, in conversation ``thread``
         (``context``: the bot's message a reply answers, where its conversation was
-        forgotten)."""
+        forgotten; ``own_answers`` False: from the sources, "Ask the sources" pressed)."""
         chat = place.chat
         language = catalogue_language(user.language_code)
 
@@ -191,6 +195,7 @@ class TelegramBot:
             server_id=str(chat.id),
             language=language,
             locale=user.language_code,
+            own_answers=own_answers,
         )
         if context and not await self.kit.remembered(question):
             question = replace(question, history=(Turn("assistant", context),))
@@ -229,13 +234,17 @@ class TelegramBot:
             await answer_press(self.api, query, refusal, alert=True)
         elif data.startswith((FEEDBACK, REASON)):
             await self.feedback.pressed(query, message, data)
+        elif data.startswith(ACTION):
+            await self.buttons.pressed(query, message, data)
         else:
             await answer_press(self.api, query)
             label = _label(message, data)
             if label:
                 self.kit.spawn(self._related(query.from_user, message, label))
 
-    async def _related(self, user: User, message: Message, text: str) -> None:
+    async def _related(
+        self, user: User, message: Message, text: str, *, own_answers: bool = True
+    ) -> None:
         """A related question pressed: asked in the conversation of the message it is under,
         which the answer replies to."""
         chat = chat_of(message)
@@ -246,7 +255,12 @@ class TelegramBot:
             user=user,
             place=Place(chat, topic=topic_of(message), question=message.message_id),
             thread=thread,
+            own_answers=own_answers,
         )
+
+    async def _from_the_sources(self, text: str, user: User, message: Message) -> None:
+        """ "Ask the sources" pressed under an own answer: its question, of the sources."""
+        await self._related(user, message, text, own_answers=False)
 
 
 def _label(message: Message, data: str) -> str:
