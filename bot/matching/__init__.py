@@ -3,6 +3,6 @@ the place speaks: see :mod:`bot.matching.match` for the rule and ``python -m ben
 it measures."""
 
 from bot.matching.match import THRESHOLD, best_match, similarity
-from bot.matching.reading import Reading, read_question
+from bot.matching.reading import Reading, language_of, read_question
 
-__all__ = ["THRESHOLD", "Reading", "best_match", "read_question", "similarity"]
+__all__ = ["THRESHOLD", "Reading", "best_match", "language_of", "read_question", "similarity"]

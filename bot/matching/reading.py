@@ -21,7 +21,7 @@ import snowballstemmer
 
 from bot.matching.lexicon import LEXICONS, Kind, Lexicon
 
-__all__ = ["MOST_WORDS", "Reading", "read_question"]
+__all__ = ["MOST_WORDS", "Reading", "language_of", "read_question"]
 
 MOST_WORDS = 64
 """Content words read of one question: a question of a few thousand characters costs no more
@@ -67,6 +67,31 @@ def read_question(text: str, language: str) -> Reading:
     words = frozenset(_plain(stem) for stem in stems if stem)
     numbers = frozenset(token for token in content if token.isdigit())
     return Reading(lexicon, words=words, kinds=kinds, negated=negated, numbers=numbers)
+
+
+def language_of(text: str, fallback: str) -> str:
+    """The language ``text`` reads as (a catalogue's): the one whose question and function
+    words it uses most, Chinese where it is written in Han characters; ``fallback`` (the
+    place's, the admin's) where none stands out. An own question is matched as its own
+    language reads it, whatever language the admin's app speaks."""
+    if _HAN.search(text):
+        return fallback if fallback.startswith("zh_") else "zh_Hans"
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    tokens = _WORD.findall(_APOSTROPHES.sub(" ", folded))[:MOST_WORDS]
+    scores = {
+        language: sum(
+            token in lexicon.function_words
+            or token in lexicon.negations
+            or token in lexicon.kinds
+            for token in tokens
+        )
+        for language, lexicon in LEXICONS.items()
+        if lexicon.stemmer is not None
+    }
+    best = max(scores.values(), default=0)
+    if best == 0 or scores.get(fallback, -1) == best:
+        return fallback
+    return max(scores, key=lambda language: scores[language])
 
 
 def _kinds_of(tokens: Sequence[str], lexicon: Lexicon) -> tuple[frozenset[Kind], list[str]]:

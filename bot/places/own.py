@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n.wording import catalogue_language
+from bot.matching import language_of
 from bot.places.place import Place
 from bot.places.refused import SettingRefused, misshapen
 
@@ -64,8 +65,9 @@ class OwnAnswer:
     at: float
     """Seconds since the epoch."""
     language: str = "en"
-    """The language its question is written in (a catalogue's, ``pt_BR``): the admin's when
-    they set it, else the place's. Questions are matched against it as that language reads."""
+    """The language its question is written in (a catalogue's, ``pt_BR``), as its words say
+    (:func:`bot.matching.language_of`; where they say nothing, the admin's or the place's).
+    Questions are matched against it as that language reads."""
     place: Place | None = None
     """Where it is kept: the channel's or the server's (None: not yet kept)."""
 
@@ -129,7 +131,7 @@ def new_own_answer(
         by=by,
         name=" ".join(name.split())[:80] or by,
         at=time.time() if at is None else at,
-        language=catalogue_language(language) or "en",
+        language=language_of(question, catalogue_language(language) or "en"),
     )
 
 

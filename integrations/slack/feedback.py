@@ -11,7 +11,6 @@ once.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 from typing import TYPE_CHECKING, Any, cast
@@ -22,6 +21,7 @@ from bot.i18n.conversation_words import REASONS, Reason
 from bot.i18n.wording import Wording, catalogue_language
 from bot.kit import Venue
 from integrations.slack.blocks import Block, plain_text
+from integrations.slack.buttons import whisper
 from integrations.slack.cards import FEEDBACK_ACTION
 from integrations.slack.sink import vote_key
 
@@ -111,14 +111,7 @@ class Feedback:
 
     async def _thank(self, channel: str, user: str, thread: str | None, words: str) -> None:
         """Say ``words`` in the thread, to ``user`` alone."""
-        said = self._kit.presenter.notice(words)
-        with contextlib.suppress(SlackApiError):
-            await self._web.chat_postEphemeral(
-                channel=channel,
-                user=user,
-                thread_ts=thread,
-                **{k: v for k, v in said.items() if k in ("markdown_text", "text", "blocks")},
-            )
+        await whisper(self._bot, channel, user, thread, words)
 
 
 def reason_modal(words: Wording, private_metadata: str) -> dict[str, Any]:
