@@ -80,9 +80,7 @@ def language_of(text: str, fallback: str) -> str:
     tokens = _WORD.findall(_APOSTROPHES.sub(" ", folded))[:MOST_WORDS]
     scores = {
         language: sum(
-            token in lexicon.function_words
-            or token in lexicon.negations
-            or token in lexicon.kinds
+            token in lexicon.function_words or token in lexicon.negations or token in lexicon.kinds
             for token in tokens
         )
         for language, lexicon in LEXICONS.items()
