@@ -146,7 +146,8 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
         sink.live(question),
     ):
         provider = place.provider if place is not None else None
-        client = upstream.client if provider is None else providers.get(provider)
+        chosen = providers.get(provider) if provider is not None else None
+        client = upstream.client if provider is None else chosen.client if chosen else None
         if client is None:
             raise SettingsError(
                 f"{args.place}: its provider {provider!r} is not in UPSTREAM_PROFILES"

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from bot.billing import Tariff, profile_tariff
 from bot.state.ports import Cache
 from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
 from config import Settings
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "USAGE_ASKED",
+    "Provider",
     "Upstream",
     "answer_client",
     "open_providers",
@@ -114,13 +116,24 @@ async def open_upstream(
         yield Upstream(client, pages=(quote_check_host(url),))
 
 
+@dataclass(frozen=True, slots=True)
+class Provider:
+    """One of ``UPSTREAM_PROFILES``, open: its client, and how it bills."""
+
+    client: AnswerClient
+    tariff: Tariff
+
+
 @asynccontextmanager
-async def open_providers(settings: Settings) -> AsyncIterator[dict[str, AnswerClient]]:
-    """A client for each of ``UPSTREAM_PROFILES`` by name (none: an empty mapping), closed on
-    the way out."""
+async def open_providers(settings: Settings) -> AsyncIterator[dict[str, Provider]]:
+    """Each of ``UPSTREAM_PROFILES`` by name (none: an empty mapping), its client closed on the
+    way out."""
     async with AsyncExitStack() as stack:
         yield {
-            name: await stack.enter_async_context(answer_client(settings, profile=profile))
+            name: Provider(
+                await stack.enter_async_context(answer_client(settings, profile=profile)),
+                profile_tariff(name, profile),
+            )
             for name, profile in settings.upstream_profiles.items()
         }
 

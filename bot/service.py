@@ -34,7 +34,8 @@ from bot.answer import (
 )
 from bot.answer_records import AnswerRecords
 from bot.answerlog import AnswerLog, LogEntry, VoteKeyed
-from bot.connect import open_providers, open_quote_checker
+from bot.billing import Tariff, tariff
+from bot.connect import Provider, open_providers, open_quote_checker
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
 from bot.ops.metrics import Metrics
@@ -42,7 +43,7 @@ from bot.own_answers import OwnAnswerClient, answer_buttons, own_answer_for, own
 from bot.pacing import Pacer
 from bot.places import Places, PlaceSettings
 from bot.render.ports import Presenter
-from bot.state import State, open_state
+from bot.state import State, kept_by_nothing, open_state
 from bot.state.coordination import Coordination, shared_coordination
 from bot.state.failopen import FailOpenState
 from bot.state.names import rate_window
@@ -51,6 +52,7 @@ from bot.upstream.client import AnswerClient, Answerer
 from bot.upstream.errors import UpstreamDown
 from bot.upstream.events import Turn
 from config import Settings
+from config.environment import shown_url
 from config.settings import HostPort
 
 if TYPE_CHECKING:
@@ -60,8 +62,17 @@ log = logging.getLogger("citebot.answers")
 
 __all__ = ["LOGGED_REFUSALS", "AnswerService", "Limits", "answer_service"]
 
+UNKNOWN_TARIFF = Tariff(provider="upstream")
+"""An upstream whose bill nobody said: no overhead, no prices."""
 LOGGED_REFUSALS = frozenset(
-    {"rate_limit", "too_long", "daily_questions", "daily_questions_per_person", "daily_tokens"}
+    {
+        "rate_limit",
+        "too_long",
+        "daily_questions",
+        "daily_questions_per_person",
+        "daily_tokens",
+        "daily_cost",
+    }
 )
 """The refusals the answer log keeps: a person who asked and was turned away for what they
 asked. Not kept: an empty question (nothing was asked) and a worker restarting (the worker's
@@ -109,13 +120,15 @@ class AnswerService:
         coordination: Coordination | None = None,
         places: Places | None = None,
         answer_log: AnswerLog | None = None,
-        providers: Mapping[str, AnswerClient] | None = None,
+        tariff: Tariff = UNKNOWN_TARIFF,
+        providers: Mapping[str, Provider] | None = None,
     ) -> None:
         """``checker``: the process's quote checks of posted cards (None: QUOTE_CHECK=off);
         ``coordination``: the workers' shared Redis (None: this worker is alone), for the
         platforms' shard leases and rate windows; ``places``: each place's settings (None:
         the environment's everywhere); ``answer_log``: what is kept of each answer (None:
-        ``ANSWER_LOG``'s defaults)."""
+        ``ANSWER_LOG``'s defaults); ``tariff``: how the upstream bills an answer (the
+        settings' :func:`bot.billing.tariff`)."""
         self.client = client
         self.checker = checker
         self.state = state
@@ -135,6 +148,7 @@ class AnswerService:
             places=self.places,
             answer_log=self.answer_log,
             conversation_key=self.conversation_key,
+            tariff=tariff,
         )
         """What each answer leaves (counts, its log line, tokens, its record) and its votes."""
         self.providers = dict(providers or {})
@@ -176,12 +190,12 @@ class AnswerService:
         ``platform``'s own words for its threads and channels."""
         return Wording(language=language or self.wording.language, platform=platform)
 
-    def client_for(self, place: PlaceSettings | None) -> AnswerClient | None:
-        """The upstream that answers where ``place`` is: its ``provider``'s, else the default;
+    def provider_for(self, place: PlaceSettings | None) -> Provider | None:
+        """The upstream that answers where ``place`` is: its ``provider``, else the default;
         None for a provider the operator no longer configures (its questions must not go
         to another upstream than the one its admins chose)."""
         if place is None or place.provider is None:
-            return self.client
+            return Provider(self.client, self.records.tariff)
         return self.providers.get(place.provider)
 
     async def refuse(self, sink: AnswerSink, presenter: Presenter, words: str) -> None:
@@ -267,8 +281,13 @@ class AnswerService:
                 self.metrics.refusals.labels(question.platform, why).inc()
                 await self.answer_log.refused(entry, why)
             return None
-        client: Answerer | None = OwnAnswerClient(own) if own else self.client_for(place)
-        if client is None:
+        provider = self.provider_for(place)
+        client: Answerer
+        if own is not None:
+            client, tariff = OwnAnswerClient(own), None
+        elif provider is not None:
+            client, tariff = provider.client, provider.tariff
+        else:
             assert place is not None
             log.error(
                 "%s: provider %r is not in UPSTREAM_PROFILES", question.platform, place.provider
@@ -340,7 +359,7 @@ class AnswerService:
                         self.records.answered(entry, interrupted, place=place), 1.0
                     )
                 raise
-            await self.records.answered(entry, outcome, place=place, sink=sink)
+            await self.records.answered(entry, outcome, place=place, sink=sink, tariff=tariff)
             answer_key = sink.vote_key() if isinstance(sink, VoteKeyed) else None
             if buttons and answer_key is not None and outcome.status == "answered":
                 await self.tickets.keep(answer_key, question)
@@ -369,8 +388,8 @@ class AnswerService:
     ) -> tuple[str, str] | None:
         """Why not to answer ``question``, and the words that say it in ``wording``; None to
         answer it. The place's daily quotas are asked last, so a question refused for any other
-        reason counts on none; its token budget just before them (it counts nothing). A
-        question its place answers itself (not ``upstream``) costs neither."""
+        reason counts on none; its budgets of tokens and cost just before them (they count
+        nothing). A question its place answers itself (not ``upstream``) costs none."""
         if not self._accepting:
             return "restarting", wording.restarting()
         if not question.text.strip():
@@ -386,14 +405,17 @@ class AnswerService:
             self.metrics.rate_limited_users.labels(question.platform).inc()
             return "rate_limit", wording.user_rate_limited(decision.retry_after)
         if place is not None and upstream:
-            budget = await self.places.token_budget(place)
-            if not budget.allowed:
-                return "daily_tokens", wording.daily_tokens_used(budget.limit, budget.retry_after)
+            budget = await self.places.budget(place)
+            if not budget.allowed and budget.refused_by is not None:
+                said = wording.daily_budget_spent(
+                    budget.refused_by, budget.limit, budget.retry_after
+                )
+                return budget.refused_by, said
             quota = await self.places.take_question(place, question.user_id)
             if not quota.allowed:
                 per_person = quota.refused_by == "daily_questions_per_person"
                 said = wording.daily_limit_reached(
-                    quota.limit, quota.retry_after, per_person=per_person
+                    int(quota.limit), quota.retry_after, per_person=per_person
                 )
                 return quota.refused_by or "daily_questions", said
         return None
@@ -452,6 +474,9 @@ async def answer_service(
     ``QUOTE_CHECK_ALLOW_HOSTS``: the demo's pages); drained and closed on exit."""
     metrics = metrics or Metrics()
     backend = open_state(settings.state_url, timeout=settings.state_timeout_seconds)
+    log.info("state store: %s", shown_url(settings.state_url))
+    if (warning := kept_by_nothing(settings.state_url)) is not None:
+        log.warning(warning)
     failures = metrics.state_failures
     async with (
         FailOpenState(
@@ -483,6 +508,7 @@ async def answer_service(
             inflight=inflight,
             checker=checker,
             coordination=coordination,
+            tariff=tariff(settings),
             providers=providers,
         )
         try:

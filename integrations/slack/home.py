@@ -30,6 +30,7 @@ from bot.i18n.wording import LANGUAGES, Wording, language_name
 from bot.places import (
     KEYS,
     MOST_A_DAY,
+    MOST_DOLLARS,
     Place,
     PlaceSettings,
     SettingRefused,
@@ -179,7 +180,11 @@ def edit_form(
     own = settings.set_in[key]
     current = written(getattr(settings, key)) if _set_in_the_place_shown(own, shown) else ""
     most = longest_written(KEYS[key])
-    hint = words.count_hint(MOST_A_DAY) if KEYS[key].kind == "count" else words.text_hint(most)
+    hints = {
+        "count": lambda: words.count_hint(MOST_A_DAY),
+        "dollars": lambda: words.dollars_hint(MOST_DOLLARS),
+    }
+    hint = hints.get(KEYS[key].kind, lambda: words.text_hint(most))()
     empty = (
         words.empty_follows_workspace()
         if shown.scope == "channel"
