@@ -100,7 +100,7 @@ async def test_exported_and_imported_with_the_settings(
                     "by": "42",
                     "name": "Anna",
                     "at": kept.at,
-                    "language": "en",
+                    "language": "fr",  # as its words read
                 }
             ],
         }
