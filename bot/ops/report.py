@@ -25,6 +25,7 @@ from bot.state import AnswerLogStore, LoggedAnswer
 from bot.state.logged import PERSON
 
 if TYPE_CHECKING:
+    from bot.i18n.report_words import ReportLabels
     from bot.i18n.wording import Wording
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "Report",
     "build_report",
     "labelled",
+    "made_own",
     "percentile",
     "reported_since",
     "spending",
@@ -163,6 +165,14 @@ def spending(report: Report, wording: Wording) -> list[tuple[str, str]]:
     if report.unpriced:
         rows.append((labels.unpriced, wording.number(report.unpriced)))
     return rows
+
+
+def made_own(report: Report, labels: ReportLabels) -> list[tuple[str, int]]:
+    """What a place's own answers and "Ask a person" did, as every platform lists them with
+    the report's answers: the questions its own answers took, the answers whose asker asked
+    for a person (each left out while none did)."""
+    rows = [(labels.own_answers, report.own_answers), (labels.handoffs, report.handoffs)]
+    return [(label, n) for label, n in rows if n]
 
 
 def labelled(counts: dict[str, int], labels: dict[str, str]) -> list[tuple[str, int]]:

@@ -26,7 +26,7 @@ from rich.text import Text
 
 from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
-from bot.ops.report import Report, build_report, spending, utc_minute
+from bot.ops.report import Report, build_report, made_own, spending, utc_minute
 from bot.places import SettingRefused, parse_place
 from bot.state import StateUnavailable, open_state
 from config import Settings
@@ -141,6 +141,10 @@ def csv_rows(report: Report) -> Iterator[tuple[str, str, str]]:
     yield "cost", "unpriced_answers", str(report.unpriced)
     for channel, n in report.busiest_channels:
         yield "busiest_channels", channel, str(n)
+    yield "own_answers", "answers", str(report.own_answers)
+    yield "handoffs", "answers", str(report.handoffs)
+    for site, n in report.untrusted_sites:
+        yield "untrusted_sources", site, str(n)
 
 
 def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) -> None:
@@ -163,7 +167,8 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
         (
             labels.answers,
             [(labels.outcomes.get(o, o), wording.number(n)) for o, n in report.outcomes.items()]
-            + [(labels.refusals.get(r, r), wording.number(n)) for r, n in report.refusals.items()],
+            + [(labels.refusals.get(r, r), wording.number(n)) for r, n in report.refusals.items()]
+            + [(label, wording.number(n)) for label, n in made_own(report, labels)],
         ),
         (labels.votes, [("👍", wording.number(report.up)), ("👎", wording.number(report.down))]),
         (
@@ -182,6 +187,7 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
         ),
         (labels.tokens, spending(report, wording)),
         (labels.channels, [(p, wording.number(n)) for p, n in report.busiest_channels]),
+        (labels.untrusted, [(site, wording.number(n)) for site, n in report.untrusted_sites]),
     ]
     for title, rows in sections:
         if title == labels.top_questions and not report.questions_kept:

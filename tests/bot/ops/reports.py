@@ -37,4 +37,7 @@ def widest_report(place: str, channels: Sequence[str] = ()) -> Report:
         cost=Decimal("123456789012.345678"),
         unpriced=10**9,
         busiest_channels=tuple((channel, 10**9) for channel in channels),
+        own_answers=10**9,
+        handoffs=10**9,
+        untrusted_sites=tuple((f"{n}{'u' * 60}.{'v' * 60}.example.net", 10**9) for n in range(TOP)),
     )
