@@ -5,6 +5,9 @@ construction."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 __all__ = [
     "ABSTRACT",
     "ACTIVITY_BYTES",
@@ -18,6 +21,7 @@ __all__ = [
     "STREAM_INTERVAL",
     "STREAM_SECONDS",
     "TEXT",
+    "utf16_bytes",
 ]
 
 ACTIVITY_BYTES = 100 * 1024
@@ -54,3 +58,8 @@ twenty citations with their popups."""
 LINK = 2048
 """Characters of a link's URL citebot writes: Teams documents none (Discord's limit, for one
 rule across platforms)."""
+
+
+def utf16_bytes(activity: Any) -> int:
+    """An activity's size as Teams measures it: its JSON encoded as UTF-16."""
+    return len(json.dumps(activity, ensure_ascii=False).encode("utf-16-le"))

@@ -12,7 +12,6 @@ questions' card on the last message, the whole within 100 KB.
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,7 +22,7 @@ from bot.render.text import clip, superscript
 from integrations.teams import cards, limits
 from integrations.teams.markdown import MARKER, TeamsMarkdown
 
-__all__ = ["TeamsPresenter", "root_entity", "utf16_bytes", "with_addenda"]
+__all__ = ["TeamsPresenter", "root_entity", "with_addenda"]
 
 
 def _dump(activity: MessageActivityInput) -> Payload:
@@ -114,11 +113,6 @@ def _cite(message: Payload, text: str, claims: dict[int, Payload]) -> str:
     return text
 
 
-def utf16_bytes(activity: Payload) -> int:
-    """An activity's size as Teams measures it: its JSON encoded as UTF-16."""
-    return len(json.dumps(activity, ensure_ascii=False).encode("utf-16-le"))
-
-
 def _fit(message: Payload) -> None:
     """Keep ``message`` within :data:`~integrations.teams.limits.ACTIVITY_BYTES`: drop the
     popups' cards, largest first, then the keywords and abstracts."""
@@ -131,7 +125,7 @@ def _fit(message: Payload) -> None:
     )
     for key in ("text", "keywords", "abstract"):
         for appearance in appearances:
-            if utf16_bytes(message) <= limits.ACTIVITY_BYTES:
+            if limits.utf16_bytes(message) <= limits.ACTIVITY_BYTES:
                 return
             if key == "abstract":
                 appearance[key] = ""
