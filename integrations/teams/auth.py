@@ -7,7 +7,8 @@ OpenID metadata's ``jwks_uri`` whose ``endorsements`` name the activity's channe
 the metadata's issuer (``https://api.botframework.com``), for the bot's app id, not expired
 (five minutes of clock skew, "industry-standard"), its ``serviceurl`` the activity's
 ``serviceUrl``. The keys are kept for a day; a token signed by a key not yet known fetches
-them again (a rotation), at most once a minute, one fetch for all the activities waiting.
+them again (a rotation), at most once in ten seconds, one fetch for all the activities
+waiting.
 
 Out, :class:`BotTokens` asks the login service for the bot's own tokens (client credentials,
 scope ``https://api.botframework.com/.default``; Microsoft Graph's for a team's tenant) and
@@ -48,9 +49,10 @@ LEEWAY = 300
 minutes")."""
 KEYS_TTL = 24 * 3600.0
 """How long the signing keys are kept (the Bot Builder SDK keeps them five days)."""
-REFETCH = 60.0
+REFETCH = 10.0
 """At most one fetch of the keys this often for a key not yet known: a forger's made-up key
-ids cost Microsoft's endpoint nothing."""
+ids cost Microsoft's endpoint two small reads every ten seconds, and a real rotation waits
+no longer than that."""
 MARGIN = 300.0
 """A token is renewed this long before it expires."""
 _LONGEST_TOKEN = 16 * 1024

@@ -99,7 +99,7 @@ class TeamsStream:
         posts ``message`` as an ordinary one)."""
         if not self.streaming or self.stream_id is None:
             return self.message_id
-        final = dict(message)
+        final = {**message, "type": "message"}
         entities = [e for e in final.get("entities", []) if e.get("type") != "streaminfo"]
         final["entities"] = [
             *entities,

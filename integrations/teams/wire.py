@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 from microsoft_teams.api.activities import ActivityParams
-from microsoft_teams.api.clients import ApiClient
+from microsoft_teams.api.clients import ConversationClient, TeamClient
 from microsoft_teams.api.models import TeamDetails, TeamsChannelAccount
 from microsoft_teams.common.http import Client, ClientOptions
 from microsoft_teams.common.http.client import MiddlewareContext, MiddlewareNext
@@ -133,14 +133,15 @@ class TeamsWire:
         self.client = Client(ClientOptions(token=token), _http=http)
         self.client.use(_Guard(tokens, longest_wait=longest_wait, sleep=sleep))
         self._graph_url = graph_url.rstrip("/")
-        self._apis: dict[str, ApiClient] = {}
+        self._conversations: dict[str, ConversationClient] = {}
 
-    def api(self, service_url: str) -> ApiClient:
-        """The SDK's API client for one ``serviceUrl`` (Teams' region of a conversation)."""
+    def conversations(self, service_url: str) -> ConversationClient:
+        """The SDK's conversation client for one ``serviceUrl`` (Teams' region of a
+        conversation), on the guarded HTTP client."""
         key = service_url.rstrip("/")
-        if key not in self._apis:
-            self._apis[key] = ApiClient(key, self.client)
-        return self._apis[key]
+        if key not in self._conversations:
+            self._conversations[key] = ConversationClient(key, self.client)
+        return self._conversations[key]
 
     async def send(
         self,
@@ -153,7 +154,7 @@ class TeamsWire:
         """Post ``activity`` to the conversation (in reply to ``reply_to``); its id (a
         stream's first activity: the stream's id)."""
         params = _ACTIVITY.validate_python(activity)
-        activities = self.api(service_url).conversations.activities_client
+        activities = self.conversations(service_url).activities_client
         if reply_to is None:
             sent = await activities.create(conversation_id, params)
         else:
@@ -164,11 +165,11 @@ class TeamsWire:
         self, service_url: str, conversation_id: str, activity_id: str, activity: Payload
     ) -> None:
         params = _ACTIVITY.validate_python(activity)
-        activities = self.api(service_url).conversations.activities_client
+        activities = self.conversations(service_url).activities_client
         await activities.update(conversation_id, activity_id, params)
 
     async def delete(self, service_url: str, conversation_id: str, activity_id: str) -> None:
-        activities = self.api(service_url).conversations.activities_client
+        activities = self.conversations(service_url).activities_client
         await activities.delete(conversation_id, activity_id)
 
     async def member(
@@ -177,7 +178,7 @@ class TeamsWire:
         """One person of the conversation's roster (their ``userRole``); None when they are
         not in it."""
         try:
-            found = await self.api(service_url).conversations.members_client.get_by_id(
+            found = await self.conversations(service_url).members_client.get_by_id(
                 conversation_id, member_id
             )
         except TeamsRefused as refused:
@@ -187,7 +188,7 @@ class TeamsWire:
         return found
 
     async def team(self, service_url: str, team_id: str) -> TeamDetails:
-        return await self.api(service_url).teams.get_by_id(team_id)
+        return await TeamClient(service_url, self.client).get_by_id(team_id)
 
     async def team_owners(self, tenant: str, group_id: str) -> set[str]:
         """The Entra object ids of a team's owners (Graph; the roster does not say)."""
