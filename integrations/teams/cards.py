@@ -72,9 +72,9 @@ QUOTE = 700
 """Characters of the quotes one popup shows together (an activity holds twenty popups)."""
 SUPPORTS = 300
 """Characters of the answer's sentences one popup quotes."""
-LINES_ROOM = 2000
+LINES_ROOM = 4000
 """Characters of the lines that close the answer (sources past 20, also consulted)."""
-ITEM = 120
+ITEM = 150
 """Characters of one source's title in those lines."""
 QUESTIONS, QUESTION = 5, 200
 """Related questions shown, and the characters of each button's title."""
@@ -101,7 +101,7 @@ class TeamsCards:
     most twenty citations, all in one addendum (lines and cards count no units)."""
 
     most = CITATIONS
-    room = 90_000
+    room = 40_000
     passages: int | None = None
 
     def link(self, url: str) -> str | None:
@@ -137,7 +137,7 @@ class TeamsCards:
 
     def message(self, parts: Sequence[Part], labels: Labels) -> Payload:
         addendum: dict[str, Any] = {}
-        claims = [part.claim for part in parts if part.kind == "claim"]
+        claims = _one_a_number([part.claim for part in parts if part.kind == "claim"])
         if claims:
             addendum["citation"] = claims
         lines = _lines(parts, labels)
@@ -265,3 +265,18 @@ def _lines(parts: Sequence[Part], labels: Labels) -> list[str]:
         lines.append(line)
         room -= len(line)
     return lines
+
+
+def _one_a_number(claims: list[Payload]) -> list[Payload]:
+    """One citation a number: passages behind one number on several cards (their source has
+    no link to share) go into the first one's popup."""
+    first: dict[int, Payload] = {}
+    for found in claims:
+        kept = first.setdefault(found["position"], found)
+        if kept is not found and "text" in kept["appearance"] and "text" in found["appearance"]:
+            popup = json.loads(kept["appearance"]["text"])
+            popup["body"] += json.loads(found["appearance"]["text"])["body"][1:]
+            kept["appearance"]["text"] = json.dumps(
+                popup, ensure_ascii=False, separators=(",", ":")
+            )
+    return list(first.values())

@@ -11,24 +11,27 @@ fence names no language. ``extendedmarkdown`` (CommonMark with tables) is in pub
 A footnote up to :data:`~integrations.teams.limits.CITATIONS` is ``[n]``, the marker Teams
 pairs with the message's citation ``n`` (its popup carries the source: :mod:`.cards`); past
 that a message holds no more citations, so the number is a superscript linked to its source.
-A ``[n]`` the upstream wrote as text (or in code) gets a zero-width space after its ``[``, so
-Teams never takes it for a citation. Teams pings only through a mention entity, which citebot
-never sends; an ``<at>`` tag in the text is made inert all the same.
+A ``[n]`` the upstream wrote as text gets a zero-width space after its ``[``, so Teams never
+takes it for a citation; code keeps its brackets as written (``a[1]`` must copy as it
+reads). Teams pings only through a mention entity, which citebot never sends; an ``<at>``
+tag in the text is made inert all the same.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from bot.render.commonmark import ZWSP, CommonMarkSyntax
 from integrations.teams.limits import CITATIONS, LINK
 
-__all__ = ["MARKER", "TeamsMarkdown"]
+__all__ = ["MARKER", "TeamsMarkdown", "markers", "outside_code"]
 
 MARKER = re.compile(r"\[([0-9]+)\]")
 """A citation marker as Teams reads it in a message's text."""
+_CODE = re.compile(r"^```.*?^```[^\n]*$|(`+)(?!`).*?(?<!`)\1(?!`)", re.S | re.M)
+"""A code block or span: its brackets are the code's."""
 _ESCAPED_MARKER = re.compile(r"\\\[(?=[0-9]+\\\])")
-_CODE_MARKER = re.compile(r"\[(?=[0-9]+\])")
 _ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 
 
@@ -40,12 +43,6 @@ class TeamsMarkdown(CommonMarkSyntax):
     def escape(self, text: str, *, line_start: bool) -> str:
         written = _ENTITY.sub("\\\\&", super().escape(text, line_start=line_start))
         return _ESCAPED_MARKER.sub("\\\\[" + ZWSP, written)
-
-    def code_span(self, text: str) -> str:
-        return super().code_span(_CODE_MARKER.sub("[" + ZWSP, text))
-
-    def code_line(self, line: str) -> str:
-        return super().code_line(_CODE_MARKER.sub("[" + ZWSP, line))
 
     def heading(self, level: int, inner: str) -> str:
         return self.emphasis("strong", inner)
@@ -62,3 +59,25 @@ class TeamsMarkdown(CommonMarkSyntax):
         if number <= CITATIONS:
             return f"[{number}]"
         return super().footnote(number, url)
+
+
+def outside_code(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied to everything but its code."""
+    out: list[str] = []
+    at = 0
+    for code in _CODE.finditer(text):
+        out += [change(text[at : code.start()]), code.group()]
+        at = code.end()
+    return "".join([*out, change(text[at:])])
+
+
+def markers(text: str) -> list[int]:
+    """The citation markers of ``text`` (outside its code), in order."""
+    found: list[int] = []
+
+    def collect(part: str) -> str:
+        found.extend(int(n) for n in MARKER.findall(part))
+        return part
+
+    outside_code(text, collect)
+    return found

@@ -20,7 +20,7 @@ from microsoft_teams.api.activities.message import MessageActivityInput
 from bot.render.ports import Payload
 from bot.render.text import clip, superscript
 from integrations.teams import cards, limits
-from integrations.teams.markdown import MARKER, TeamsMarkdown
+from integrations.teams.markdown import MARKER, TeamsMarkdown, markers, outside_code
 
 __all__ = ["TeamsPresenter", "root_entity", "with_addenda"]
 
@@ -100,12 +100,15 @@ def with_addenda(
 def _cite(message: Payload, text: str, claims: dict[int, Payload]) -> str:
     """``text`` with each ``[n]`` that has no citation as a superscript; the citations of the
     others on ``message``'s root entity, in the order of their numbers."""
-    numbers = {int(n) for n in MARKER.findall(text)}
+    numbers = set(markers(text))
     known = sorted(n for n in numbers if n in claims)
     if numbers - set(known):
-        text = MARKER.sub(
-            lambda m: m.group() if int(m.group(1)) in claims else superscript(int(m.group(1))),
+        text = outside_code(
             text,
+            lambda part: MARKER.sub(
+                lambda m: m.group() if int(m.group(1)) in claims else superscript(int(m.group(1))),
+                part,
+            ),
         )
     root = root_entity(message)
     if known and root is not None:

@@ -34,7 +34,7 @@ class Endpoint:
 async def teams() -> AsyncIterator[TeamsSim]:
     """The simulator; a test fails if anything the bot sent broke a rule (tests that break
     them on purpose take their violations with ``teams.take_violations()``)."""
-    async with TeamsSim(app_password=APP_PASSWORD, stream_interval=0.05) as sim:
+    async with TeamsSim(app_password=APP_PASSWORD, frozen=True) as sim:
         yield sim
         sim.assert_valid()
 

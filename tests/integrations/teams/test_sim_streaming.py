@@ -53,9 +53,9 @@ async def test_a_personal_chats_answer_streams_then_ends_as_its_final_message(
     answer = stream(teams, wire, chat)
     await answer.inform("Looking through the sources…")
     for text in ("Grace", "Grace perfects", "Grace perfects nature [1]."):
-        teams.advance(0.1)
+        teams.advance(1.0)
         await answer.update({"text": text})
-    teams.advance(0.1)
+    teams.advance(1.0)
     done = cited("Grace perfects nature [1].", [citation(1)])
     done["channelData"] = {"feedbackLoop": {"type": "default"}}
     assert await answer.finish(done) == answer.stream_id
@@ -85,7 +85,7 @@ async def test_citebots_stream_drops_what_teams_would_refuse(
     answer = stream(teams, wire, chat)
     await answer.update({"text": "Grace perfects"})
     await answer.update({"text": "Grace perfects nature"})  # too soon: dropped
-    teams.advance(0.1)
+    teams.advance(1.0)
     await answer.update({"text": "Grace **perfects"})  # takes back what was read: dropped
     await answer.update({"text": "Grace perfects nature, it heals"})
     (streamed,) = teams.streams.values()

@@ -31,6 +31,9 @@ Kind = Literal["personal", "groupChat", "channel"]
 Role = Literal["user", "guest", "anonymous"]
 """A roster member's ``userRole`` (the Bot Framework's); a team's owners are Graph's."""
 _MARKER = re.compile(r"\[([0-9]+)\]")
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
+"""Code, which Teams shows as written: a ``[1]`` there is the code's (the simulator's reading;
+Teams documents none)."""
 
 
 @dataclass(eq=False)
@@ -201,7 +204,7 @@ class SimMessage:
 
     def markers(self) -> list[int]:
         """The citation markers ``[n]`` its text shows, in order."""
-        return [int(n) for n in _MARKER.findall(self.text)]
+        return [int(n) for n in _MARKER.findall(_CODE.sub("", self.text))]
 
     def unmatched(self) -> list[str]:
         """What a reader would find broken: a ``[n]`` with no citation, a citation with no

@@ -64,7 +64,7 @@ class People:
     bot_url: str
     violations: list[Violation]
 
-    def __init__(self) -> None:
+    def __init__(self, *, frozen: bool = False) -> None:
         self.people: dict[str, SimPerson] = {}
         self.teams: dict[str, SimTeam] = {}
         self.conversations: dict[str, SimConversation] = {}
@@ -72,6 +72,8 @@ class People:
         self._serial = itertools.count(1)
         self._ids = itertools.count(int(time.time() * 1000))
         self._skew = 0.0
+        self._frozen = time.monotonic() if frozen else None
+        self._frozen_wall = time.time()
         self._changed = asyncio.Event()
         self._client: aiohttp.ClientSession | None = None
 
@@ -93,10 +95,12 @@ class People:
     # -- the clock and waiting ---------------------------------------------------------------
 
     def now(self) -> float:
-        return time.monotonic() + self._skew
+        """The simulator's clock: real time, or (``frozen``) only what :meth:`advance` adds."""
+        return (self._frozen if self._frozen is not None else time.monotonic()) + self._skew
 
     def unix_time(self) -> float:
-        return time.time() + self._skew
+        """Unix time by the simulator's clock (the bot's tokens expire by it)."""
+        return (self._frozen_wall if self._frozen is not None else time.time()) + self._skew
 
     def advance(self, seconds: float) -> None:
         """Move the simulator's clock on: rate windows empty, streams age, the bot's tokens

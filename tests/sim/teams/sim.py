@@ -75,7 +75,8 @@ class TeamsSim(People):
     ``TEAMS_AUTH=off``); ``rate_limits=None`` turns Teams' per-conversation pace off;
     ``stream_interval`` and ``stream_seconds`` are a stream's pace and lifetime, in seconds of
     the simulator's clock, which :meth:`advance` moves on without waiting (and by which the
-    bot's tokens expire).
+    bot's tokens expire); ``frozen``: only :meth:`advance` moves it, so a test decides what
+    is too soon.
     """
 
     def __init__(
@@ -89,8 +90,9 @@ class TeamsSim(People):
         stream_interval: float = 1.0,
         stream_seconds: float = 120.0,
         token_lifetime: int = 3600,
+        frozen: bool = False,
     ) -> None:
-        super().__init__()
+        super().__init__(frozen=frozen)
         self.app_id = app_id
         self.tenant_id = tenant_id
         self.identity = Identity(
