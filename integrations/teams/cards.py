@@ -6,10 +6,11 @@ So the "thread" a Teams answer gets is one :data:`ADDENDUM` (see
 messages instead of posting it:
 
 - each cited number up to 20 a citation (a ``Claim``): the document's title (80 characters),
-  its link, an abstract (the quote's beginning, 160 characters), keywords (the check on the
-  page, the year, the reference; three of 28 characters) and a popup, an Adaptive Card as a
-  string, holding the title linked, the author, year and reference, each quote of that number
-  with what its check found on the page, and the sentences of the answer it supports;
+  its link, an abstract (what the check found on the page, then the quote's beginning: 160
+  characters), keywords (the author, the year, the reference: three of 28 characters) and a
+  popup, an Adaptive Card as a string, holding the title linked, the author, year and
+  reference, each quote of that number with what its check found on the page, and the
+  sentences of the answer it supports;
 - the numbers past 20 (a message holds at most 20 citations) and the sources consulted but
   never cited, as lines closing the answer's last message, each title linked;
 - the related questions as an Adaptive Card under the answer, one button each (``messageBack``:
@@ -155,9 +156,10 @@ def claim(card: SourceCard, number: int, labels: Labels) -> Payload:
     passages = [p for p in card.passages if p.number == number]
     quote = next((p.quote for p in passages if p.quote), "")
     supports = card.supporting.get(number)
-    abstract = quote or (" … ".join(supports.supports) if supports else "") or card.title
-    verdicts = [p.verdict_line for p in passages if p.verdict_line]
-    keywords = [clip(k, KEYWORD) for k in (*verdicts[:1], card.year, card.reference) if k]
+    extract = quote or (" … ".join(supports.supports) if supports else "") or card.title
+    verdict = next((p.verdict_line for p in passages if p.verdict_line), None)
+    abstract = f"{verdict} — {extract}" if verdict else extract
+    keywords = [clip(k, KEYWORD) for k in (card.author, card.year, card.reference) if k]
     appearance = Appearance(
         name=clip(card.title, NAME),
         url=_MARKDOWN.link_url(card.url) if card.url else None,
