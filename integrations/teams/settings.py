@@ -1,7 +1,7 @@
 """Teams' own variables: the bot's Microsoft app id and secret (and its tenant, for a
 single-tenant bot), where each worker listens for activities, whether their tokens are checked,
-and where the Bot Framework's keys, the bot's own tokens and Microsoft Graph are (a sovereign
-cloud or a test double)."""
+where the Bot Framework's keys, the bot's own tokens and Microsoft Graph are (a sovereign cloud
+or a test double), the allowlists, and the page the app manifest links."""
 
 from __future__ import annotations
 
@@ -10,7 +10,16 @@ from typing import Any, ClassVar
 
 from pydantic import Field, SecretStr, field_validator
 
-from config.environment import PlatformSettings, blank_is_unset, http_url, switch
+from config.environment import (
+    SHOWN_DEFAULT,
+    CommaList,
+    PlatformSettings,
+    allowlist,
+    blank_is_unset,
+    comma_list,
+    http_url,
+    switch,
+)
 
 __all__ = ["BOT_FRAMEWORK_OPENID", "GRAPH", "LOGIN", "TeamsSettings"]
 
@@ -23,6 +32,7 @@ LOGIN = "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token"
 GRAPH = "https://graph.microsoft.com/v1.0"
 _GUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _TENANT = re.compile(r"[0-9A-Za-z][0-9A-Za-z.-]{0,254}")
+_THREAD = re.compile(r"19:[0-9A-Za-z_.-]{1,200}@thread\.(?:tacv2|skype|v2)")
 
 
 class TeamsSettings(PlatformSettings):
@@ -31,27 +41,86 @@ class TeamsSettings(PlatformSettings):
     )
     start_with: ClassVar[str] = "TEAMS_APP_ID (with TEAMS_APP_PASSWORD)"
 
-    app_id: str | None = Field(default=None, validation_alias="TEAMS_APP_ID")
-    """The bot's Microsoft app id: the audience of every activity's token, the client of its
-    own."""
-    app_password: SecretStr | None = Field(default=None, validation_alias="TEAMS_APP_PASSWORD")
-    tenant_id: str | None = Field(default=None, validation_alias="TEAMS_TENANT_ID")
-    """A single-tenant bot's tenant (its tokens come from there); None: multi-tenant."""
-    port: int = Field(default=3978, ge=1, le=65535, validation_alias="TEAMS_PORT")
-    """Where each worker takes Teams' activities, at ``/api/messages``."""
-    auth: bool = Field(default=True, validation_alias="TEAMS_AUTH")
-    """Off only for a local emulator or test double: activities are taken unsigned and replies
-    carry no token (said loudly at start-up)."""
-    openid_url: str = Field(default=BOT_FRAMEWORK_OPENID, validation_alias="TEAMS_OPENID_URL")
-    token_url: str = Field(default=LOGIN, validation_alias="TEAMS_TOKEN_URL")
-    """May hold ``{tenant}``: the tenant a token is for."""
-    graph_url: str = Field(default=GRAPH, validation_alias="TEAMS_GRAPH_URL")
-    """Microsoft Graph, where a team's owners are read (the Bot Framework's roster does not
-    say who owns a team)."""
-
-    developer_url: str | None = Field(default=None, validation_alias="TEAMS_DEVELOPER_URL")
-    """The page about this deployment the app manifest links (support, privacy, terms of
-    use); needed only by ``citebot manifest teams``."""
+    app_id: str | None = Field(
+        default=None,
+        validation_alias="TEAMS_APP_ID",
+        description=(
+            "The bot's Microsoft app id (a GUID): every activity's token is for it, and it asks "
+            "for its own; Teams runs when it is set."
+        ),
+    )
+    app_password: SecretStr | None = Field(
+        default=None,
+        validation_alias="TEAMS_APP_PASSWORD",
+        description="The app's client secret, for the bot's own tokens.",
+    )
+    tenant_id: str | None = Field(
+        default=None,
+        validation_alias="TEAMS_TENANT_ID",
+        json_schema_extra={SHOWN_DEFAULT: "none: a multi-tenant bot"},
+        description="A single-tenant bot's tenant (id or domain): its tokens come from there.",
+    )
+    port: int = Field(
+        default=3978,
+        ge=1,
+        le=65535,
+        validation_alias="TEAMS_PORT",
+        description="Where each worker takes Teams' activities, at `/api/messages`.",
+    )
+    auth: bool = Field(
+        default=True,
+        validation_alias="TEAMS_AUTH",
+        description=(
+            "`off` only for a local emulator or test double: activities are taken unsigned and "
+            "replies carry no token (said at start-up); `on` refuses (401) any activity "
+            "without a valid Bot Framework token."
+        ),
+    )
+    openid_url: str = Field(
+        default=BOT_FRAMEWORK_OPENID,
+        validation_alias="TEAMS_OPENID_URL",
+        json_schema_extra={SHOWN_DEFAULT: "the Bot Framework's"},
+        description=(
+            "The OpenID metadata whose keys sign Teams' activities (a sovereign cloud or a "
+            "test double)."
+        ),
+    )
+    token_url: str = Field(
+        default=LOGIN,
+        validation_alias="TEAMS_TOKEN_URL",
+        json_schema_extra={SHOWN_DEFAULT: "Microsoft Entra's"},
+        description=(
+            "Where the bot asks for its own tokens; `{tenant}` in it stands for the tenant "
+            "asked (`botframework.com` for a multi-tenant bot)."
+        ),
+    )
+    graph_url: str = Field(
+        default=GRAPH,
+        validation_alias="TEAMS_GRAPH_URL",
+        description=(
+            "Microsoft Graph, where a team's owners are read (the Bot Framework's roster does "
+            "not say who owns a team)."
+        ),
+    )
+    team_allowlist: CommaList = allowlist(
+        "TEAMS_TEAM_ALLOWLIST",
+        description=(
+            "Comma-separated team and group chat ids (`19:…@thread.tacv2`, `19:…@thread.v2`) "
+            "where the bot answers; with it set, a personal chat is refused."
+        ),
+    )
+    channel_allowlist: CommaList = allowlist(
+        "TEAMS_CHANNEL_ALLOWLIST",
+        description="Comma-separated channel ids where the bot answers (a thread by its channel).",
+    )
+    developer_url: str | None = Field(
+        default=None,
+        validation_alias="TEAMS_DEVELOPER_URL",
+        description=(
+            "The page about this deployment (support, privacy, terms of use) that "
+            "`citebot manifest teams` links; only the manifest needs it."
+        ),
+    )
 
     @field_validator("app_id", "tenant_id", "app_password", "developer_url", mode="before")
     @classmethod
@@ -87,6 +156,19 @@ class TeamsSettings(PlatformSettings):
     def _page(cls, value: str | None) -> str | None:
         return None if value is None else http_url(value.strip())
 
+    @field_validator("team_allowlist", "channel_allowlist", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        return comma_list(value)
+
+    @field_validator("team_allowlist", "channel_allowlist")
+    @classmethod
+    def _thread_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for part in value:
+            if not _THREAD.fullmatch(part):
+                raise ValueError(f"must be comma-separated Teams ids (19:…@thread.…), got {part!r}")
+        return value
+
     @property
     def configured(self) -> bool:
         return self.app_id is not None
@@ -103,6 +185,11 @@ class TeamsSettings(PlatformSettings):
         """The tenant the bot's own Bot Framework tokens come from."""
         return self.tenant_id or "botframework.com"
 
-    def token_endpoint(self, tenant: str) -> str:
-        """Where a token for ``tenant`` is asked for."""
-        return self.token_url.replace("{tenant}", tenant)
+    @property
+    def allowed_servers(self) -> tuple[str, ...]:
+        """A team's id, or a group chat's."""
+        return self.team_allowlist
+
+    @property
+    def allowed_channels(self) -> tuple[str, ...]:
+        return self.channel_allowlist

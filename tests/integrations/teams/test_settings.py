@@ -25,9 +25,8 @@ def test_the_app_id_with_its_secret_starts_it_on_microsofts_clouds() -> None:
     assert (
         settings.openid_url == "https://login.botframework.com/v1/.well-known/openidconfiguration"
     )
-    assert settings.token_endpoint(settings.bot_tenant) == (
-        "https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token"
-    )
+    assert settings.token_url == "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token"
+    assert settings.bot_tenant == "botframework.com"
     single = TeamsSettings.load(
         {"TEAMS_APP_ID": APP, "TEAMS_APP_PASSWORD": SECRET, "TEAMS_TENANT_ID": "contoso.example"}
     )

@@ -196,7 +196,7 @@ def _roster(request: web.Request) -> SimConversation | web.Response:
     if conversation is None:
         return _error(404, "ConversationNotFound", "Conversation not found.")
     if not conversation.installed:
-        return _error(403, "BotNotInConversationRoster", "The bot is not part of the roster.")
+        return _error(403, "BotNotInConversationRoster", "The bot isn't part of the roster.")
     return conversation
 
 

@@ -34,6 +34,7 @@ from tests.sim.teams.rules import Refused, check_activity
 __all__ = ["RecordedRequest", "TeamsSim", "Violation"]
 
 TEAMS_LIMITS = RateLimits()
+ROSTER = "The bot isn't part of the conversation roster."
 Handler = Callable[[dict[str, Any], SimConversation, "str | None"], tuple[int, dict[str, Any]]]
 
 
