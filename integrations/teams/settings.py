@@ -32,7 +32,6 @@ LOGIN = "https://login.microsoftonline.com/{tenant}/oauth2/v2.0/token"
 GRAPH = "https://graph.microsoft.com/v1.0"
 _GUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _TENANT = re.compile(r"[0-9A-Za-z][0-9A-Za-z.-]{0,254}")
-_THREAD = re.compile(r"19:[0-9A-Za-z_.-]{1,200}@thread\.(?:tacv2|skype|v2)")
 
 
 class TeamsSettings(PlatformSettings):
@@ -160,14 +159,6 @@ class TeamsSettings(PlatformSettings):
     @classmethod
     def _comma_list(cls, value: Any) -> Any:
         return comma_list(value)
-
-    @field_validator("team_allowlist", "channel_allowlist")
-    @classmethod
-    def _thread_ids(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for part in value:
-            if not _THREAD.fullmatch(part):
-                raise ValueError(f"must be comma-separated Teams ids (19:…@thread.…), got {part!r}")
-        return value
 
     @property
     def configured(self) -> bool:

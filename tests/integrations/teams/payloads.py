@@ -14,7 +14,7 @@ from typing import Any
 from integrations.teams.cards import ADDENDUM
 from tests.sim.teams.rules import check_activity
 
-__all__ = ["as_activity", "validate_teams_payload"]
+__all__ = ["as_activity", "root", "validate_teams_payload"]
 
 _LINK = re.compile(r"(?<!\\)\]\(([^)\s]*)")
 _LIVE = re.compile(r"<at\b", re.IGNORECASE)
@@ -28,14 +28,7 @@ def as_activity(payload: dict[str, Any]) -> dict[str, Any]:
         return payload
     citations = addendum.get("citation", [])
     markers = " ".join(f"[{c['position']}]" for c in citations) or "…"
-    entity = {
-        "type": "https://schema.org/Message",
-        "@type": "Message",
-        "@context": "https://schema.org",
-        "@id": "",
-        "additionalType": ["AIGeneratedContent"],
-        "citation": citations,
-    }
+    entity = root(citations)
     return {
         "type": "message",
         "textFormat": "markdown",
@@ -43,6 +36,18 @@ def as_activity(payload: dict[str, Any]) -> dict[str, Any]:
         "entities": [entity],
         "attachments": addendum.get("attachments", []),
     }
+
+
+def root(citations: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
+    """A message's root entity: the AI label and ``citations``."""
+    return {
+        "type": "https://schema.org/Message",
+        "@type": "Message",
+        "@context": "https://schema.org",
+        "@id": "",
+        "additionalType": ["AIGeneratedContent"],
+        "citation": citations,
+    } | more
 
 
 def validate_teams_payload(payload: dict[str, Any]) -> list[str]:

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from integrations.teams.wire import TeamsWire
+from tests.integrations.teams.payloads import root
 from tests.sim.teams import SimConversation, TeamsSim
 
 CARD = json.dumps({"type": "AdaptiveCard", "version": "1.5", "body": []})
@@ -32,15 +33,8 @@ def citation(position: int, **appearance: Any) -> dict[str, Any]:
     }
 
 
-def cited(text: str, citations: list[dict[str, Any]], **root: Any) -> dict[str, Any]:
-    entity = {
-        "type": "https://schema.org/Message",
-        "@type": "Message",
-        "@context": "https://schema.org",
-        "@id": "",
-        "additionalType": ["AIGeneratedContent"],
-        "citation": citations,
-    } | root
+def cited(text: str, citations: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
+    entity = root(citations, **more)
     return {"type": "message", "text": text, "textFormat": "markdown", "entities": [entity]}
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.sim.teams.identity import BOT_FRAMEWORK, DENIED, GRAPH, TokenRefused
-from tests.sim.teams.model import SimConversation, SimMessage
+from tests.sim.teams.model import SimConversation, SimMessage, SimPerson, SimTeam
 from tests.sim.teams.rules import Refused
 from tests.sim.teams.streams import stream_info, take_stream_activity
 
@@ -187,12 +187,21 @@ async def _member(request: web.Request) -> web.Response:
     return _error(404, "MemberNotFoundInConversation", "The member was not found")
 
 
+def _denied(request: web.Request, audience: str = BOT_FRAMEWORK) -> web.Response | None:
+    """The call recorded; Teams' 401 (Graph's own for Graph) when it lacks the bot's token."""
+    request.app[SIM].record(request, {})
+    if _authorized(request, audience):
+        return None
+    if audience == GRAPH:
+        return web.json_response({"error": {"code": "InvalidAuthenticationToken"}}, status=401)
+    return web.json_response(DENIED, status=401)
+
+
 def _roster(request: web.Request) -> SimConversation | web.Response:
-    sim = request.app[SIM]
-    sim.record(request, {})
-    if not _authorized(request):
-        return web.json_response(DENIED, status=401)
-    conversation, _ = conversation_of(sim, request.match_info["conversation"])
+    denied = _denied(request)
+    if denied is not None:
+        return denied
+    conversation, _ = conversation_of(request.app[SIM], request.match_info["conversation"])
     if conversation is None:
         return _error(404, "ConversationNotFound", "Conversation not found.")
     if not conversation.installed:
@@ -213,51 +222,50 @@ async def _channels(request: web.Request) -> web.Response:
     return web.json_response({"conversations": listed})
 
 
-def _team_of(request: web.Request) -> Any:
-    sim = request.app[SIM]
-    sim.record(request, {})
-    if not _authorized(request):
-        return web.json_response(DENIED, status=401)
-    team = sim.teams.get(request.match_info["team"])
+def _team_of(request: web.Request) -> SimTeam | web.Response:
+    denied = _denied(request)
+    if denied is not None:
+        return denied
+    team = request.app[SIM].teams.get(request.match_info["team"])
     if team is None or not team.bot_installed:
         return _error(404, "TeamNotFound", "Team not found.")
     return team
 
 
 async def _graph_team(request: web.Request) -> web.Response:
-    sim = request.app[SIM]
-    sim.record(request, {})
-    if not _authorized(request, GRAPH):
-        return web.json_response({"error": {"code": "InvalidAuthenticationToken"}}, status=401)
-    team = next(
-        (t for t in sim.teams.values() if t.aad_group_id == request.match_info["group"]), None
-    )
+    group = request.match_info["group"]
+    team = next((t for t in request.app[SIM].teams.values() if t.aad_group_id == group), None)
     if team is None or not team.bot_installed:
-        return web.json_response({"error": {"code": "Forbidden"}}, status=403)
-    value = [
-        _graph_member(person, "owner" if person in team.owners else None) for person in team.members
-    ]
-    return web.json_response({"value": value})
+        return _graph(request, None)
+    return _graph(request, [(p, "owner" if p in team.owners else None) for p in team.members])
 
 
 async def _graph_chat(request: web.Request) -> web.Response:
-    sim = request.app[SIM]
-    sim.record(request, {})
-    if not _authorized(request, GRAPH):
-        return web.json_response({"error": {"code": "InvalidAuthenticationToken"}}, status=401)
-    chat = sim.conversations.get(request.match_info["chat"])
+    chat = request.app[SIM].conversations.get(request.match_info["chat"])
     if chat is None or chat.kind != "groupChat" or not chat.bot_installed:
+        return _graph(request, None)
+    return _graph(request, [(person, "owner") for person in chat.members])
+
+
+def _graph(
+    request: web.Request, members: list[tuple[SimPerson, str | None]] | None
+) -> web.Response:
+    """Graph's list of members with their roles (a guest's ``guest``); 403 where the app is
+    not installed (its resource-specific permissions are granted at install)."""
+    denied = _denied(request, GRAPH)
+    if denied is not None:
+        return denied
+    if members is None:
         return web.json_response({"error": {"code": "Forbidden"}}, status=403)
-    return web.json_response({"value": [_graph_member(person, "owner") for person in chat.members]})
-
-
-def _graph_member(person: Any, role: str | None) -> dict[str, Any]:
-    roles = ["guest"] if person.role == "guest" else [role] if role else []
-    return {
-        "@odata.type": "#microsoft.graph.aadUserConversationMember",
-        "id": f"member-{person.aad_object_id}",
-        "roles": roles,
-        "displayName": person.name,
-        "userId": person.aad_object_id,
-        "tenantId": person.tenant_id,
-    }
+    value = [
+        {
+            "@odata.type": "#microsoft.graph.aadUserConversationMember",
+            "id": f"member-{person.aad_object_id}",
+            "roles": ["guest"] if person.role == "guest" else [role] if role else [],
+            "displayName": person.name,
+            "userId": person.aad_object_id,
+            "tenantId": person.tenant_id,
+        }
+        for person, role in members
+    ]
+    return web.json_response({"value": value})

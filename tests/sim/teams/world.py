@@ -4,19 +4,18 @@ chats around the bot (:mod:`tests.sim.teams.model`)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import itertools
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
+from tests.sim.clock import SimClock
 from tests.sim.teams.model import Role, SimConversation, SimPerson, SimTeam
 
 __all__ = ["World"]
 
 
-class World:
+class World(SimClock):
     """The clock, the ids and the people, teams and chats a test makes."""
 
     tenant_id: str
@@ -27,10 +26,7 @@ class World:
         self.conversations: dict[str, SimConversation] = {}
         self._serial = itertools.count(1)
         self._ids = itertools.count(int(time.time() * 1000))
-        self._skew = 0.0
-        self._frozen = time.monotonic() if frozen else None
-        self._frozen_wall = time.time()
-        self._changed = asyncio.Event()
+        super().__init__(frozen=frozen)
 
     port: int
 
@@ -47,32 +43,9 @@ class World:
         """A message or stream id, in milliseconds as Teams' are, never twice."""
         return str(next(self._ids))
 
-    # -- the clock and waiting ---------------------------------------------------------------
-
-    def now(self) -> float:
-        """The simulator's clock: real time, or (``frozen``) only what :meth:`advance` adds."""
-        return (self._frozen if self._frozen is not None else time.monotonic()) + self._skew
-
     def unix_time(self) -> float:
         """Unix time by the simulator's clock (the bot's tokens expire by it)."""
-        return (self._frozen_wall if self._frozen is not None else time.time()) + self._skew
-
-    def advance(self, seconds: float) -> None:
-        """Move the simulator's clock on: rate windows empty, streams age, the bot's tokens
-        expire, without the test sleeping."""
-        self._skew += seconds
-        self.touch()
-
-    def touch(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
-
-    async def until(self, predicate: Callable[[], object], *, within: float = 10.0) -> None:
-        """Wait until ``predicate()`` holds, re-checked whenever the simulator changes."""
-        async with asyncio.timeout(within):
-            while not predicate():
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), 0.05)
+        return self.wall()
 
     # -- the world ---------------------------------------------------------------------------
 
