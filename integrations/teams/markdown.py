@@ -45,7 +45,8 @@ class TeamsMarkdown(CommonMarkSyntax):
         return _ESCAPED_MARKER.sub("\\\\[" + ZWSP, written)
 
     def heading(self, level: int, inner: str) -> str:
-        return self.emphasis("strong", inner)
+        """A bold line (Teams shows no heading); an empty heading, a rule where it stood."""
+        return self.emphasis("strong", inner) or self.rule()
 
     def fence(self, info: str) -> tuple[str, str]:
         return "```", "```"
