@@ -45,7 +45,7 @@ from microsoft_teams.cards import (
 )
 
 from bot.i18n.wording import Labels
-from bot.render.layout import Passage, Source, SourceCard
+from bot.render.layout import Button, Passage, Source, SourceCard
 from bot.render.ports import Payload
 from bot.render.text import clip, superscript
 from bot.render.thread import listed
@@ -127,7 +127,7 @@ class TeamsCards:
         attachment = related(questions, labels)
         return Part("related", attachment=attachment) if attachment else None
 
-    def feedback(self, labels: Labels) -> None:
+    def feedback(self, labels: Labels, buttons: Sequence[Button] = ()) -> None:
         """Teams' feedback loop is the answer's own (``channelData.feedbackLoop``)."""
         return None
 
@@ -158,7 +158,8 @@ def claim(card: SourceCard, number: int, labels: Labels) -> Payload:
     supports = card.supporting.get(number)
     extract = quote or (" … ".join(supports.supports) if supports else "") or card.title
     verdict = next((p.verdict_line for p in passages if p.verdict_line), None)
-    abstract = f"{verdict} — {extract}" if verdict else extract
+    said = " — ".join(line for line in (card.trust_line, verdict) if line)
+    abstract = f"{said} — {extract}" if said else extract
     keywords = [clip(k, KEYWORD) for k in (card.author, card.year, card.reference) if k]
     appearance = Appearance(
         name=clip(card.title, NAME),
@@ -185,6 +186,8 @@ def popup(card: SourceCard, number: int, labels: Labels) -> Payload:
     about = " · ".join(part for part in (card.author, card.year, card.reference) if part)
     if about:
         body.append(_runs("about", TextRun(text=clip(about, 300), is_subtle=True)))
+    if card.trust_line:
+        body.append(_runs("trust", TextRun(text=card.trust_line, color="Warning")))
     passages = [p for p in card.passages if p.number == number]
     room = QUOTE // max(1, len(passages))
     for index, passage in enumerate(passages):

@@ -45,6 +45,9 @@ TEAMS = Platform(
         server_name="TEAM_ID",
         channel=_THREAD_ID,
         channel_name="CHANNEL_ID",
+        # "Ask a person" would name the team's owners (no adapter asks yet: no runner)
+        handoff="admins",
+        handoff_names=("admins",),
     ),
     manifest=_manifest,
 )

@@ -17,7 +17,7 @@ from typing import Any
 
 from microsoft_teams.api.activities.message import MessageActivityInput
 
-from bot.render.ports import Payload
+from bot.render.ports import Button, Payload
 from bot.render.text import clip, superscript
 from integrations.teams import cards, limits
 from integrations.teams.markdown import MARKER, TeamsMarkdown, markers, outside_code
@@ -38,7 +38,9 @@ class TeamsPresenter:
     message_limit = limits.TEXT
     footnote_width = 5
 
-    def answer_message(self, text: str, *, feedback: bool) -> Payload:
+    def answer_message(
+        self, text: str, *, feedback: bool, buttons: Sequence[Button] = ()
+    ) -> Payload:
         """An answer message: Teams' Markdown, the AI-generated label, and Teams' feedback
         loop (👍/👎 with a form) on the last message of a finished answer."""
         activity = MessageActivityInput(text=text, text_format="markdown").add_ai_generated()
