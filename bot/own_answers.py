@@ -9,6 +9,7 @@ is the admins' own, who set it and when, with a button to ask the sources anyway
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 
@@ -45,7 +46,12 @@ async def own_answer_for(places: Places, question: Question) -> OwnAnswer | None
     answers = await places.own_answers_at(
         question.platform, question.server_id, question.channel_id
     )
-    found = best_match(question.text, [(own, own.question, own.language) for own in answers])
+    if not answers:
+        return None
+    candidates = [(own, own.question, own.language) for own in answers]
+    # a thread of its own: reading and comparing a few hundred questions is CPU work (well
+    # under a millisecond; bench/bench_matching.py), which no answer streaming meanwhile waits on
+    found = await asyncio.to_thread(best_match, question.text, candidates)
     return found[0] if found is not None else None
 
 

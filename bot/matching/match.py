@@ -109,7 +109,9 @@ def _covered(asked: Reading, kept: Reading) -> int:
 
 
 def _partner(word: str, words: Iterable[str], prefix: int) -> str | None:
-    return next((other for other in words if _same(word, other, prefix)), None)
+    """A word of ``words`` that is ``word``: only one of nearly its length can be (a typo, an
+    inflection cut shorter), so no other is compared."""
+    return next((o for o in words if abs(len(o) - len(word)) <= 3 and _same(word, o, prefix)), None)
 
 
 def _parts(word: str, words: Iterable[str]) -> tuple[str, str] | None:

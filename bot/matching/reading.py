@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,10 +45,16 @@ class Reading:
     numbers: frozenset[str]
 
 
-@functools.cache
+_STEMMERS = threading.local()
+
+
 def _stemmer(name: str) -> Any:
-    """Snowball's stemmer for a language (untyped: ``stemWords(list[str]) -> list[str]``)."""
-    return snowballstemmer.stemmer(name)
+    """Snowball's stemmer for a language (untyped: ``stemWords(list[str]) -> list[str]``), one
+    a thread: a stemmer keeps the word it works on, and questions are matched in threads."""
+    kept: dict[str, Any] = _STEMMERS.__dict__.setdefault("by_language", {})
+    if name not in kept:
+        kept[name] = snowballstemmer.stemmer(name)
+    return kept[name]
 
 
 @functools.lru_cache(maxsize=8192)
