@@ -16,7 +16,7 @@ from typing import Any, Literal
 import discord
 
 from bot.i18n.wording import Wording
-from bot.places import SettingRefused
+from bot.kit_community import own_answer_said
 from bot.places.own import ANSWER_LIMIT, QUESTION_LIMIT, OwnAnswer
 from bot.render.text import clip
 from bot.state import StateUnavailable
@@ -111,15 +111,9 @@ class OwnAnswersAdmin(AdminCommand):
         if admitted is None:
             return
         await self._defer(interaction)
-        words = admitted.words
         target = target_of(admitted.here, where)
-        try:
-            gone = await self._kit.remove_own_answer(target, answer, by=str(interaction.user.id))
-            said = words.own_answer_removed(gone.id)
-        except SettingRefused as refused:
-            said = refused.said(words)
-        except StateUnavailable:
-            said = words.could_not_save()
+        gone = self._kit.remove_own_answer(target, answer, by=str(interaction.user.id))
+        said = await own_answer_said(gone, admitted.words, removed=True)
         await self._show(interaction, plain(said))
 
     async def submitted(self, interaction: discord.Interaction) -> None:
@@ -132,20 +126,14 @@ class OwnAnswersAdmin(AdminCommand):
         if admitted is None:
             return
         await self._defer(interaction)
-        words, values = admitted.words, modal_values(data)
+        values = modal_values(data)
         target = target_of(admitted.here, "server" if where == "server" else "channel")
-        try:
-            kept = await self._kit.add_own_answer(
-                target,
-                values.get(_QUESTION) or "",
-                values.get(_ANSWER) or "",
-                by=str(interaction.user.id),
-                name=interaction.user.display_name,
-                language=admitted.here.language,
-            )
-            said = words.own_answer_saved(kept.id)
-        except SettingRefused as refused:
-            said = refused.said(words)
-        except StateUnavailable:
-            said = words.could_not_save()
-        await self._show(interaction, plain(said))
+        kept = self._kit.add_own_answer(
+            target,
+            values.get(_QUESTION) or "",
+            values.get(_ANSWER) or "",
+            by=str(interaction.user.id),
+            name=interaction.user.display_name,
+            language=admitted.here.language,
+        )
+        await self._show(interaction, plain(await own_answer_said(kept, admitted.words)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
     from integrations.slack.app import SlackBot
 
-__all__ = ["ACTIONS", "AnswerButtons", "handoff_text", "whisper"]
+__all__ = ["ACTIONS", "AnswerButtons", "Press", "claimed_press", "handoff_text", "whisper"]
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,40 @@ async def whisper(bot: SlackBot, channel: str, user: str, thread: str | None, wo
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button under an answer, pressed: where, by whom, in which language."""
+
+    channel: str
+    user: str
+    thread: str | None
+    team: str | None
+    language: str | None
+    message_ts: str
+    """The message the button is on: the reply holding 👍/👎, which names the answer."""
+
+    @property
+    def answer_key(self) -> str:
+        return vote_key(self.channel, self.message_ts)
+
+
+async def claimed_press(bot: SlackBot, body: dict[str, Any]) -> Press | None:
+    """The press ``body`` tells of, once across every worker and delivery (None: another took
+    it)."""
+    if not await bot.kit.claim(f"action:{body.get('trigger_id')}"):
+        return None
+    container = body.get("container", {})
+    user = str(body["user"]["id"])
+    return Press(
+        channel=str(container.get("channel_id")),
+        user=user,
+        thread=container.get("thread_ts"),
+        team=body.get("user", {}).get("team_id"),
+        language=catalogue_language(await bot.locales.locale(user)),
+        message_ts=str(container.get("message_ts")),
+    )
+
+
 class AnswerButtons:
     def __init__(self, bot: SlackBot) -> None:
         self._bot = bot
@@ -72,14 +107,11 @@ class AnswerButtons:
 
     async def _on_press(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
-        if not await self._kit.claim(f"action:{body.get('trigger_id')}"):
+        press = await claimed_press(self._bot, body)
+        if press is None:
             return
-        container = body.get("container", {})
-        channel, user = str(container.get("channel_id")), str(body["user"]["id"])
-        thread = container.get("thread_ts")
-        team = body.get("user", {}).get("team_id")
-        language = catalogue_language(await self._bot.locales.locale(user))
-        key = vote_key(channel, str(container.get("message_ts")))
+        channel, user, thread, language = press.channel, press.user, press.thread, press.language
+        key = press.answer_key
         if action.get("action_id") == f"{ACTION}ask_sources":
             asked = await self._kit.sources_asked(answer_key=key, user_id=user, language=language)
             if isinstance(asked, str):
@@ -88,10 +120,10 @@ class AnswerButtons:
             self._kit.spawn(
                 self._bot.answer(
                     text=asked.text,
-                    team=team,
+                    team=press.team,
                     channel=channel,
                     user=user,
-                    thread_ts=str(thread or container.get("message_ts")),
+                    thread_ts=str(thread or press.message_ts),
                     follow_up_before="",
                     direct=channel.startswith("D"),
                     own_answers=False,
@@ -102,7 +134,7 @@ class AnswerButtons:
         if isinstance(handed, str):
             await whisper(self._bot, channel, user, thread, handed)
             return
-        await self._post(handed, channel, str(thread or container.get("message_ts")))
+        await self._post(handed, channel, str(thread or press.message_ts))
         await whisper(self._bot, channel, user, thread, self._kit.wording(language).handoff_done())
 
     async def _post(self, handoff: Handoff, channel: str, thread: str) -> None:

@@ -12,7 +12,7 @@ from aiogram.types import User
 
 from bot.i18n.wording import Wording
 from bot.kit import PlatformKit, Venue
-from bot.places import SettingRefused
+from bot.kit_community import own_answer_said
 from bot.places.own import OwnAnswer
 from bot.render.text import clip
 from bot.state import StateUnavailable
@@ -52,25 +52,18 @@ async def own_answers_command(
     """``/settings answers [add QUESTION | ANSWER | remove ID]`` by an admitted ``user``; what
     to say of it, in HTML."""
     verb, _, rest = arguments.strip().partition(" ")
-    try:
-        if verb.lower() == "add" and "|" in rest:
-            question, _, answer = rest.partition("|")
-            kept = await kit.add_own_answer(
-                where,
-                question,
-                answer,
-                by=str(user.id),
-                name=user.full_name,
-                language=words.language,
-            )
-            said = words.own_answer_saved(kept.id)
-        elif verb.lower() == "remove" and rest.strip():
-            gone = await kit.remove_own_answer(where, rest.strip(), by=str(user.id))
-            said = words.own_answer_removed(gone.id)
-        else:
+    if verb.lower() == "add" and "|" in rest:
+        question, _, answer = rest.partition("|")
+        kept = kit.add_own_answer(
+            where, question, answer, by=str(user.id), name=user.full_name, language=words.language
+        )
+        said = await own_answer_said(kept, words)
+    elif verb.lower() == "remove" and rest.strip():
+        gone = kit.remove_own_answer(where, rest.strip(), by=str(user.id))
+        said = await own_answer_said(gone, words, removed=True)
+    else:
+        try:
             return answers_text(await kit.own_answers(where), words)
-    except SettingRefused as refused:
-        said = refused.said(words)
-    except StateUnavailable:
-        said = words.could_not_save()
+        except StateUnavailable:
+            said = words.could_not_save()
     return _HTML.escape(said, line_start=True)

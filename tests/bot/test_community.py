@@ -6,8 +6,7 @@ questions to that upstream, with its key)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
 
 import pytest
@@ -18,35 +17,23 @@ from bot.connect import open_providers
 from bot.kit import PlatformKit, Venue
 from bot.kit_community import Handoff
 from bot.places import Places, SettingRefused
-from bot.platforms import load_platform
-from bot.render.ports import Payload
+from bot.preview import CollectingSink
 from bot.service import AnswerService
 from bot.state import open_state
 from bot.upstream.client import AnswerClient
-from config import PlatformSettings, load_settings
-from tests.bot.presenter import PlainPresenter
-from tests.bot.test_service import NOW
+from config import load_settings
+from tests.bot.kits import signal_kit
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
 GROUP = Venue(server="-100200", channel=None)
 
 
-@dataclass
-class KeyedSink:
+class KeyedSink(CollectingSink):
     """An answer's messages as the platform would show them, under the key its buttons send."""
 
-    key: str
-    answer: tuple[Payload, ...] = ()
-    thread: list[Payload] = field(default_factory=list)
-
-    async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
-        self.answer = tuple(messages)
-
-    async def post_thread(self, payloads: Sequence[Payload]) -> None:
-        self.thread.extend(payloads)
-
-    async def edit_thread(self, index: int, payload: Payload) -> None:
-        self.thread[index] = payload
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
 
     def vote_key(self) -> str:
         return self.key
@@ -81,14 +68,7 @@ async def service(answer_client: AnswerClient) -> AsyncIterator[AnswerService]:
 @pytest.fixture
 def kit(service: AnswerService, register_platform: Callable[[str], None]) -> PlatformKit:
     register_platform("signal")
-    return PlatformKit(
-        service,
-        load_platform("signal"),
-        environment=PlatformSettings(),
-        settings=load_settings({}, env_file=None),
-        presenter=PlainPresenter(),
-        pacer=NOW,
-    )
+    return signal_kit(service)
 
 
 async def keep_mass_times(kit: PlatformKit, where: Venue = GROUP, answer: str = "") -> None:
@@ -271,14 +251,7 @@ async def test_a_places_provider_gets_its_questions_with_its_key_and_others_the_
                 places=Places(state, defaults=settings),
                 providers=providers,
             )
-            kit = PlatformKit(
-                service,
-                load_platform("signal"),
-                environment=PlatformSettings(),
-                settings=settings,
-                presenter=PlainPresenter(),
-                pacer=NOW,
-            )
+            kit = signal_kit(service, settings)
             await kit.change_setting(GROUP, "provider", "Library", by="admin-1")
             school, other = KeyedSink("a"), KeyedSink("b")
             await kit.ask(asked("What is grace?"), school)
