@@ -19,7 +19,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -34,8 +34,8 @@ from bot.answer import (
 )
 from bot.answer_records import AnswerRecords
 from bot.answerlog import AnswerLog, LogEntry, VoteKeyed
-from bot.billing import Tariff, tariff
-from bot.connect import Provider, open_providers, open_quote_checker
+from bot.billing import Tariff
+from bot.connect import Provider
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
 from bot.ops.metrics import Metrics
@@ -43,24 +43,21 @@ from bot.own_answers import OwnAnswerClient, answer_buttons, own_answer_for, own
 from bot.pacing import Pacer
 from bot.places import Places, PlaceSettings
 from bot.render.ports import Presenter
-from bot.state import State, kept_by_nothing, open_state
-from bot.state.coordination import Coordination, shared_coordination
-from bot.state.failopen import FailOpenState
+from bot.state import State
+from bot.state.coordination import Coordination
 from bot.state.names import rate_window
 from bot.tickets import Tickets
 from bot.upstream.client import AnswerClient, Answerer
 from bot.upstream.errors import UpstreamDown
 from bot.upstream.events import Turn
 from config import Settings
-from config.environment import shown_url
-from config.settings import HostPort
 
 if TYPE_CHECKING:
     from bot.verify.checker import QuoteChecker
 
 log = logging.getLogger("citebot.answers")
 
-__all__ = ["LOGGED_REFUSALS", "AnswerService", "Limits", "answer_service"]
+__all__ = ["LOGGED_REFUSALS", "AnswerService", "Limits"]
 
 UNKNOWN_TARIFF = Tariff(provider="upstream")
 """An upstream whose bill nobody said: no overhead, no prices."""
@@ -458,60 +455,3 @@ class AnswerService:
 def _fewest(*limits: int | None) -> int | None:
     """The tightest of several caps (None: no cap)."""
     return min((limit for limit in limits if limit is not None), default=None)
-
-
-@contextlib.asynccontextmanager
-async def answer_service(
-    settings: Settings,
-    client: AnswerClient,
-    *,
-    metrics: Metrics | None = None,
-    quote_check_hosts: Sequence[HostPort] = (),
-) -> AsyncIterator[AnswerService]:
-    """The service a worker runs, on the state ``STATE_URL`` names (failing open: an outage
-    costs dedup, limits and memory for a while, never an answer), with the quote checker
-    ``QUOTE_CHECK`` asks for (its cache that state; ``quote_check_hosts`` read besides
-    ``QUOTE_CHECK_ALLOW_HOSTS``: the demo's pages); drained and closed on exit."""
-    metrics = metrics or Metrics()
-    backend = open_state(settings.state_url, timeout=settings.state_timeout_seconds)
-    log.info("state store: %s", shown_url(settings.state_url))
-    if (warning := kept_by_nothing(settings.state_url)) is not None:
-        log.warning(warning)
-    failures = metrics.state_failures
-    async with (
-        FailOpenState(
-            backend,
-            timeout=settings.state_timeout_seconds,
-            on_failure=lambda operation: failures.labels(operation).inc(),
-        ) as state,
-        shared_coordination(
-            settings.state_url, timeout_seconds=settings.state_timeout_seconds
-        ) as coordination,
-        InFlight(coordination) as inflight,
-        open_quote_checker(settings, cache=state, pages=quote_check_hosts) as checker,
-        open_providers(settings) as providers,
-    ):
-        service = AnswerService(
-            client=client,
-            state=state,
-            places=Places(state, defaults=settings),
-            answer_log=AnswerLog(
-                state,
-                mode=settings.answer_log,
-                days=settings.answer_log_days,
-                memory_ttl=float(settings.memory_ttl_seconds),
-            ),
-            metrics=metrics,
-            admission=Admission(max_in_flight=settings.max_in_flight),
-            limits=Limits.from_settings(settings),
-            wording=Wording(language=settings.language),
-            inflight=inflight,
-            checker=checker,
-            coordination=coordination,
-            tariff=tariff(settings),
-            providers=providers,
-        )
-        try:
-            yield service
-        finally:
-            await service.drain(settings.shutdown_grace_seconds)

@@ -27,7 +27,7 @@ from bot.ops.health import health_server
 from bot.ops.logs import configure_json_logging
 from bot.ops.metrics import Metrics
 from bot.platforms import Platform
-from bot.service import answer_service
+from bot.serving import answer_service
 from config import PlatformSettings, Settings
 
 log = logging.getLogger("citebot.worker")

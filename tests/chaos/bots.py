@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 
 from bot.kit import PlatformKit
 from bot.pacing import Pacer
-from bot.service import answer_service
+from bot.serving import answer_service
 from bot.upstream.client import AnswerClient
 from config import Settings
 from integrations.discord.platform import DISCORD

@@ -13,7 +13,8 @@ from pydantic import SecretStr
 
 from bot.kit import PlatformKit
 from bot.pacing import Pacer
-from bot.service import AnswerService, answer_service
+from bot.service import AnswerService
+from bot.serving import answer_service
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config.settings import Settings, load_settings
 from integrations.telegram.pace import Pace, TelegramBudget
