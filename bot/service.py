@@ -33,7 +33,7 @@ from bot.answer import (
     answer_question,
 )
 from bot.answer_records import AnswerRecords
-from bot.answerlog import AnswerLog, LogEntry
+from bot.answerlog import LOGGED_REFUSALS, AnswerLog, LogEntry
 from bot.connect import open_quote_checker
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
@@ -55,16 +55,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("citebot.answers")
 
-__all__ = ["LOGGED_REFUSALS", "AnswerService", "Limits", "answer_service"]
-
-LOGGED_REFUSALS = frozenset(
-    {"rate_limit", "too_long", "daily_questions", "daily_questions_per_person", "daily_tokens"}
-)
-"""The refusals the answer log keeps: a person who asked and was turned away for what they
-asked. Not kept: an empty question (nothing was asked) and a worker restarting (the worker's
-state, not the place's); a place that turned citebot off, or that the allowlists leave out, is
-refused before the service (``PlatformKit.refusal``) and leaves no record there."""
-
+__all__ = ["AnswerService", "Limits", "answer_service"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Limits:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from slack_sdk.errors import SlackApiError
 
-from bot.i18n.conversation_words import REASONS, Reason
+from bot.i18n.conversation_words import REASONS, VOTES, Reason
 from bot.i18n.wording import Wording, catalogue_language
 from bot.kit import Venue
 from integrations.slack.blocks import Block, plain_text
@@ -53,7 +53,8 @@ class Feedback:
 
     async def _on_click(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
-        if not await self._kit.claim(f"action:{body.get('trigger_id')}"):
+        value = str(action.get("value"))
+        if value not in VOTES or not await self._kit.claim(f"action:{body.get('trigger_id')}"):
             return
         container = body.get("container", {})
         channel, user = str(container.get("channel_id")), str(body["user"]["id"])
@@ -68,7 +69,6 @@ class Feedback:
             await self._thank(channel, user, thread, refusal)
             return
         answer = vote_key(channel, str(container.get("message_ts")))
-        value = str(action.get("value"))
         await self._kit.vote(answer_key=answer, user_id=user, value=value)
         if value == "down" and await self._ask_why(body, answer, channel, thread, words):
             return
