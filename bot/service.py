@@ -57,6 +57,7 @@ log = logging.getLogger("citebot.answers")
 
 __all__ = ["AnswerService", "Limits", "answer_service"]
 
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Limits:
     max_question_length: int = 2000

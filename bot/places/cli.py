@@ -28,6 +28,7 @@ from rich.text import Text
 
 from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
+from bot.ops.printable import terminal_text
 from bot.places.keys import KEYS, written
 from bot.places.place import parse_place
 from bot.places.refused import SettingRefused
@@ -104,6 +105,8 @@ class _Output:
         self.labels = wording.settings_labels
 
     def rows(self, heads: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+        """Rows of what admins wrote, without the characters a terminal would act on."""
+        rows = [[terminal_text(cell) for cell in row] for row in rows]
         if not self.console.is_terminal:
             for row in rows:
                 print("\t".join(row), file=self.stream)
@@ -120,7 +123,8 @@ class _Output:
 
     def change(self, change: SettingChange) -> None:
         old, new = (self.labels.not_set if v is None else v for v in (change.old, change.new))
-        print(f"{change.place} {change.key}: {old} → {new}", file=self.stream)
+        said = f"{change.place} {change.key}: {old} → {new}"
+        print(terminal_text(said), file=self.stream)
 
 
 async def _show(places: Places, args: argparse.Namespace, output: _Output) -> int:
