@@ -29,6 +29,7 @@ from rich.text import Text
 from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
 from bot.ops.printable import terminal_text
+from bot.places.document import MAX_DOCUMENT_BYTES, parsed_document
 from bot.places.keys import KEYS, written
 from bot.places.place import parse_place
 from bot.places.refused import SettingRefused
@@ -166,13 +167,11 @@ async def _export(places: Places, args: argparse.Namespace, output: _Output) -> 
 
 async def _import(places: Places, args: argparse.Namespace, output: _Output) -> int:
     try:
-        document = json.loads(await asyncio.to_thread(_read, args.file))
+        read = await asyncio.to_thread(_read, args.file)
     except OSError as error:
         output.say(f"citebot: {args.file}: {error.strerror}")
         return EXIT_REFUSED
-    except ValueError as error:  # not UTF-8, or not JSON
-        detail = str(error)
-        raise SettingRefused(lambda wording: wording.not_a_settings_document(detail)) from None
+    document = parsed_document(read)
     made = await places.import_(document, by=OPERATOR)
     _report(made, output)
     if made:
@@ -201,8 +200,12 @@ async def _history(places: Places, args: argparse.Namespace, output: _Output) ->
     return 0
 
 
-def _read(file: str) -> str:
-    return sys.stdin.read() if file == "-" else Path(file).read_text("utf-8")
+def _read(file: str) -> bytes:
+    """The file's bytes, one past the most a document may be (so that more is seen)."""
+    if file == "-":
+        return sys.stdin.buffer.read(MAX_DOCUMENT_BYTES + 1)
+    with Path(file).open("rb") as opened:
+        return opened.read(MAX_DOCUMENT_BYTES + 1)
 
 
 def _report(made: Sequence[SettingChange], output: _Output) -> None:

@@ -49,7 +49,7 @@ def settings_cli(
             for name, value in env.items():
                 patch.setenv(name, value)
             if stdin is not None:
-                patch.setattr(sys, "stdin", io.StringIO(stdin))
+                patch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
             code = main(["settings", *args])
         printed = capsys.readouterr()
         return Ran(code, printed.out, printed.err)
