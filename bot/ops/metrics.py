@@ -21,6 +21,7 @@ from bot.answer import Status
 from bot.answerlog import LOGGED_REFUSALS
 from bot.i18n.conversation_words import REASONS, VOTES
 from bot.platforms import platform_names
+from bot.state.failopen import OPERATIONS
 from bot.verify.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -31,12 +32,6 @@ __all__ = ["OTHER", "Fixed", "Metrics"]
 
 OTHER = "other"
 """What a label value outside its fixed set is counted as."""
-STATE_OPERATIONS = frozenset(
-    {"answer_log", "cache", "daily_quota", "dedup", "feedback", "forget", "lease"}
-    | {"memory", "settings"}
-)
-"""What :class:`~bot.state.failopen.FailOpenState` counts a failure under."""
-
 M = TypeVar("M", bound=MetricWrapperBase)
 
 
@@ -123,7 +118,7 @@ class Metrics:
                 ["operation"],
                 registry=self.registry,
             ),
-            STATE_OPERATIONS,
+            OPERATIONS,
         )
         self.rate_limited_users = Fixed(
             Counter(

@@ -74,6 +74,10 @@ class Report:
     """Tokens of answers whose upstream reported none, estimated from characters."""
     busiest_channels: tuple[tuple[str, int], ...] = ()
     """Places (``discord:GUILD/CHANNEL``) -> questions asked there."""
+    unreadable: int = 0
+    """Records of the period the store held that could not be read (damaged): left out of
+    every count above, and said (:meth:`Wording.records_unreadable`). A channel's report
+    counts its server's, whose channel cannot be read either."""
 
     @property
     def questions(self) -> int:
@@ -101,6 +105,7 @@ class Report:
             "first_text_seconds": {"p50": self.first_text_p50, "p95": self.first_text_p95},
             "tokens": {"reported": self.tokens_reported, "estimated": self.tokens_estimated},
             "busiest_channels": [{"place": p, "count": n} for p, n in self.busiest_channels],
+            "unreadable_records": self.unreadable,
         }
 
 
@@ -140,6 +145,7 @@ class _Tally:
         self.first_text: list[float] = []
         self.tokens: Counter[bool] = Counter()
         self.channels: Counter[str] = Counter()
+        self.unreadable = 0
 
     def take(self, record: LoggedAnswer) -> None:
         self.outcomes[record.outcome] += 1
@@ -184,6 +190,7 @@ class _Tally:
             tokens_reported=self.tokens[False],
             tokens_estimated=self.tokens[True],
             busiest_channels=tuple(self.channels.most_common(top)),
+            unreadable=self.unreadable,
         )
 
 
@@ -204,6 +211,7 @@ async def build_report(
     async for batch in log.logged_answers(
         since=since, until=until, platform=platform, server=server
     ):
+        tally.unreadable += batch.unreadable
         for record in _in_channel(batch, channel):
             tally.take(record)
     place = None

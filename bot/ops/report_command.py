@@ -140,6 +140,7 @@ def csv_rows(report: Report) -> Iterator[tuple[str, str, str]]:
     yield "tokens", "estimated", str(report.tokens_estimated)
     for channel, n in report.busiest_channels:
         yield "busiest_channels", channel, str(n)
+    yield "records", "unreadable", str(report.unreadable)
 
 
 def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) -> None:
@@ -152,6 +153,8 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
         ),
         style="bold",
     )
+    if report.unreadable:
+        console.print(Text(wording.records_unreadable(report.unreadable)), style="yellow")
     if not report.questions:
         console.print(Text(labels.nothing))
         return

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from urllib.parse import SplitResult, urlsplit
 
-from bot.state.logged import LoggedAnswer, LoggedSource, LoggedVote
+from bot.state.logged import LoggedAnswer, LoggedBatch, LoggedSource, LoggedVote
 from bot.state.memory import MemoryState
 from bot.state.ports import (
     ANSWER_LOG_DAYS,
@@ -60,6 +60,7 @@ __all__ = [
     "Forgetting",
     "Leases",
     "LoggedAnswer",
+    "LoggedBatch",
     "LoggedSource",
     "LoggedVote",
     "OnWait",

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Generic, TypeVar
 
 from bot.state.base import StateBase, changed_settings, sliding_window, utc_day
-from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedVote
+from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedBatch, LoggedVote
 from bot.state.names import belongs_to_person, belongs_to_place, rate_window
 from bot.state.ports import (
     DEDUP_TTL,
@@ -272,7 +272,7 @@ class MemoryState(StateBase):
         platform: str | None = None,
         server: str | None = None,
         batch: int = 1000,
-    ) -> AsyncIterator[list[LoggedAnswer]]:
+    ) -> AsyncIterator[LoggedBatch]:
         wall = time.time()
         found = sorted(
             (
@@ -285,7 +285,7 @@ class MemoryState(StateBase):
             key=lambda record: (record.at, record.id),
         )
         for start in range(0, len(found), batch):
-            yield found[start : start + batch]
+            yield LoggedBatch(found[start : start + batch])
 
     # -- forgetting -----------------------------------------------------------------------------
 

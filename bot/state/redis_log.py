@@ -9,7 +9,9 @@ outlives ``ANSWER_LOG_DAYS`` and an index holds at most its retention's records;
 also drops up to :data:`PURGE` records past retention (a retention made shorter takes effect
 so). The notes of what belongs to whom (``own:person:…``, ``own:place:…``) are scored by when
 each note ends and trimmed likewise. Each change is one Lua script, and so is each forget:
-all of it or, if Redis fails, none.
+all of it or, if Redis fails, none. A record no worker can read is counted by the report,
+left alone by a vote or a quote check, and dropped from every index it can be found in by a
+forget or its retention's end (:data:`_DECODED`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,16 @@ from typing import cast
 
 from redis.asyncio import Redis
 
-from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedVote, dumps, fields_of, loads
+from bot.state.logged import (
+    FORGOTTEN,
+    LoggedAnswer,
+    LoggedBatch,
+    LoggedVote,
+    UnreadableRecord,
+    dumps,
+    fields_of,
+    loads,
+)
 from bot.state.names import belongs_to_person, belongs_to_place, rate_window
 
 __all__ = ["PURGE", "RedisAnswerLog"]
@@ -34,19 +45,38 @@ local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 PURGE = 100
 """Records past retention each write drops, at most."""
 
+# A stored record as a Lua table, or nil when it cannot be read (so that one damaged record
+# stops no script: a vote, a quote check, a forget, the purge of every answer logged after it).
+_DECODED = """
+local function decoded(text)
+  if not text then return nil end
+  local ok, r = pcall(cjson.decode, text)
+  if ok and type(r) == 'table' then return r end
+  return nil
+end
+"""
+
 # A record's removal from every index (and, asked, the votes on it). ARGV[1] is the namespace.
-_DROP = """
+_DROP = (
+    _DECODED
+    + """
 local ns = ARGV[1]
 local function drop_answer(id, with_votes)
   local key = ns .. ':log:answer:' .. id
   local text = redis.call('GET', key)
   redis.call('ZREM', ns .. ':log:time', id)
   if not text then return 0 end
-  local r = cjson.decode(text)
-  if r.server then redis.call('ZREM', ns .. ':log:in:' .. r.platform .. ':' .. r.server, id) end
+  local r = decoded(text)
+  if not r or type(r.platform) ~= 'string' or type(r.asker) ~= 'string' then
+    redis.call('DEL', key)
+    return 1
+  end
+  if type(r.server) == 'string' then
+    redis.call('ZREM', ns .. ':log:in:' .. r.platform .. ':' .. r.server, id)
+  end
   redis.call('ZREM', ns .. ':log:by:' .. r.platform .. ':' .. r.asker, id)
   local n = 1
-  if r.vote_key then
+  if type(r.vote_key) == 'string' then
     redis.call('DEL', ns .. ':log:vote:' .. r.vote_key)
     if with_votes then n = n + redis.call('HLEN', ns .. ':votes:' .. r.vote_key) end
     if with_votes then redis.call('DEL', ns .. ':votes:' .. r.vote_key) end
@@ -58,17 +88,17 @@ local function unvote(vote_key, person)
   local id = redis.call('GET', ns .. ':log:vote:' .. vote_key)
   if not id then return end
   local key = ns .. ':log:answer:' .. id
-  local text = redis.call('GET', key)
-  if not text then return end
-  local r = cjson.decode(text)
+  local r = decoded(redis.call('GET', key))
+  if not r then return end
   local kept = {}
-  for _, vote in ipairs(r.votes or {}) do
+  for _, vote in ipairs(type(r.votes) == 'table' and r.votes or {}) do
     if person and vote.user ~= person then kept[#kept + 1] = vote end
   end
   r.votes = kept
   redis.call('SET', key, cjson.encode(r), 'KEEPTTL')
 end
 """
+)
 
 # KEYS: the record, the time index, its server's index (or the time index again), its asker's,
 # its vote key's (or the record again). ARGV: namespace, id, question time ms, retention ms, the
@@ -98,29 +128,33 @@ return 1
 )
 
 # KEYS: the record. ARGV: the verdicts as JSON (null keeps one).
-_VERDICTS = """
-local text = redis.call('GET', KEYS[1])
-if not text then return 0 end
-local r = cjson.decode(text)
+_VERDICTS = (
+    _DECODED
+    + """
+local r = decoded(redis.call('GET', KEYS[1]))
+if not r or type(r.sources) ~= 'table' then return 0 end
 for i, verdict in ipairs(cjson.decode(ARGV[1])) do
-  if verdict ~= cjson.null and r.sources[i] then r.sources[i].verdict = verdict end
+  if verdict ~= cjson.null and type(r.sources[i]) == 'table' then r.sources[i].verdict = verdict end
 end
 redis.call('SET', KEYS[1], cjson.encode(r), 'KEEPTTL')
 return 1
 """
+)
 
 # KEYS: the vote key's record id. ARGV: the records' key prefix, the vote as JSON. Returns the
 # record as it was, or ''.
-_VOTE = """
+_VOTE = (
+    _DECODED
+    + """
 local id = redis.call('GET', KEYS[1])
 if not id then return '' end
 local key = ARGV[1] .. id
 local text = redis.call('GET', key)
-if not text then return '' end
-local r = cjson.decode(text)
+local r = decoded(text)
+if not r then return '' end
 local vote = cjson.decode(ARGV[2])
 local kept = {}
-for _, other in ipairs(r.votes or {}) do
+for _, other in ipairs(type(r.votes) == 'table' and r.votes or {}) do
   if other.user ~= vote.user then kept[#kept + 1] = other end
 end
 kept[#kept + 1] = vote
@@ -128,6 +162,7 @@ r.votes = kept
 redis.call('SET', key, cjson.encode(r), 'KEEPTTL')
 return text
 """
+)
 
 # KEYS: the person's notes (or ''), the server's notes (or ''). ARGV: ttl ms, then the notes.
 _NOTE = (
@@ -302,7 +337,12 @@ class RedisAnswerLog:
                 json.dumps(fields_of(vote), ensure_ascii=False),
             ],
         )
-        return loads(str(was)) if was else None
+        if not was:
+            return None
+        try:
+            return loads(str(was))
+        except UnreadableRecord:  # its votes are kept; what it was cannot be said
+            return None
 
     async def logged_answers(
         self,
@@ -312,7 +352,7 @@ class RedisAnswerLog:
         platform: str | None = None,
         server: str | None = None,
         batch: int = 1000,
-    ) -> AsyncIterator[list[LoggedAnswer]]:
+    ) -> AsyncIterator[LoggedBatch]:
         index = (
             self._log_key("log", "in", str(platform), server)
             if server is not None
@@ -333,8 +373,8 @@ class RedisAnswerLog:
             if not fresh:
                 return
             keys = [self._log_key("log", "answer", answer_id) for answer_id, _ in fresh]
-            found = [loads(str(text)) for text in await self._redis.mget(keys) if text]
-            if found:
+            found = LoggedBatch.read(str(text) for text in await self._redis.mget(keys) if text)
+            if found or found.unreadable:
                 yield found
             if len(page) < batch + len(seen):
                 return

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from bot.state import sqlite_log
 from bot.state.base import DAY_SECONDS, StateBase, changed_settings, sliding_window, utc_day
-from bot.state.logged import LoggedAnswer, LoggedVote
+from bot.state.logged import LoggedAnswer, LoggedBatch, LoggedVote
 from bot.state.ports import (
     DEDUP_TTL,
     FEEDBACK_TTL,
@@ -379,7 +379,7 @@ class SqliteState(StateBase):
         platform: str | None = None,
         server: str | None = None,
         batch: int = 1000,
-    ) -> AsyncIterator[list[LoggedAnswer]]:
+    ) -> AsyncIterator[LoggedBatch]:
         page = functools.partial(
             sqlite_log.logged_page,
             since=since,
@@ -388,10 +388,11 @@ class SqliteState(StateBase):
             server=server,
             batch=batch,
         )
-        after = (-float("inf"), "")
-        while found := await self._run(functools.partial(page, after=after)):
-            yield found
-            after = (found[-1].at, found[-1].id)
+        after: tuple[float, str] | None = (-float("inf"), "")
+        while after is not None:
+            found, after = await self._run(functools.partial(page, after=after))
+            if after is not None:
+                yield found
 
     async def note_belongings(
         self,

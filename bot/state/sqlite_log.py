@@ -1,7 +1,8 @@
 """The answer log and forgetting on SQLite: the steps :class:`~bot.state.sqlite.SqliteState`
 runs, each inside its one write transaction (so a forget is all or nothing).
 
-A record is kept whole as JSON beside the columns it is found by; the report reads the JSON.
+A record is kept whole as JSON beside the columns it is found by; the report reads the JSON
+(a record that cannot be read is counted, and left alone by a vote or a quote check).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedVote, dumps, loads
+from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedBatch, LoggedVote, dumps
 from bot.state.names import belongs_to_person, belongs_to_place, rate_window
 
 __all__ = [
@@ -65,9 +66,9 @@ def log_answer(db: sqlite3.Connection, now: float, record: LoggedAnswer, retenti
     )
 
 
-def _read(db: sqlite3.Connection, where: str, *values: object) -> list[LoggedAnswer]:
+def _read(db: sqlite3.Connection, where: str, *values: object) -> LoggedBatch:
     rows = db.execute(f"SELECT record FROM answers WHERE {where}", values).fetchall()
-    return [loads(text) for (text,) in rows]
+    return LoggedBatch.read(text for (text,) in rows)
 
 
 def _rewrite(db: sqlite3.Connection, record: LoggedAnswer) -> None:
@@ -100,20 +101,18 @@ def logged_page(
     server: str | None,
     after: tuple[float, str],
     batch: int,
-) -> list[LoggedAnswer]:
-    """The next ``batch`` records after ``after`` (time, id), oldest first."""
+) -> tuple[LoggedBatch, tuple[float, str] | None]:
+    """The next ``batch`` records after ``after`` (time, id), oldest first, and where the page
+    ended (None: it was the last)."""
     place = "platform = ? AND server = ? AND " if server is not None else ""
     values: tuple[object, ...] = (platform, server) if server is not None else ()
-    return _read(
-        db,
-        f"{place}at >= ? AND at < ? AND expires > ? AND (at, id) > (?, ?) ORDER BY at, id LIMIT ?",
-        *values,
-        since,
-        until,
-        now,
-        *after,
-        batch,
-    )
+    rows = db.execute(
+        f"SELECT at, id, record FROM answers WHERE {place}at >= ? AND at < ? AND expires > ?"
+        " AND (at, id) > (?, ?) ORDER BY at, id LIMIT ?",
+        (*values, since, until, now, *after, batch),
+    ).fetchall()
+    ended = (float(rows[-1][0]), str(rows[-1][1])) if rows else None
+    return LoggedBatch.read(record for _, _, record in rows), ended
 
 
 def note_belongings(

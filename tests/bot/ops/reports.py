@@ -42,4 +42,5 @@ def widest_report(place: str, channels: Sequence[str] = ()) -> Report:
         tokens_reported=10**12,
         tokens_estimated=10**12,
         busiest_channels=tuple((channel, 10**9) for channel in channels),
+        unreadable=10**9,
     )
