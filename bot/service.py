@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -55,7 +56,20 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("citebot.answers")
 
-__all__ = ["AnswerService", "Limits", "answer_service"]
+__all__ = ["FORGET_LIMIT", "AnswerService", "ForgetTooSoon", "Limits", "answer_service"]
+
+FORGET_LIMIT = (3, 3600.0)
+"""At most 3 forget-me's a person an hour on a platform: the first deletes everything, and a
+button pressed in a loop would otherwise cost the store a forget each time."""
+
+
+class ForgetTooSoon(Exception):
+    """Forget-me asked again within :data:`FORGET_LIMIT`: nothing was done (say
+    :meth:`Wording.forget_me_too_soon` with :attr:`retry_after`)."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"forget-me again in {retry_after:.0f} s")
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -304,7 +318,14 @@ class AnswerService:
 
     async def forget_person(self, platform: str, user_id: str) -> int:
         """Delete everything kept about one person of ``platform`` (forget-me); how many
-        things went. Raises :class:`~bot.state.StateUnavailable` when the store cannot."""
+        things went. Raises :class:`ForgetTooSoon` past :data:`FORGET_LIMIT` (its window, under
+        a hash of the person's id, is all that is kept afterwards, for an hour at most) and
+        :class:`~bot.state.StateUnavailable` when the store cannot."""
+        most, seconds = FORGET_LIMIT
+        who = hashlib.sha256(f"{platform}:{user_id}".encode()).hexdigest()
+        asked = await self.state.hit(f"forget:{who}", limit=most, per_seconds=seconds)
+        if not asked.allowed:
+            raise ForgetTooSoon(asked.retry_after)
         return await self.state.forget_person(platform, user_id)
 
     async def forget_place(self, platform: str, server: str) -> int:

@@ -8,7 +8,10 @@ touches of what is past retention and pushes their expiry to a retention from no
 outlives ``ANSWER_LOG_DAYS`` and an index holds at most its retention's records; each write
 also drops up to :data:`PURGE` records past retention (a retention made shorter takes effect
 so). The notes of what belongs to whom (``own:person:…``, ``own:place:…``) are scored by when
-each note ends and trimmed likewise. Each change is one Lua script, and so is each forget:
+each note ends and trimmed likewise: a person's hold their conversations, votes and notes, their
+daily counters and the places whose settings they changed, so that forget-me touches their
+keys and no one else's (a store an older citebot wrote is indexed so once:
+:meth:`RedisAnswerLog._index_people`). Each change is one Lua script, and so is each forget:
 all of it or, if Redis fails, none. A record no worker can read is counted by the report,
 left alone by a vote or a quote check, and dropped from every index it can be found in by a
 forget or its retention's end (:data:`_DECODED`).
@@ -33,9 +36,9 @@ from bot.state.logged import (
     fields_of,
     loads,
 )
-from bot.state.names import belongs_to_person, belongs_to_place, rate_window
+from bot.state.names import belongs_to_place, counted_person, platform_of, rate_window
 
-__all__ = ["PURGE", "RedisAnswerLog"]
+__all__ = ["PURGE", "RedisAnswerLog", "note"]
 
 NOW_MS = """
 local clock = redis.call('TIME')
@@ -180,8 +183,8 @@ return 0
 """
 )
 
-# ARGV: namespace, platform, person, the rate window's key, FORGOTTEN, then the person's daily
-# counters' keys. Returns how many things went.
+# ARGV: namespace, platform, person, the rate window's key, FORGOTTEN. Returns how many things
+# went.
 _FORGET_PERSON = (
     _DROP
     + """
@@ -197,6 +200,17 @@ for _, member in ipairs(redis.call('ZRANGE', own, 0, -1)) do
     n = n + redis.call('DEL', ns .. ':turns:' .. note[2])
   elseif note[1] == 'note' then
     n = n + redis.call('DEL', ns .. ':cache:' .. note[2])
+  elseif note[1] == 'counter' then
+    n = n + redis.call('DEL', ns .. ':daily:' .. note[2])
+  elseif note[1] == 'change' then
+    local list = ns .. ':settings-history:' .. note[2]
+    for i, entry in ipairs(redis.call('LRANGE', list, 0, -1)) do
+      local change = decoded(entry)
+      if change and change.by == person then
+        change.by = ARGV[5]
+        redis.call('LSET', list, i - 1, cjson.encode(change))
+      end
+    end
   else
     n = n + redis.call('HDEL', ns .. ':votes:' .. note[2], person)
     unvote(note[2], person)
@@ -207,24 +221,12 @@ for _, member in ipairs(redis.call('ZRANGE', own, 0, -1)) do
 end
 redis.call('DEL', own)
 n = n + redis.call('DEL', ARGV[4])
-for i = 6, #ARGV do n = n + redis.call('DEL', ARGV[i]) end
-for _, place in ipairs(redis.call('ZRANGE', ns .. ':settings-index:history', 0, -1)) do
-  if string.sub(place, 1, #platform + 1) == platform .. ':' then
-    local list = ns .. ':settings-history:' .. place
-    for i, entry in ipairs(redis.call('LRANGE', list, 0, -1)) do
-      local change = cjson.decode(entry)
-      if change.by == person then
-        change.by = ARGV[5]
-        redis.call('LSET', list, i - 1, cjson.encode(change))
-      end
-    end
-  end
-end
 return n
 """
 )
 
-# ARGV: namespace, platform, server, then its daily counters' keys. Returns how many went.
+# ARGV: namespace, platform, server, its daily counters' keys as JSON, and as JSON the notes of
+# people's that name it ([[their notes' key, the note], ...]). Returns how many went.
 _FORGET_PLACE = (
     _DROP
     + """
@@ -268,7 +270,8 @@ for _, member in ipairs(redis.call('ZRANGE', own, 0, -1)) do
   end
 end
 redis.call('DEL', own)
-for i = 4, #ARGV do n = n + redis.call('DEL', ARGV[i]) end
+for _, counter in ipairs(cjson.decode(ARGV[4])) do n = n + redis.call('DEL', counter) end
+for _, named in ipairs(cjson.decode(ARGV[5])) do redis.call('ZREM', named[1], named[2]) end
 return n
 """
 )
@@ -276,6 +279,13 @@ return n
 
 def _ms(seconds: float) -> int:
     return max(int(seconds * 1000), 1)
+
+
+def note(kind: str, key: str, *, person: str | None, server: str | None = None) -> str:
+    """A note that ``key`` (of ``kind``: a conversation's ``thread``, a ``vote``, a cached
+    ``note``, a daily ``counter``, a place whose settings were ``change``d) is ``person``'s and
+    ``server``'s, as their ``own:`` sorted sets keep it."""
+    return json.dumps([kind, key, person or "", server or ""], ensure_ascii=False)
 
 
 class RedisAnswerLog:
@@ -396,7 +406,7 @@ class RedisAnswerLog:
         ttl: float,
     ) -> None:
         notes = [
-            json.dumps([kind, key, person or "", server or ""], ensure_ascii=False)
+            note(kind, key, person=person, server=server)
             for kind, keys in (("thread", threads), ("vote", votes), ("note", notes))
             for key in keys
         ]
@@ -404,14 +414,18 @@ class RedisAnswerLog:
             return
         await self._note_script(
             keys=[
-                self._log_key("own", "person", platform, person) if person else "",
+                self._own(platform, person) if person else "",
                 self._log_key("own", "place", platform, server) if server else "",
             ],
             args=[_ms(ttl), *notes],
         )
 
+    def _own(self, platform: str, person: str) -> str:
+        """The notes of what is ``person``'s."""
+        return self._log_key("own", "person", platform, person)
+
     async def forget_person(self, platform: str, person: str) -> int:
-        counters = await self._daily_counters(lambda c: belongs_to_person(c, platform, person))
+        await self._index_people()
         forgotten = await self._forget_person_script(
             args=[
                 self._ns,
@@ -419,23 +433,84 @@ class RedisAnswerLog:
                 person,
                 self._log_key("hits", rate_window(platform, person)),
                 FORGOTTEN,
-                *counters,
             ]
         )
         return int(forgotten)
 
     async def forget_place(self, platform: str, server: str) -> int:
+        """The place's keys go in one script; first, what names them in people's notes is
+        found (its counters of a person, its settings' changers)."""
+        here = f"{platform}:{server}"
         counters = await self._daily_counters(lambda c: belongs_to_place(c, platform, server))
-        return int(await self._forget_place_script(args=[self._ns, platform, server, *counters]))
+        named = []
+        for counter in counters:
+            if (person := counted_person(counter)) is not None:
+                named.append([self._own(*person), note("counter", counter, person=person[1])])
+        places = await self._redis.zrange(self._log_key("settings-index", "history"), 0, -1)
+        for place in map(str, places):
+            if place == here or place.startswith(f"{here}/"):
+                history = await self._redis.lrange(self._log_key("settings-history", place), 0, -1)
+                for by in {by for entry in history if (by := _changer(str(entry)))}:
+                    named.append([self._own(platform, by), note("change", place, person=by)])
+        keys = [self._log_key("daily", counter) for counter in counters]
+        return int(
+            await self._forget_place_script(
+                args=[self._ns, platform, server, json.dumps(keys), json.dumps(named)]
+            )
+        )
 
     async def _daily_counters(self, wanted: Callable[[str], bool]) -> list[str]:
-        """Today's counters ``wanted`` picks: found by SCAN, a forget being rare."""
+        """Today's counters ``wanted`` picks (their names): found by SCAN, a removal from a
+        place being rare."""
         prefix = self._log_key("daily", "")
         found = []
         async for key in self._redis.scan_iter(match=f"{_glob(prefix)}*", count=1000):
-            if wanted(str(key).removeprefix(prefix)):
-                found.append(str(key))
+            if wanted(counter := str(key).removeprefix(prefix)):
+                found.append(counter)
         return found
+
+    async def _index_people(self) -> None:
+        """Note as each person's what a store an older citebot wrote holds of them beyond its
+        notes (today's daily counters, the places whose settings they changed), once a store:
+        a walk of every counter and every place's history, the cost every forget-me had before
+        (~70 ms of Redis), paid by the first one only."""
+        marker = self._log_key("own", "indexed")
+        if await self._redis.exists(marker):
+            return
+        seconds, micros = await self._redis.time()
+        now = int(seconds) * 1000 + int(micros) // 1000
+        notes: dict[str, dict[str, int]] = {}
+        for counter in await self._daily_counters(lambda c: counted_person(c) is not None):
+            platform, person = counted_person(counter) or ("", "")
+            left = await self._redis.pttl(self._log_key("daily", counter))
+            if left > 0:
+                own = notes.setdefault(self._own(platform, person), {})
+                own[note("counter", counter, person=person)] = now + left
+        for place in map(
+            str, await self._redis.zrange(self._log_key("settings-index", "history"), 0, -1)
+        ):
+            history = self._log_key("settings-history", place)
+            left = await self._redis.pttl(history)
+            for entry in await self._redis.lrange(history, 0, -1):
+                by = _changer(str(entry))
+                if by and left > 0:
+                    own = notes.setdefault(self._own(platform_of(place), by), {})
+                    own[note("change", place, person=by)] = now + left
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for key, members in notes.items():
+                pipe.zadd(key, members, gt=True)
+                pipe.pexpire(key, max(members.values()) - now, gt=True)
+            pipe.set(marker, now)
+            await pipe.execute()
+
+
+def _changer(entry: str) -> str | None:
+    """Who made a settings change, as its history keeps it (None: unreadable)."""
+    try:
+        by = json.loads(entry).get("by")
+    except (ValueError, AttributeError):
+        return None
+    return by if isinstance(by, str) else None
 
 
 def _glob(text: str) -> str:

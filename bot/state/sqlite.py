@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS settings_history (seq INTEGER PRIMARY KEY AUTOINCREME
                                              place TEXT NOT NULL, key TEXT NOT NULL, old TEXT,
                                              new TEXT, by TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS settings_history_by_place ON settings_history (place, seq);
+CREATE INDEX IF NOT EXISTS settings_history_by_person ON settings_history (by);
 CREATE TABLE IF NOT EXISTS daily (key TEXT PRIMARY KEY, day INTEGER NOT NULL, n INTEGER NOT NULL);
 """
 _SWEEP = f"""
@@ -82,6 +83,7 @@ class SqliteState(StateBase):
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(_SCHEMA + sqlite_log.SCHEMA)
+            sqlite_log.migrate(self._db, time.time())
         except sqlite3.Error:
             self._db.close()
             raise
@@ -331,6 +333,7 @@ class SqliteState(StateBase):
                 "INSERT OR REPLACE INTO daily VALUES (?, ?, ?)",
                 [(key, today, count + 1) for key, count in counts.items()],
             )
+            sqlite_log.note_counters(db, now, limits, until=now + left)
             return QuotaDecision(allowed=True)
 
         return await self._run(take)
