@@ -54,7 +54,7 @@ class Store:
             return
         client = Redis.from_url(self.url, decode_responses=True)
         try:
-            [first] = await client.zrange(f"{self.namespace}:log:time", 0, 0)
+            [first] = [str(i) for i in await client.zrange(f"{self.namespace}:log:time", 0, 0)]
             await client.set(f"{self.namespace}:log:answer:{first}", text, keepttl=True)
         finally:
             await client.aclose()

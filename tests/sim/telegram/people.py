@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tests.patience import PATIENCE
 from tests.sim.telegram.model import SimCallback, SimChat, SimDraft, SimMember, SimMessage, SimUser
 from tests.sim.telegram.privacy import reaches_bot
 from tests.sim.telegram.text import format_text
@@ -69,7 +70,7 @@ class People:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def until(self, predicate: Callable[[], object], *, within: float = 10.0) -> None:
+    async def until(self, predicate: Callable[[], object], *, within: float = PATIENCE) -> None:
         """Wait until ``predicate()`` holds, re-checked whenever the simulator changes (and
         every 50 ms, for what only time changes)."""
         async with asyncio.timeout(within):
