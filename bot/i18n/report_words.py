@@ -190,8 +190,8 @@ class ReportWording:
     def forget_me_too_soon(self: _Speaker, retry_after: float) -> str:
         """Forget-me asked again too soon after the last time (its data went then)."""
         return self._(
-            "citebot deleted your data a moment ago, and keeps nothing new about you but "
-            "what you asked since. You can ask again in {wait}."
+            "citebot deleted your data a moment ago. To delete what it has kept since, ask "
+            "again in {wait}."
         ).format(wait=self.duration(retry_after))
 
     def could_not_read_report(self: _Speaker) -> str:
