@@ -16,11 +16,10 @@ traced answers fourfold).
 from __future__ import annotations
 
 import asyncio
-import tracemalloc
 
 from bench.report import Result
 from bench.table import print_table, verdict
-from tests.chaos.answering import answering, held_by_us
+from tests.chaos.answering import held_after
 from tests.sim.redis_server import start_redis_server
 
 WARM = 4000
@@ -35,20 +34,9 @@ EACH_MOST = 8.0
 
 async def _measure() -> list[Result]:
     with start_redis_server() as redis_url:
-        async with answering(redis_url) as worker:
-            await worker.answer(WARM)
-            tracemalloc.start()
-            try:
-                await worker.answer(FIRST)
-                await worker.settle()
-                after_first, _ = held_by_us()
-                await worker.answer(THEN)
-                await worker.settle()
-                after_all, where = held_by_us()
-            finally:
-                tracemalloc.stop()
+        [(after_first, _), (after_all, where)] = await held_after(redis_url, WARM, FIRST, THEN)
     each = max(after_all - after_first, 0) / THEN
-    answered = WARM + FIRST + THEN + 2
+    answered = WARM + FIRST + THEN + 2  # and one after each count
     return [
         Result(
             metric=f"memory our code holds after {answered:,} answers",

@@ -23,7 +23,7 @@ from bot.answer import Question
 from bot.i18n.wording import Wording
 from bot.ops.report import build_report
 from bot.service import AnswerService
-from bot.state import open_state
+from bot.state import State, open_state
 from bot.upstream.client import AnswerClient
 from tests.bot.presenter import PlainPresenter
 from tests.bot.test_service import NOW, Sink
@@ -73,6 +73,10 @@ def store(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Store
     return Store(url, f"corrupt-{uuid.uuid4().hex}", str(request.param))
 
 
+def service_on(state: State, client: AnswerClient) -> AnswerService:
+    return AnswerService(client=client, state=state, admission=Admission(max_in_flight=2))
+
+
 async def ask(service: AnswerService, n: int, user: str = "9") -> None:
     question = Question(
         text=f"Question {n}?", platform="discord", user_id=user, channel_id="21", server_id="111"
@@ -85,9 +89,7 @@ async def test_a_damaged_record_is_skipped_and_counted_and_the_rest_goes_on(
 ) -> None:
     upstream.default = answer(["An answer."])
     async with open_state(store.url, namespace=store.namespace) as state:
-        service = AnswerService(
-            client=answer_client, state=state, admission=Admission(max_in_flight=2)
-        )
+        service = service_on(state, answer_client)
         for n in range(3):
             await ask(service, n)
         await store.break_first()
@@ -113,11 +115,8 @@ async def test_citebot_report_says_one_record_could_not_be_read_in_the_operators
 ) -> None:
     upstream.default = answer(["An answer."])
     async with open_state(store.url, namespace=store.namespace) as state:
-        service = AnswerService(
-            client=answer_client, state=state, admission=Admission(max_in_flight=2)
-        )
         for n in range(2):
-            await ask(service, n)
+            await ask(service_on(state, answer_client), n)
     await store.break_first()
 
     def report(*args: str, language: str = "en") -> tuple[int, str]:

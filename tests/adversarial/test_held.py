@@ -18,7 +18,8 @@ from bot.platforms import load_platform
 from bot.render.formatter import AnswerFormatter
 from bot.upstream.events import AnswerDone
 from integrations.telegram.updates import SECRET_HEADER
-from tests.integrations.telegram.world import CITED, telegram_world
+from tests.integrations.telegram.world import CITED, World, telegram_world
+from tests.sim.telegram import SimMessage, SimUser
 from tests.sim.upstream import answer
 
 
@@ -75,14 +76,19 @@ def test_nothing_the_upstream_writes_can_ping(platform: str) -> None:
             assert live not in said.replace("\\u200b", "\u200b")
 
 
+async def answered_in_a_group(world: World, person: SimUser) -> SimMessage:
+    """``person`` asks in a group; citebot's answer."""
+    group = await world.group()
+    await world.tg.user_says(person, group, "/ask@citebot Why is life sacred?")
+    await world.answered(len(world.upstream.requests) + 1)
+    return world.tg.bot_messages(group)[0]
+
+
 async def test_a_members_forged_setting_press_is_refused_and_changes_nothing() -> None:
     async with telegram_world() as world:
         world.upstream.queue(CITED)
         alice = world.person("Alice")
-        group = await world.group()
-        await world.tg.user_says(alice, group, "/ask@citebot Why is life sacred?")
-        await world.answered()
-        shown = world.tg.bot_messages(group)[0]
+        shown = await answered_in_a_group(world, alice)
 
         pressed = world.tg.forge_press(alice, shown, "st:enabled=off")
         await world.tg.until(lambda: pressed.answered)
@@ -130,10 +136,7 @@ async def test_the_bots_token_and_the_upstreams_key_never_reach_a_log(
         world.tg.refuse_next("sendMessage", 400, f"Bad Request: no chat at /bot{token}/x")
         world.tg.refuse_next("answerCallbackQuery", 400, f"Bad Request: /bot{token}/y")
         alice = world.person("Alice")
-        group = await world.group()
-        await world.tg.user_says(alice, group, "/ask@citebot What is grace?")
-        await world.answered()
-        shown = world.tg.bot_messages(group)[0]
+        shown = await answered_in_a_group(world, alice)
         pressed = world.tg.forge_press(alice, shown, "fb:nothing")
         await world.tg.until(lambda: pressed.answered or bool(caplog.records))
         await world.idle()

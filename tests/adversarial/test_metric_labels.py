@@ -5,23 +5,21 @@ offers, whichever platform sends it, is neither kept nor counted."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from prometheus_client import generate_latest
 from prometheus_client.metrics import MetricWrapperBase
 
-from bot.admission import Admission
 from bot.kit import PlatformKit
 from bot.ops.metrics import Fixed, Metrics
 from bot.platforms import load_platform
 from bot.service import AnswerService
-from bot.state import open_state
-from bot.upstream.client import AnswerClient
-from config import PlatformSettings, load_settings
-from tests.bot.presenter import PlainPresenter
-from tests.bot.test_service import NOW
+from tests.bot.test_kit import _kit as platform_kit
+from tests.bot.test_kit import service
+
+__all__ = ["service"]
 
 FORGED = 'forged-\u202e\n"value'
 
@@ -44,27 +42,9 @@ def test_every_labelled_metric_counts_values_outside_its_sets_as_other() -> None
 
 
 @pytest.fixture
-async def service(answer_client: AnswerClient) -> AsyncIterator[AnswerService]:
-    async with open_state("memory://") as state:
-        yield AnswerService(
-            client=answer_client,
-            state=state,
-            admission=Admission(max_in_flight=2),
-            metrics=Metrics(platforms=("signal",)),
-        )
-
-
-@pytest.fixture
 def kit(service: AnswerService, register_platform: Callable[[str], None]) -> PlatformKit:
     register_platform("signal")
-    return PlatformKit(
-        service,
-        load_platform("signal"),
-        environment=PlatformSettings(),
-        settings=load_settings({}, env_file=None),
-        presenter=PlainPresenter(),
-        pacer=NOW,
-    )
+    return platform_kit(service, load_platform("signal"))
 
 
 @pytest.mark.parametrize(

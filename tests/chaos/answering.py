@@ -18,8 +18,8 @@ import asyncio
 import gc
 import tracemalloc
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +35,7 @@ from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
-__all__ = ["BATCH", "Answering", "answering", "held_by_us"]
+__all__ = ["BATCH", "Answering", "answering", "held_after"]
 
 BATCH = 100
 WINDOW = 5.0
@@ -49,6 +49,16 @@ CITED = answer(
     ["Hope is a theological virtue[^1]."],
     [magisterium_citation(0, "Hope is the virtue.", title="Catechism")],
 )
+
+
+@contextmanager
+def tracing() -> Iterator[None]:
+    """tracemalloc counting what is allocated meanwhile (:func:`held_by_us` reads it)."""
+    tracemalloc.start()
+    try:
+        yield
+    finally:
+        tracemalloc.stop()
 
 
 def held_by_us() -> tuple[int, list[str]]:
@@ -95,6 +105,20 @@ class Answering:
         sim.requests.clear()
         sim.no_threads.messages.clear()
         self.upstream.requests.clear()
+
+
+async def held_after(redis_url: str, warm: int, *traced: int) -> list[tuple[int, list[str]]]:
+    """What the worker's code holds (bytes, and where most) after ``warm`` answers and then
+    each of ``traced`` more, each counted once the rate windows its answers used have passed."""
+    held = []
+    async with answering(redis_url) as worker:
+        await worker.answer(warm)
+        with tracing():
+            for count in traced:
+                await worker.answer(count)
+                await worker.settle()
+                held.append(held_by_us())
+    return held
 
 
 @asynccontextmanager
