@@ -94,6 +94,25 @@ async def workers(state_url: str, upstream: UpstreamSim) -> AsyncIterator[Worker
                 await kill_all(world.running)
 
 
+async def recorded(redis_url: str, text: str) -> int:
+    """How many answers in flight the workers' records show ``text`` of: a record is stored
+    after a draft is sent (a loaded machine once killed a worker in between, and its answer was
+    closed as one that showed nothing)."""
+    async with aioredis.from_url(redis_url, decode_responses=True) as redis:
+        shown = 0
+        async for key in redis.scan_iter(match="*:inflight:records"):
+            shown += sum(text in str(value) for value in await redis.hvals(key))
+        return shown
+
+
+async def until_recorded(redis_url: str, text: str, count: int) -> None:
+    """Until ``count`` answers' records show ``text``: what a closer will send."""
+    deadline = time.monotonic() + PATIENCE
+    while await recorded(redis_url, text) < count:
+        assert time.monotonic() < deadline, "the answers in flight never recorded what they showed"
+        await asyncio.sleep(0.05)
+
+
 def shown(tg: TelegramSim, chat: SimChat) -> list[str]:
     return [m.readable for m in tg.bot_messages(chat)]
 
@@ -115,6 +134,7 @@ async def test_a_killed_readers_updates_move_and_its_answers_end_with_the_note(
                 any(FIRST.strip() in d.history[-1] for d in tg.drafts_in(c)) for c in early
             ),
         )
+        await until_recorded(fresh_redis, FIRST.strip(), len(early))
         victim = world.reader()
         survivor = second if victim is first else first
         killed_at = time.monotonic()
