@@ -35,6 +35,7 @@ from bot.answer import (
 )
 from bot.answer_records import AnswerRecords
 from bot.answerlog import LOGGED_REFUSALS, AnswerLog, LogEntry
+from bot.billing import Tariff, tariff
 from bot.connect import open_quote_checker
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
@@ -42,13 +43,14 @@ from bot.ops.metrics import Metrics
 from bot.pacing import Pacer
 from bot.places import Places, PlaceSettings
 from bot.render.ports import Presenter
-from bot.state import State, open_state
+from bot.state import State, kept_by_nothing, open_state
 from bot.state.coordination import Coordination, shared_coordination
 from bot.state.failopen import FailOpenState
 from bot.state.names import rate_window
 from bot.upstream.client import AnswerClient
 from bot.upstream.events import Turn
 from config import Settings
+from config.environment import shown_url
 from config.settings import HostPort
 
 if TYPE_CHECKING:
@@ -70,6 +72,10 @@ class ForgetTooSoon(Exception):
     def __init__(self, retry_after: float) -> None:
         super().__init__(f"forget-me again in {retry_after:.0f} s")
         self.retry_after = retry_after
+
+
+UNKNOWN_TARIFF = Tariff(provider="upstream")
+"""An upstream whose bill nobody said: no overhead, no prices."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,18 +118,20 @@ class AnswerService:
         coordination: Coordination | None = None,
         places: Places | None = None,
         answer_log: AnswerLog | None = None,
+        tariff: Tariff = UNKNOWN_TARIFF,
     ) -> None:
         """``checker``: the process's quote checks of posted cards (None: QUOTE_CHECK=off);
         ``coordination``: the workers' shared Redis (None: this worker is alone), for the
         platforms' shard leases and rate windows; ``places``: each place's settings (None:
         the environment's everywhere); ``answer_log``: what is kept of each answer (None:
-        ``ANSWER_LOG``'s defaults)."""
+        ``ANSWER_LOG``'s defaults); ``tariff``: how the upstream bills an answer (the
+        settings' :func:`bot.billing.tariff`)."""
         self.client = client
         self.checker = checker
         self.state = state
         self.admission = admission
         self.limits = limits
-        self.metrics = metrics or Metrics()
+        self.metrics = metrics or Metrics(providers=(tariff.provider,))
         self.wording = wording
         self.inflight = inflight or InFlight(None)
         """Every answer's record, so that another worker closes it if this one dies."""
@@ -137,6 +145,7 @@ class AnswerService:
             places=self.places,
             answer_log=self.answer_log,
             conversation_key=self.conversation_key,
+            tariff=tariff,
         )
         """What each answer leaves (counts, its log line, tokens, its record) and its votes."""
         self._tasks: set[asyncio.Task[object]] = set()
@@ -341,7 +350,8 @@ class AnswerService:
     ) -> tuple[str, str] | None:
         """Why not to answer ``question``, and the words that say it in ``wording``; None to
         answer it. The place's daily quotas are asked last, so a question refused for any other
-        reason counts on none; its token budget just before them (it counts nothing)."""
+        reason counts on none; its budgets of tokens and cost just before them (they count
+        nothing)."""
         if not self._accepting:
             return "restarting", wording.restarting()
         if not question.text.strip():
@@ -357,14 +367,17 @@ class AnswerService:
             self.metrics.rate_limited_users.labels(question.platform).inc()
             return "rate_limit", wording.user_rate_limited(decision.retry_after)
         if place is not None:
-            budget = await self.places.token_budget(place)
-            if not budget.allowed:
-                return "daily_tokens", wording.daily_tokens_used(budget.limit, budget.retry_after)
+            budget = await self.places.budget(place)
+            if not budget.allowed and budget.refused_by is not None:
+                said = wording.daily_budget_spent(
+                    budget.refused_by, budget.limit, budget.retry_after
+                )
+                return budget.refused_by, said
             quota = await self.places.take_question(place, question.user_id)
             if not quota.allowed:
                 per_person = quota.refused_by == "daily_questions_per_person"
                 said = wording.daily_limit_reached(
-                    quota.limit, quota.retry_after, per_person=per_person
+                    int(quota.limit), quota.retry_after, per_person=per_person
                 )
                 return quota.refused_by or "daily_questions", said
         return None
@@ -421,8 +434,11 @@ async def answer_service(
     costs dedup, limits and memory for a while, never an answer), with the quote checker
     ``QUOTE_CHECK`` asks for (its cache that state; ``quote_check_hosts`` read besides
     ``QUOTE_CHECK_ALLOW_HOSTS``: the demo's pages); drained and closed on exit."""
-    metrics = metrics or Metrics()
+    metrics = metrics or Metrics(providers=(tariff(settings).provider,))
     backend = open_state(settings.state_url, timeout=settings.state_timeout_seconds)
+    log.info("state store: %s", shown_url(settings.state_url))
+    if (warning := kept_by_nothing(settings.state_url)) is not None:
+        log.warning(warning)
     failures = metrics.state_failures
     async with (
         FailOpenState(
@@ -453,6 +469,7 @@ async def answer_service(
             inflight=inflight,
             checker=checker,
             coordination=coordination,
+            tariff=tariff(settings),
         )
         try:
             yield service

@@ -1,13 +1,15 @@
 """Prometheus metrics of one worker, in a registry of its own (tests make many).
 
 They count what the answer log's reports count (answers by outcome, refusals, votes and the
-👎's reasons, quote checks, time to first text, tokens), without the words or the places:
-``docs/grafana-dashboard.json`` is built on them.
+👎's reasons, quote checks, time to first text, tokens and their cost), without the words or
+the places: ``docs/grafana-dashboard.json`` is built on them.
 
 Every label's values come from a fixed set written here (:class:`Fixed`): a value from anywhere
 else (a forged button's, a newer worker's) is counted as ``other``. A label that took whatever
 it was given would let anyone who can press a button add a series a press: 100,000 forged
-presses once made 73 MB of series and a 24.7 MB ``/metrics``."""
+presses once made 73 MB of series and a 24.7 MB ``/metrics``. A provider is labelled by the
+name the configuration gives it (bot/billing.py), the worker's own set, never by anything an
+upstream sent."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from prometheus_client.metrics import MetricWrapperBase
 
 from bot.answer import Status
 from bot.answerlog import LOGGED_REFUSALS
+from bot.billing import KINDS, KNOWN
 from bot.i18n.conversation_words import REASONS, VOTES
 from bot.platforms import platform_names
 from bot.state.failopen import OPERATIONS
@@ -26,7 +29,7 @@ from bot.verify.verdict import Verdict
 
 if TYPE_CHECKING:
     from bot.answer import Outcome
-    from bot.answerlog import TokensUsed
+    from bot.billing import Bill
 
 __all__ = ["OTHER", "Fixed", "Metrics"]
 
@@ -53,10 +56,15 @@ class Fixed(Generic[M]):
 
 
 class Metrics:
-    def __init__(self, *, platforms: Iterable[str] | None = None) -> None:
-        """``platforms``: the names a platform label may take (the registered ones)."""
+    def __init__(
+        self, *, platforms: Iterable[str] | None = None, providers: Iterable[str] = ()
+    ) -> None:
+        """``platforms``: the names a platform label may take (the registered ones);
+        ``providers``: the upstreams' names the configuration gives (besides the known
+        providers')."""
         self.registry = CollectorRegistry()
         platform = frozenset(platform_names() if platforms is None else platforms)
+        provider = frozenset(providers) | {known.provider for known in KNOWN.values()}
         self.answers = Fixed(
             Counter(
                 "citebot_answers",
@@ -134,7 +142,8 @@ class Metrics:
             Counter(
                 "citebot_refusals",
                 "Questions refused by why (the refusals the answer log keeps): rate_limit, "
-                "too_long, daily_questions, daily_questions_per_person, daily_tokens.",
+                "too_long, daily_questions, daily_questions_per_person, daily_tokens, "
+                "daily_cost.",
                 ["platform", "reason"],
                 registry=self.registry,
             ),
@@ -182,21 +191,37 @@ class Metrics:
         self.tokens = Fixed(
             Counter(
                 "citebot_tokens",
-                "Upstream tokens used, as the upstream reported them or estimated from characters.",
-                ["platform", "counted"],
+                "Upstream tokens billed, by kind (input, system, output), as the upstream "
+                "reported them or as citebot estimated them (counted: reported, estimated).",
+                ["platform", "provider", "kind", "counted"],
                 registry=self.registry,
             ),
             platform,
+            provider,
+            KINDS,
             ("reported", "estimated"),
         )
+        self.cost = Fixed(
+            Counter(
+                "citebot_cost_usd",
+                "What answers cost, in US dollars: as the upstream reported it, else their "
+                "tokens at the provider's prices (UPSTREAM_PRICES); answers of unknown price "
+                "count nothing.",
+                ["platform", "provider"],
+                registry=self.registry,
+            ),
+            platform,
+            provider,
+        )
 
-    def observe_answer(
-        self, platform: str, outcome: Outcome, tokens: TokensUsed | None = None
-    ) -> None:
+    def observe_answer(self, platform: str, outcome: Outcome, bill: Bill | None = None) -> None:
         self.answers.labels(platform, outcome.status).inc()
-        if tokens is not None and tokens.count:
-            counted = "estimated" if tokens.estimated else "reported"
-            self.tokens.labels(platform, counted).inc(tokens.count)
+        if bill is not None:
+            for kind, n in bill.tokens.items():
+                counted = "estimated" if kind in bill.estimated else "reported"
+                self.tokens.labels(platform, bill.provider, kind, counted).inc(n)
+            if bill.cost:
+                self.cost.labels(platform, bill.provider).inc(float(bill.cost))
         self.answer_seconds.labels(platform).observe(outcome.total_seconds)
         if outcome.first_text_seconds is not None:
             self.first_text.labels(platform).observe(outcome.first_text_seconds)

@@ -10,6 +10,7 @@ __all__ = [
     "belongs_to_place",
     "counted_person",
     "person_questions",
+    "place_cost",
     "place_questions",
     "place_tokens",
     "platform_of",
@@ -35,6 +36,11 @@ def person_questions(place: str, person: str) -> str:
 def place_tokens(place: str) -> str:
     """Today's upstream tokens in the place that counts them (``daily_tokens``)."""
     return f"tokens:{place}"
+
+
+def place_cost(place: str) -> str:
+    """Today's cost in the place that counts it (``daily_cost``), in millionths of a dollar."""
+    return f"cost:{place}"
 
 
 def belongs_to_person(counter: str, platform: str, person: str) -> bool:
@@ -64,7 +70,7 @@ def platform_of(place: str) -> str:
 def belongs_to_place(counter: str, platform: str, server: str) -> bool:
     """Whether a daily counter counts in ``server`` or one of its channels."""
     kind, _, rest = counter.partition(":")
-    if kind not in ("questions", "questions-by", "tokens"):
+    if kind not in ("questions", "questions-by", "tokens", "cost"):
         return False
     here = f"{platform}:{server}"
     return rest == here or rest.startswith((f"{here}/", f"{here}:"))

@@ -1,7 +1,7 @@
 """A link that says it goes to one site and goes to another: an upstream's ``[https://www.vatican
 .va/…](https://evil.example/…)`` once kept its label on every platform. A label that looks like
 a URL or names another host than the link's (its own or a parent's names pass) is shown as the
-host the link leads to, in the answer and on a card's title, on Discord, Slack, Telegram and
+host the link leads to, in the answer and on a card's title, on Discord, Slack, Telegram, Teams and
 the terminal alike."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bot.render.ports import Payload
 from bot.upstream.citations import Citation
 from bot.upstream.events import AnswerDone
 
-PLATFORMS = ("discord", "slack", "telegram", "terminal")
+PLATFORMS = ("discord", "slack", "telegram", "teams", "terminal")
 
 
 def shown(platform: str, text: str, citations: tuple[Citation, ...] = ()) -> str:
