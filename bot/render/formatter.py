@@ -353,13 +353,21 @@ def _fill(text: str, shown: Sequence[str], separator: str) -> str:
     """Put each footnote's display where its sentinel is; a removed one takes its space along."""
     parts = text.split(SENTINEL)
     out = [parts[0]]
-    previous = ""
+    # Whether what is shown so far ends with a footnote, now and before the last part: a
+    # removed footnote's space taken away can bring two footnotes together ("¹ [^12] ¹"), and
+    # two footnotes side by side need the separator, or ¹¹ reads as eleven.
+    ends_in_note = before_part = False
     for display, part in zip(shown, parts[1:], strict=True):
         if not display and not part[:1].isalnum():
             out[-1] = out[-1].rstrip(" ")
-        if display and previous and not out[-1]:
-            out.append(separator)
+            if not out[-1]:
+                ends_in_note = before_part
+        if display:
+            if ends_in_note:
+                out.append(separator)
+            ends_in_note = True
         out.append(display)
+        before_part = ends_in_note
         out.append(part)
-        previous = display or (previous if not part else "")
+        ends_in_note = ends_in_note and not part
     return "".join(out)
