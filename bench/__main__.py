@@ -34,6 +34,7 @@ SUITES = (
     "quotes",
     "scale",
     "answerlog",
+    "memory",
     "matching",
 )
 """Module ``bench.bench_<suite>`` each, with ``measure() -> list[Result]``."""

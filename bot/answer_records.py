@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from bot.answer import AnswerSink, Outcome, Question
 from bot.answerlog import AnswerLog, LogEntry, VoteKeyed, seconds_kept
 from bot.billing import Tariff, bill
-from bot.i18n.conversation_words import Reason
+from bot.i18n.conversation_words import REASONS, VOTES, Reason
 from bot.ops.metrics import Metrics
 from bot.places import Places, PlaceSettings
 from bot.state import State
@@ -114,7 +114,11 @@ class AnswerRecords:
         """Keep one person's vote on an answer, with why when a 👎 said it, on its answer's
         record too (its comment where ``ANSWER_LOG`` keeps a person's words), and log it (one
         JSON line with the vote and its reason; a comment's words are the person's, never
-        logged)."""
+        logged). A value or a reason citebot never offers (a forged button's) is not a vote:
+        nothing is kept or counted of it, and False is returned."""
+        if value not in VOTES or (reason is not None and reason not in REASONS):
+            log.info("a vote of no value citebot offers was ignored (%s)", platform)
+            return False
         changed = await self.state.record_feedback(answer_key, user_id, value)
         await self.answer_log.vote(
             platform,

@@ -34,6 +34,7 @@ from bot.upstream.trust import TrustedSources
 from bot.verify.verdict import Verdict
 
 __all__ = [
+    "LOGGED_REFUSALS",
     "MAX_KEPT_ANSWER",
     "MAX_SOURCES",
     "AnswerLog",
@@ -44,6 +45,21 @@ __all__ = [
 ]
 
 Mode = Literal["full", "questions", "metadata", "off"]
+
+LOGGED_REFUSALS = frozenset(
+    {
+        "rate_limit",
+        "too_long",
+        "daily_questions",
+        "daily_questions_per_person",
+        "daily_tokens",
+        "daily_cost",
+    }
+)
+"""The refusals the answer log keeps: a person who asked and was turned away for what they
+asked. Not kept: an empty question (nothing was asked) and a worker restarting (the worker's
+state, not the place's); a place that turned citebot off, or that the allowlists leave out, is
+refused before the service (``PlatformKit.refusal``) and leaves no record there."""
 
 MAX_SOURCES = 50
 """Sources kept per record: a runaway answer's hundreds would each cost a record's worth."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -33,7 +34,7 @@ from bot.answer import (
     answer_question,
 )
 from bot.answer_records import AnswerRecords
-from bot.answerlog import AnswerLog, LogEntry, VoteKeyed
+from bot.answerlog import LOGGED_REFUSALS, AnswerLog, LogEntry, VoteKeyed
 from bot.billing import Tariff
 from bot.connect import Provider
 from bot.i18n.wording import WORDING, Wording
@@ -57,24 +58,24 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("citebot.answers")
 
-__all__ = ["LOGGED_REFUSALS", "AnswerService", "Limits"]
+__all__ = ["FORGET_LIMIT", "AnswerService", "ForgetTooSoon", "Limits"]
+
+FORGET_LIMIT = (3, 3600.0)
+"""At most 3 forget-me's a person an hour on a platform: the first deletes everything, and a
+button pressed in a loop would otherwise cost the store a forget each time."""
+
+
+class ForgetTooSoon(Exception):
+    """Forget-me asked again within :data:`FORGET_LIMIT`: nothing was done (say
+    :meth:`Wording.forget_me_too_soon` with :attr:`retry_after`)."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"forget-me again in {retry_after:.0f} s")
+        self.retry_after = retry_after
+
 
 UNKNOWN_TARIFF = Tariff(provider="upstream")
 """An upstream whose bill nobody said: no overhead, no prices."""
-LOGGED_REFUSALS = frozenset(
-    {
-        "rate_limit",
-        "too_long",
-        "daily_questions",
-        "daily_questions_per_person",
-        "daily_tokens",
-        "daily_cost",
-    }
-)
-"""The refusals the answer log keeps: a person who asked and was turned away for what they
-asked. Not kept: an empty question (nothing was asked) and a worker restarting (the worker's
-state, not the place's); a place that turned citebot off, or that the allowlists leave out, is
-refused before the service (``PlatformKit.refusal``) and leaves no record there."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -131,7 +132,7 @@ class AnswerService:
         self.state = state
         self.admission = admission
         self.limits = limits
-        self.metrics = metrics or Metrics()
+        self.metrics = metrics or Metrics(providers=(tariff.provider,))
         self.wording = wording
         self.inflight = inflight or InFlight(None)
         """Every answer's record, so that another worker closes it if this one dies."""
@@ -364,7 +365,14 @@ class AnswerService:
 
     async def forget_person(self, platform: str, user_id: str) -> int:
         """Delete everything kept about one person of ``platform`` (forget-me); how many
-        things went. Raises :class:`~bot.state.StateUnavailable` when the store cannot."""
+        things went. Raises :class:`ForgetTooSoon` past :data:`FORGET_LIMIT` (its window, under
+        a hash of the person's id, is all that is kept afterwards, for an hour at most) and
+        :class:`~bot.state.StateUnavailable` when the store cannot."""
+        most, seconds = FORGET_LIMIT
+        who = hashlib.sha256(f"{platform}:{user_id}".encode()).hexdigest()
+        asked = await self.state.hit(f"forget:{who}", limit=most, per_seconds=seconds)
+        if not asked.allowed:
+            raise ForgetTooSoon(asked.retry_after)
         return await self.state.forget_person(platform, user_id)
 
     async def forget_place(self, platform: str, server: str) -> int:

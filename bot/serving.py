@@ -42,7 +42,7 @@ async def answer_service(
     costs dedup, limits and memory for a while, never an answer), with the quote checker
     ``QUOTE_CHECK`` asks for (its cache that state; ``quote_check_hosts`` read besides
     ``QUOTE_CHECK_ALLOW_HOSTS``: the demo's pages); drained and closed on exit."""
-    metrics = metrics or Metrics()
+    metrics = metrics or Metrics(providers=(tariff(settings).provider, *settings.upstream_profiles))
     backend = open_state(settings.state_url, timeout=settings.state_timeout_seconds)
     log.info("state store: %s", shown_url(settings.state_url))
     if (warning := kept_by_nothing(settings.state_url)) is not None:

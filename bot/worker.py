@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.billing import tariff
 from bot.connect import open_upstream
 from bot.kit import PlatformKit
 from bot.ops.health import health_server
@@ -115,7 +116,7 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Platform[Any
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    metrics = Metrics()
+    metrics = Metrics(providers=(tariff(settings).provider,))
     async with (
         open_upstream(
             settings, demo=settings.uses_demo, on_retry=metrics.upstream_retries.inc

@@ -63,6 +63,8 @@ class _Speaker(Protocol):
 
     def _(self, text: str) -> str: ...
 
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
     def dollars(self, amount: Decimal) -> str: ...
 
     def number(self, n: float) -> str: ...
@@ -220,6 +222,21 @@ class ReportWording:
         return self._(
             "citebot's report is about a server, a workspace or a group: ask for it there."
         )
+
+    def records_unreadable(self: _Speaker, n: int) -> str:
+        """Under a report: records of its period that the store holds damaged, left out."""
+        return self.ngettext(
+            "{n} record could not be read and is not counted.",
+            "{n} records could not be read and are not counted.",
+            n,
+        ).format(n=self.number(n))
+
+    def forget_me_too_soon(self: _Speaker, retry_after: float) -> str:
+        """Forget-me asked again too soon after the last time (its data went then)."""
+        return self._(
+            "citebot deleted your data a moment ago. To delete what it has kept since, ask "
+            "again in {wait}."
+        ).format(wait=self.duration(retry_after))
 
     def could_not_read_report(self: _Speaker) -> str:
         return self._(

@@ -92,6 +92,10 @@ class Report:
     """Answers whose asker asked for a person ("Ask a person")."""
     untrusted_sites: tuple[tuple[str, int], ...] = ()
     """Sites of cited sources outside their place's trusted sources -> how many."""
+    unreadable: int = 0
+    """Records of the period the store held that could not be read (damaged): left out of
+    every count above, and said (:meth:`Wording.records_unreadable`). A channel's report
+    counts its server's, whose channel cannot be read either."""
 
     @property
     def questions(self) -> int:
@@ -131,6 +135,7 @@ class Report:
             "own_answers": self.own_answers,
             "handoffs": self.handoffs,
             "untrusted_sources": [{"site": site, "count": n} for site, n in self.untrusted_sites],
+            "unreadable_records": self.unreadable,
         }
 
 
@@ -201,6 +206,7 @@ class _Tally:
         self.channels: Counter[str] = Counter()
         self.own_answers = 0
         self.untrusted: Counter[str] = Counter()
+        self.unreadable = 0
 
     def take(self, record: LoggedAnswer) -> None:
         self.outcomes[record.outcome] += 1
@@ -262,6 +268,7 @@ class _Tally:
             own_answers=self.own_answers,
             handoffs=self.votes[PERSON],
             untrusted_sites=tuple(self.untrusted.most_common(top)),
+            unreadable=self.unreadable,
         )
 
 
@@ -282,6 +289,7 @@ async def build_report(
     async for batch in log.logged_answers(
         since=since, until=until, platform=platform, server=server
     ):
+        tally.unreadable += batch.unreadable
         for record in _in_channel(batch, channel):
             tally.take(record)
     place = None

@@ -28,6 +28,8 @@ from rich.text import Text
 
 from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
+from bot.ops.printable import terminal_text
+from bot.places.document import MAX_DOCUMENT_BYTES, parsed_document
 from bot.places.keys import KEYS, written
 from bot.places.own import as_changed
 from bot.places.place import parse_place
@@ -113,6 +115,8 @@ class Output:
         self.labels = wording.settings_labels
 
     def rows(self, heads: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+        """Rows of what admins wrote, without the characters a terminal would act on."""
+        rows = [[terminal_text(cell) for cell in row] for row in rows]
         if not self.console.is_terminal:
             for row in rows:
                 print("\t".join(row), file=self.stream)
@@ -132,7 +136,8 @@ class Output:
             self.labels.not_set if v is None else as_changed(change.key, v)
             for v in (change.old, change.new)
         )
-        print(f"{change.place} {change.key}: {old} → {new}", file=self.stream)
+        said = f"{change.place} {change.key}: {old} → {new}"
+        print(terminal_text(said), file=self.stream)
 
 
 async def _show(places: Places, args: argparse.Namespace, output: Output) -> int:
@@ -179,13 +184,11 @@ async def _export(places: Places, args: argparse.Namespace, output: Output) -> i
 
 async def _import(places: Places, args: argparse.Namespace, output: Output) -> int:
     try:
-        document = json.loads(await asyncio.to_thread(_read, args.file))
+        read = await asyncio.to_thread(_read, args.file)
     except OSError as error:
         output.say(f"citebot: {args.file}: {error.strerror}")
         return EXIT_REFUSED
-    except ValueError as error:  # not UTF-8, or not JSON
-        detail = str(error)
-        raise SettingRefused(lambda wording: wording.not_a_settings_document(detail)) from None
+    document = parsed_document(read)
     made = await places.import_(document, by=OPERATOR)
     _report(made, output)
     if made:
@@ -214,8 +217,12 @@ async def _history(places: Places, args: argparse.Namespace, output: Output) -> 
     return 0
 
 
-def _read(file: str) -> str:
-    return sys.stdin.read() if file == "-" else Path(file).read_text("utf-8")
+def _read(file: str) -> bytes:
+    """The file's bytes, one past the most a document may be (so that more is seen)."""
+    if file == "-":
+        return sys.stdin.buffer.read(MAX_DOCUMENT_BYTES + 1)
+    with Path(file).open("rb") as opened:
+        return opened.read(MAX_DOCUMENT_BYTES + 1)
 
 
 def _report(made: Sequence[SettingChange], output: Output) -> None:

@@ -19,7 +19,7 @@ from typing import Literal, TypeVar
 from urllib.parse import urlsplit
 
 from bot.i18n.wording import ENGLISH_LABELS, Labels
-from bot.render.links import by_link
+from bot.render.links import by_link, spoofed_host
 from bot.render.numbering import CitationCard
 from bot.upstream.citations import Citation
 from bot.upstream.trust import TrustedSources
@@ -159,8 +159,12 @@ class ThreadLayout:
 def source_title(citation: Citation, labels: Labels) -> str:
     """What a source is called on its card and in the also-consulted list: its title, else its
     reference, else the host of its page (``en.wikipedia.org``: Perplexity often sends URLs
-    alone, and five sources all called "Source" tell a reader nothing), else "Source"."""
-    return citation.title or citation.reference or _host(citation.source_url) or labels.source
+    alone, and five sources all called "Source" tell a reader nothing), else "Source". A title
+    that names another host than its page's (it is its link's label) is that page's host."""
+    url = citation.source_url
+    if citation.title and url and (host := spoofed_host(citation.title, url)):
+        return host
+    return citation.title or citation.reference or _host(url) or labels.source
 
 
 def _host(url: str | None) -> str | None:

@@ -38,6 +38,8 @@ def report_embed(
     labels = wording.report_labels
     title = wording.report_period(server, utc_minute(report.since), utc_minute(report.until))
     embed: Embed = {"title": clip(title, limits.EMBED_TITLE)}
+    if report.unreadable:  # a footer is plain text
+        embed["footer"] = {"text": wording.records_unreadable(report.unreadable)}
     if not report.questions:
         embed["description"] = _text(labels.nothing)
         return embed

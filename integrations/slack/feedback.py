@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from slack_sdk.errors import SlackApiError
 
-from bot.i18n.conversation_words import REASONS, Reason
+from bot.i18n.conversation_words import REASONS, VOTES, Reason
 from bot.i18n.wording import Wording, catalogue_language
 from bot.kit import Venue
 from integrations.slack.blocks import Block, plain_text
@@ -52,7 +52,8 @@ class Feedback:
 
     async def _on_click(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
-        press = await claimed_press(self._bot, body)
+        value = str(action.get("value"))
+        press = await claimed_press(self._bot, body) if value in VOTES else None
         if press is None:
             return
         channel, user, thread, language = press.channel, press.user, press.thread, press.language
@@ -64,7 +65,6 @@ class Feedback:
             await self._thank(channel, user, thread, refusal)
             return
         answer = press.answer_key
-        value = str(action.get("value"))
         await self._kit.vote(answer_key=answer, user_id=user, value=value)
         if value == "down" and await self._ask_why(body, answer, channel, thread, words):
             return

@@ -62,6 +62,8 @@ def unread_report(words: Wording, since: float, until: float, period: Period) ->
 def report_blocks(report: Report, *, period: Period, words: Wording, kept: str) -> list[Block]:
     """``report`` of the workspace; ``kept`` is ``ANSWER_LOG`` (why no question is listed)."""
     blocks = [{"type": "divider"}, period_heading(words, report.since, report.until, period)]
+    if report.unreadable:
+        blocks.append(context(mrkdwn(words.records_unreadable(report.unreadable))))
     labels = words.report_labels
     if not report.questions:
         return [*blocks, context(mrkdwn(labels.nothing))]

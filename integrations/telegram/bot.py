@@ -19,6 +19,7 @@ the group's admins' (:mod:`.admin`, :mod:`.report`), ``/forget_me`` everyone's
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
@@ -27,13 +28,15 @@ from typing import Any
 from aiogram.types import CallbackQuery, Message, Update, User
 
 from bot.answer import Question
+from bot.i18n.conversation_words import REASONS, VOTES
 from bot.i18n.wording import catalogue_language
 from bot.kit import PlatformKit
+from bot.ops.report import PERIODS
 from bot.render.dialect import ZWSP
 from bot.upstream.events import Turn
 from integrations.telegram.admin import SettingsAdmin
 from integrations.telegram.buttons import AnswerButtons
-from integrations.telegram.cards import ACTION, FEEDBACK, RELATED
+from integrations.telegram.cards import ACTION, FEEDBACK, RELATED, RELATED_BUTTONS
 from integrations.telegram.chatting import answer_press, chat_of, fence, topic_of
 from integrations.telegram.check import ClaimCheck
 from integrations.telegram.conversation import Asked, asked, command_of, for_everyone
@@ -42,12 +45,12 @@ from integrations.telegram.forgetting import FORGET, Forgetting
 from integrations.telegram.place import Chat, Place
 from integrations.telegram.report import GroupReport
 from integrations.telegram.report_view import PERIOD
-from integrations.telegram.settings_view import SETTING
+from integrations.telegram.settings_view import SETTING, pressed_setting
 from integrations.telegram.sink import TelegramSink
 from integrations.telegram.thread import Abilities
 from integrations.telegram.wire import TelegramApi
 
-__all__ = ["ALLOWED_UPDATES", "TelegramBot"]
+__all__ = ["ALLOWED_UPDATES", "TelegramBot", "made_here"]
 
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 """What the bot asks Telegram for: messages (private chats, and what privacy mode lets through
@@ -93,16 +96,18 @@ class TelegramBot:
         }
 
     async def handle(self, update: Update) -> None:
-        """Claim an update meant for citebot and hand its answer to a task; fast, so that a
-        reader or a webhook delivery is never held up by an answer."""
+        """Claim an update meant for citebot and hand what it asks (an answer, a command, a
+        press) to a task; fast, so that a reader or a webhook delivery is never held up by
+        one chat (a press's edit waiting out its chat's 429 included)."""
         if update.message is not None:
             await self._on_message(update, update.message)
         elif update.callback_query is not None:
             query = update.callback_query
             data = query.data or ""
-            ours = data.startswith((FEEDBACK, REASON, RELATED, ACTION, *self._presses))
-            if ours and await self._claim(update):
-                await self._on_button(query, data)
+            if not made_here(data):  # forged, or another bot's: answered, nothing else
+                self.kit.spawn(answer_press(self.api, query))
+            elif await self._claim(update):
+                self.kit.spawn(self._on_button(query, data))
         elif update.my_chat_member is not None and await self._claim(update):
             self.forgetting.member_changed(update.my_chat_member)
 
@@ -261,6 +266,28 @@ class TelegramBot:
     async def _from_the_sources(self, text: str, user: User, message: Message) -> None:
         """ "Ask the sources" pressed under an own answer: its question, of the sources."""
         await self._related(user, message, text, own_answers=False)
+
+
+_MADE: dict[str, Callable[[str], bool]] = {
+    FEEDBACK: lambda value: value in VOTES,
+    REASON: lambda value: value in REASONS,
+    RELATED: lambda value: value in {str(index) for index in range(RELATED_BUTTONS)},
+    SETTING: lambda value: pressed_setting(SETTING + value) is not None,
+    PERIOD: lambda value: value in PERIODS,
+    FORGET: lambda value: re.fullmatch("[0-9]{1,20}", value) is not None,
+    ACTION: lambda value: value in ("ask_sources", "ask_person"),
+}
+"""Each button citebot makes, by its ``callback_data`` prefix: whether what follows is a value
+it writes there."""
+
+
+def made_here(data: str) -> bool:
+    """Whether ``data`` is a button's ``callback_data`` citebot itself makes: the Bot API
+    passes on whatever a client sends as a press, so anything else is no press of citebot's
+    and is neither acted on nor counted."""
+    return any(
+        data.startswith(prefix) and made(data[len(prefix) :]) for prefix, made in _MADE.items()
+    )
 
 
 def _label(message: Message, data: str) -> str:

@@ -47,6 +47,8 @@ def report_text(report: Report, *, group: str, wording: Wording, kept: str) -> s
     labels = wording.report_labels
     title = wording.report_period(group, utc_minute(report.since), utc_minute(report.until))
     lines = [f"<b>{_text(title)}</b>"]
+    if report.unreadable:
+        lines.append(_text(wording.records_unreadable(report.unreadable)))
     if not report.questions:
         return "\n".join([*lines, _text(labels.nothing)])
     number = wording.number

@@ -100,11 +100,15 @@ def _flipped(on: bool) -> str:
 
 def pressed_setting(data: str) -> tuple[str, str | None] | None:
     """The setting a button sets and its value (None: follow the default); None if the data
-    is not a setting's button of Telegram's."""
+    is not one :func:`settings_buttons` makes (callback data can be forged)."""
     key, equals, value = data.removeprefix(SETTING).partition("=")
-    if not data.startswith(SETTING) or not equals or key not in TELEGRAM_KEYS:
+    if not data.startswith(SETTING) or not equals:
         return None
-    return key, value or None
+    if key in _SWITCHES and value in ("on", "off"):
+        return key, value
+    if key == "language" and (value in LANGUAGES or not value):
+        return key, value or None
+    return None
 
 
 def history_text(changes: Sequence[SettingChange], words: Wording) -> str:

@@ -10,6 +10,8 @@ import contextlib
 import time
 from collections.abc import Callable
 
+from tests.patience import PATIENCE
+
 __all__ = ["SimClock"]
 
 
@@ -37,7 +39,7 @@ class SimClock:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def until(self, predicate: Callable[[], object], *, within: float = 10.0) -> None:
+    async def until(self, predicate: Callable[[], object], *, within: float = PATIENCE) -> None:
         """Wait until ``predicate()`` holds, re-checked whenever the simulator changes (and
         every 50 ms, for what only time changes)."""
         async with asyncio.timeout(within):

@@ -65,7 +65,7 @@ def command_line(
             for name, value in env.items():
                 patch.setenv(name, value)
             if stdin is not None:
-                patch.setattr(sys, "stdin", io.StringIO(stdin))
+                patch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
             code = main(list(args))
         printed = capsys.readouterr()
         return Ran(code, printed.out, printed.err)

@@ -21,6 +21,7 @@ from integrations.telegram.pace import Pace, TelegramBudget
 from integrations.telegram.platform import TELEGRAM
 from integrations.telegram.run import run_telegram
 from integrations.telegram.settings import TelegramSettings
+from tests.patience import PATIENCE
 from tests.sim.telegram import SimChat, SimMessage, SimUser, TelegramSim
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
@@ -114,7 +115,7 @@ class World:
         answer being written (refusals and notes included)."""
         return not self.tg.updates.queue and not self.busy()
 
-    async def answered(self, requests: int = 1, *, within: float = 10.0) -> None:
+    async def answered(self, requests: int = 1, *, within: float = PATIENCE) -> None:
         """Until the upstream was asked ``requests`` times and every answer has finished."""
         await self.tg.until(
             lambda: len(self.upstream.requests) >= requests and self.settled(), within=within

@@ -222,6 +222,12 @@ class People(SimClock):
             raise AssertionError(
                 f"no button with callback data {data!r} under message {message.id}"
             )
+        return self.forge_press(user, message, data)
+
+    def forge_press(self, user: SimUser, message: SimMessage, data: str) -> SimCallback:
+        """A press of a button ``message`` may not have: the Bot API passes on whatever a client
+        sends ("the message originated the query can contain no callback buttons with this
+        data", ``api.json``'s ``CallbackQuery.data``)."""
         callback = SimCallback(
             id=str(4_000_000_000_000 + len(self.callbacks)),
             user=user,
