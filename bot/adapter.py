@@ -25,7 +25,7 @@ from datetime import timedelta
 from typing import Any, Literal, Protocol, TypeVar
 
 from bot.answer import AnswerSink, Outcome, Question, fingerprint
-from bot.i18n.conversation_words import REASONS, Reason
+from bot.i18n.conversation_words import REASONS, VOTES, Reason
 from bot.i18n.wording import Wording
 from bot.inflight import Closer, Orphan, Whereabouts
 from bot.ops.report import (
@@ -33,6 +33,7 @@ from bot.ops.report import (
     Period,
     Report,
     labelled,
+    made_own,
     reported_since,
     spending,
     utc_minute,
@@ -48,11 +49,13 @@ from bot.places import (
     SettingRefused,
     Value,
 )
-from bot.places.keys import read_value, value_as_said, written
+from bot.places.keys import longest_written, read_value, value_as_said, written
+from bot.places.own import ANSWER_LIMIT, QUESTION_LIMIT, OwnAnswer, as_changed, own_answer_said
 from bot.preview import LiveSink, LiveWords
+from bot.printable import terminal_text
 from bot.render.formatter import AnswerFormatter
 from bot.render.ports import Presenter
-from bot.state import SettingChange, StateUnavailable
+from bot.state import ForgetTooSoon, SettingChange, StateUnavailable
 from bot.state.base import raise_if_cancelling, until_set
 from bot.state.coordination import Coordination, scope_of
 from bot.state.shares import FairShare, Times
@@ -62,13 +65,16 @@ from bot.verify import Verdict
 from config import PlatformSettings, Settings
 
 __all__ = [
+    "ANSWER_LIMIT",
     "DISCLAIMER_LIMIT",
     "FORGET_RETRIES",
     "KEYS",
     "MOST_A_DAY",
     "MOST_DOLLARS",
     "PERIODS",
+    "QUESTION_LIMIT",
     "REASONS",
+    "VOTES",
     "Act",
     "Admins",
     "Admitted",
@@ -78,7 +84,9 @@ __all__ = [
     "Closer",
     "Coordination",
     "FairShare",
+    "ForgetTooSoon",
     "Gate",
+    "Handoff",
     "Heard",
     "Kit",
     "Language",
@@ -86,6 +94,7 @@ __all__ = [
     "LiveWords",
     "Orphan",
     "Outcome",
+    "OwnAnswer",
     "Pacer",
     "Period",
     "Place",
@@ -106,13 +115,18 @@ __all__ = [
     "Venue",
     "Verdict",
     "Whereabouts",
+    "as_changed",
     "fingerprint",
     "labelled",
+    "longest_written",
+    "made_own",
+    "own_answer_said",
     "raise_if_cancelling",
     "read_value",
     "reported_since",
     "scope_of",
     "spending",
+    "terminal_text",
     "until_set",
     "utc_minute",
     "value_as_said",
@@ -207,6 +221,19 @@ Act = Callable[[Admitted], Coroutine[Any, Any, None]]
 Say = Callable[[str], Awaitable[None]]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Handoff:
+    """An asker's "Ask a person", to post once in their answer's thread."""
+
+    target: str
+    """Whom it notifies, as the place's ``handoff`` names them (a role's or group's id, a
+    person's id, ``admins``): the platform mentions exactly that, and nobody else."""
+    question: Question
+    """The question under the answer: who asked (``user_id``), where, in which words."""
+    words: Wording
+    """The place's words, which the message is written in."""
+
+
 class Kit(Protocol):
     """One platform's handle on the answer service: what its adapter's handlers call. The
     kit (``bot.kit.PlatformKit``) says what each member does."""
@@ -273,6 +300,30 @@ class Kit(Protocol):
     async def forget_place(self, server: str) -> int: ...
 
     async def forget_removed(self, server: str, retries: Sequence[float] = ...) -> None: ...
+
+    # -- a place's own answers, and the buttons under an answer
+    async def own_answers(self, place: Venue) -> list[OwnAnswer]: ...
+
+    async def add_own_answer(
+        self,
+        place: Venue,
+        question: str,
+        answer: str,
+        *,
+        by: str,
+        name: str,
+        language: str | None,
+    ) -> OwnAnswer: ...
+
+    async def remove_own_answer(self, place: Venue, answer: str, *, by: str) -> OwnAnswer: ...
+
+    async def sources_asked(
+        self, *, answer_key: str, user_id: str, language: str | None
+    ) -> Question | str: ...
+
+    async def person_asked(
+        self, *, answer_key: str, user_id: str, language: str | None
+    ) -> Handoff | str: ...
 
     # -- conversations
     async def remembered(self, question: Question) -> tuple[Turn, ...]: ...

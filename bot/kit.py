@@ -30,6 +30,7 @@ from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
 from bot.inflight import Closer
 from bot.kit_admin import KitAdmin
+from bot.kit_community import CommunityKit
 from bot.pacing import Pacer
 from bot.places import PlaceSettings
 from bot.platforms import Platform
@@ -50,8 +51,10 @@ within 3 s and Slack redelivers after 3 s, so past this the worker answers (the 
 open, as everywhere)."""
 
 
-class PlatformKit(KitAdmin):
-    """One platform's handle on the answer service, shared by all its adapter's handlers."""
+class PlatformKit(KitAdmin, CommunityKit):
+    """One platform's handle on the answer service, shared by all its adapter's handlers; a
+    place's admins' and forget-me's members are :class:`~bot.kit_admin.KitAdmin`'s, its own
+    answers and the buttons under answers :class:`~bot.kit_community.CommunityKit`'s."""
 
     def __init__(
         self,
@@ -68,6 +71,7 @@ class PlatformKit(KitAdmin):
         self._service = service
         self.platform = platform
         self.name = platform.name
+        self.place_ids = platform.place_ids
         self.environment = environment
         self.settings = settings
         self.presenter = presenter or platform.presenter()

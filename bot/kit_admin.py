@@ -15,7 +15,7 @@ from datetime import timedelta
 
 from bot.adapter import FORGET_RETRIES, Venue
 from bot.ops.report import Report, build_report
-from bot.places import Place, SettingRefused
+from bot.places import Place, PlaceForms, PlaceIds, SettingRefused
 from bot.service import AnswerService
 from bot.state import SettingChange, StateUnavailable
 
@@ -28,6 +28,8 @@ class KitAdmin:
     """The part of :class:`~bot.kit.PlatformKit` a place's admins and forget-me use."""
 
     name: str
+    place_ids: PlaceIds | None
+    """How this platform writes its places' ids, and whom its "Ask a person" may reach."""
     _service: AnswerService
 
     async def change_setting(
@@ -43,7 +45,8 @@ class KitAdmin:
         where = self._settings_place(place)
         if value is None:
             return await self._service.places.unset(where, key, by=by)
-        return await self._service.places.set(where, key, value, by=by)
+        forms = PlaceForms({self.name: self.place_ids} if self.place_ids is not None else {})
+        return await self._service.places.set(where, key, value, by=by, forms=forms)
 
     async def setting_history(self, place: Venue) -> list[SettingChange]:
         """The changes made to ``place``'s settings (its channel's, or its server's), oldest
@@ -73,9 +76,10 @@ class KitAdmin:
 
     async def forget_person(self, user_id: str) -> int:
         """Delete everything kept about ``user_id`` on this platform (their forget-me: say
-        :meth:`Wording.forgot_you`); how many things went. Anyone may ask it for themselves.
-        Raises :class:`~bot.state.StateUnavailable` when the store cannot, and then nothing
-        was deleted (:meth:`Wording.could_not_forget`)."""
+        :meth:`Wording.forgot_you`); how many things went. Anyone may ask it for themselves,
+        a few times an hour: raises :class:`~bot.state.ForgetTooSoon` past that
+        (:meth:`Wording.forget_me_too_soon`), and :class:`~bot.state.StateUnavailable` when
+        the store cannot; either way nothing was deleted (:meth:`Wording.could_not_forget`)."""
         return await self._service.forget_person(self.name, user_id)
 
     async def forget_place(self, server: str) -> int:

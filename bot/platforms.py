@@ -19,6 +19,7 @@ from bot.adapter import Runner
 from bot.pacing import Pacer
 from bot.places.place import PlaceForms, PlaceIds
 from bot.preview import LiveSink, LiveWords
+from bot.registry import GROUP, platform_names
 from bot.render.ports import Payload, Presenter
 from config.environment import PlatformSettings
 
@@ -33,7 +34,6 @@ __all__ = [
     "platform_names",
 ]
 
-GROUP = "citebot.platforms"
 
 S = TypeVar("S", bound=PlatformSettings)
 
@@ -83,12 +83,6 @@ class Platform(Generic[S]):
     def runs(self) -> bool:
         """Whether the worker runs it (and its servers and channels are places)."""
         return self.runner is not None and self.environment is not None
-
-
-def platform_names() -> tuple[str, ...]:
-    """Every registered platform's name (``discord``, ``terminal``...), sorted; nothing of
-    theirs is imported."""
-    return tuple(sorted({point.name for point in entry_points(group=GROUP)}))
 
 
 @cache

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from bot.places.refused import SettingRefused
 
-__all__ = ["Place", "PlaceForms", "PlaceIds"]
+__all__ = ["NO_FORMS", "Place", "PlaceForms", "PlaceIds"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,6 +35,12 @@ class PlaceIds:
     channel_name: str | None = None
     upper: bool = False
     """Ids written in capitals (Slack's): a lower-case one is read as its capitals."""
+    handoff: str | None = None
+    """A regular expression whom "Ask a person" may reach matches whole (the ``handoff``
+    setting: a role's or a group's id, ``admins``), in capitals where :attr:`upper`; None:
+    nobody, the platform has no way to notify them."""
+    handoff_names: tuple[str, ...] = ()
+    """How those are written, for an admin who wrote something else (``ROLE_ID``)."""
 
     def forms(self, platform: str) -> tuple[str, ...]:
         """How a place of ``platform`` is written (``discord:GUILD_ID``...)."""
@@ -78,6 +84,14 @@ class PlaceForms:
         chosen = [platform] if platform is not None and platform in self.ids else sorted(self.ids)
         return tuple(form for name in chosen for form in self.ids[name].forms(name))
 
+    def handoff(self, platform: str) -> tuple[str, tuple[str, ...]]:
+        """The pattern whom ``platform``'s "Ask a person" may reach matches, and how those are
+        written; a pattern nothing matches where it has none."""
+        ids = self.ids.get(platform)
+        if ids is None or ids.handoff is None:
+            return r"(?!)", ()
+        return ids.handoff, ids.handoff_names
+
     def help(self) -> str:
         """Every platform's form in one line, for a command's help
         (``discord:GUILD_ID[/CHANNEL_ID] or telegram:CHAT_ID``)."""
@@ -106,3 +120,7 @@ class PlaceForms:
             forms = self.forms(platform)
             raise SettingRefused(lambda wording: wording.not_a_place(written, forms))
         return Place(platform, server, channel if slash else None)
+
+
+NO_FORMS = PlaceForms()
+"""No platform's forms: no place is read, and no ``handoff`` is anyone."""

@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import SplitResult, urlsplit
 
-from bot.state.logged import LoggedAnswer, LoggedSource, LoggedVote
+from bot.state.logged import LoggedAnswer, LoggedBatch, LoggedSource, LoggedVote
 from bot.state.memory import MemoryState
 from bot.state.ports import (
     ANSWER_LOG_DAYS,
@@ -31,6 +31,7 @@ from bot.state.ports import (
     Dedup,
     Feedback,
     Forgetting,
+    ForgetTooSoon,
     Leases,
     OnWait,
     PlaceSettingsStore,
@@ -59,9 +60,11 @@ __all__ = [
     "DailyQuotas",
     "Dedup",
     "Feedback",
+    "ForgetTooSoon",
     "Forgetting",
     "Leases",
     "LoggedAnswer",
+    "LoggedBatch",
     "LoggedSource",
     "LoggedVote",
     "OnWait",

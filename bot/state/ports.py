@@ -13,7 +13,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Protocol, Self
 
-from bot.state.logged import LoggedAnswer, LoggedVote
+from bot.state.logged import LoggedAnswer, LoggedBatch, LoggedVote
 from bot.upstream.events import Turn
 
 __all__ = [
@@ -100,6 +100,15 @@ class SettingChange:
 class StateUnavailable(Exception):
     """The store did not answer a call that must not fail open: an admin's change, or a
     history, is never pretended done (:class:`~bot.state.failopen.FailOpenState`)."""
+
+
+class ForgetTooSoon(Exception):
+    """Forget-me asked again within ``bot.service.FORGET_LIMIT``: nothing was done (say
+    :meth:`Wording.forget_me_too_soon` with :attr:`retry_after`)."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"forget-me again in {retry_after:.0f} s")
+        self.retry_after = retry_after
 
 
 class Dedup(Protocol):
@@ -244,10 +253,10 @@ class AnswerLogStore(Protocol):
         platform: str | None = None,
         server: str | None = None,
         batch: int = 1000,
-    ) -> AsyncIterator[list[LoggedAnswer]]:
+    ) -> AsyncIterator[LoggedBatch]:
         """The records asked from ``since`` until before ``until`` (seconds since the epoch),
-        oldest first, ``batch`` at a time; only ``server``'s (with its ``platform``) when
-        given."""
+        oldest first, ``batch`` at a time (each page counting the records it could not read);
+        only ``server``'s (with its ``platform``) when given."""
         ...
 
 

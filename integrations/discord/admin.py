@@ -31,7 +31,7 @@ from integrations.discord.modals import modal_values
 from integrations.discord.place import Here
 from integrations.discord.types import CallbackType
 
-__all__ = ["SettingsAdmin"]
+__all__ = ["SettingsAdmin", "target_of"]
 
 
 class SettingsAdmin(AdminCommand):
@@ -42,7 +42,7 @@ class SettingsAdmin(AdminCommand):
     async def show(self, interaction: discord.Interaction, where: Where | None) -> None:
         async def act(admin: Admin) -> None:
             await self._defer(interaction)
-            target = _target(admin.here, where or "channel")
+            target = target_of(admin.here, where or "channel")
             settings = await self._kit.settings_at(target)
             names = place_names(interaction, admin.words)
             place = names(_stored(target))
@@ -54,7 +54,7 @@ class SettingsAdmin(AdminCommand):
         """A select menu of the setting's values, or a modal to write it."""
 
         async def act(admin: Admin) -> None:
-            target = _target(admin.here, where)
+            target = target_of(admin.here, where)
             value = written(getattr(await self._kit.settings_at(target), setting))
             if by_menu(setting):
                 place = place_names(interaction, admin.words)(_stored(target))
@@ -69,7 +69,7 @@ class SettingsAdmin(AdminCommand):
     async def unset(self, interaction: discord.Interaction, setting: str, where: Where) -> None:
         async def act(admin: Admin) -> None:
             await self._defer(interaction)
-            await self._change(interaction, admin, _target(admin.here, where), setting, None)
+            await self._change(interaction, admin, target_of(admin.here, where), setting, None)
 
         await self._admit(interaction, act)
 
@@ -80,7 +80,7 @@ class SettingsAdmin(AdminCommand):
             try:
                 changes = [
                     change
-                    for target in dict.fromkeys(_target(admin.here, w) for w in wheres)
+                    for target in dict.fromkeys(target_of(admin.here, w) for w in wheres)
                     for change in await self._kit.setting_history(target)
                 ]
             except StateUnavailable:
@@ -104,7 +104,7 @@ class SettingsAdmin(AdminCommand):
 
         async def act(admin: Admin) -> None:
             await self._respond(interaction, CallbackType.DEFERRED_UPDATE)
-            target = _target(admin.here, where)
+            target = target_of(admin.here, where)
             await self._change(interaction, admin, target, key, values[0], menu=True)
 
         await self._admit(interaction, act)
@@ -119,7 +119,7 @@ class SettingsAdmin(AdminCommand):
 
         async def act(admin: Admin) -> None:
             await self._defer(interaction)
-            await self._change(interaction, admin, _target(admin.here, where), key, value)
+            await self._change(interaction, admin, target_of(admin.here, where), key, value)
 
         await self._admit(interaction, act)
 
@@ -158,7 +158,7 @@ class SettingsAdmin(AdminCommand):
         await self._show(interaction, body)
 
 
-def _target(at: Here, where: Where) -> Venue:
+def target_of(at: Here, where: Where) -> Venue:
     """The server's place, or the channel's where the command is run (a thread's parent)."""
     if where == "server":
         return Venue(server=at.place.server)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.adapter import FORGET_RETRIES, Admitted, Kit, StateUnavailable
+from bot.adapter import FORGET_RETRIES, Admitted, ForgetTooSoon, Kit, StateUnavailable
 from bot.i18n.wording import Wording
 from bot.render.ports import Payload
 from integrations.discord.admins import plain, private
@@ -84,6 +84,8 @@ class Forgetting:
             forgotten = await self._kit.forget_person(str(interaction.user.id))
         except StateUnavailable:
             said = {**_asked(words), **plain(words.could_not_forget())}
+        except ForgetTooSoon as soon:
+            said = {**plain(words.forget_me_too_soon(soon.retry_after)), "components": []}
         else:
             log.info("forget-me: %d things kept about a person deleted", forgotten)
             done = f"{words.forgot_you()}\n\n{words.forget_me_leaves(DISCORD)}"

@@ -25,7 +25,6 @@ from slack_sdk.errors import SlackApiError
 
 from bot.adapter import (
     KEYS,
-    Admins,
     Admitted,
     Period,
     SettingChange,
@@ -86,12 +85,6 @@ class SettingsPages:
         app.view(EDIT_CALLBACK)(self._on_edit)
         app.event("app_context_changed")(self._on_context)
 
-    def _admins(self, user: str, *, fresh: bool = True) -> Admins:
-        """The kit's gate for ``user``: an admin or owner of the workspace (or listed in
-        ``SLACK_ADMIN_USERS``), asked of Slack again unless ``fresh`` is False (a page drawn
-        again may reuse Slack's answer of the last minute)."""
-        return Admins(is_admin=lambda: self._context.members.is_admin(user, fresh=fresh))
-
     # -- what a person opens -----------------------------------------------------------------
     async def on_home_opened(self, body: dict[str, Any], event: dict[str, Any]) -> None:
         """The Home tab opened: drawn again, for the channel and period it last showed, its
@@ -103,13 +96,15 @@ class SettingsPages:
         period = period_of(_metadata(shown).get("period"))
 
         async def act(admitted: Admitted) -> None:
-            await self._draw(user, team, channel, admitted.words, period=period, fresh=True)
+            await self.draw(user, team, channel, admitted.words, period=period, fresh=True)
 
         async def refuse(_: str) -> None:
-            await self._draw_members(user, team, channel)
+            await self.draw_members(user, team, channel)
 
         opened = self._context.arrival(f"event:{body.get('event_id')}", user=user, team=team)
-        await self._kit.take(opened, act, gate=self._admins(user, fresh=False), refuse=refuse)
+        await self._kit.take(
+            opened, act, gate=self._context.admins(user, fresh=False), refuse=refuse
+        )
 
     async def _on_context(self, body: dict[str, Any], event: dict[str, Any]) -> None:
         """An admin with citebot open moved to another channel: their page shows it."""
@@ -125,12 +120,12 @@ class SettingsPages:
 
         async def act(admitted: Admitted) -> None:
             try:
-                await self._draw(str(user), team, channel, admitted.words, period=DEFAULT_PERIOD)
+                await self.draw(str(user), team, channel, admitted.words, period=DEFAULT_PERIOD)
             except SlackApiError as error:  # the Home tab switched off in the app's settings
                 log.info("could not draw the settings page: %s", error.response.get("error"))
 
         moved = self._context.arrival(f"event:{body.get('event_id')}", user=str(user), team=team)
-        await self._kit.take(moved, act, gate=self._admins(str(user), fresh=False))
+        await self._kit.take(moved, act, gate=self._context.admins(str(user), fresh=False))
 
     async def _on_command(self, ack: Any, respond: Any, command: dict[str, Any]) -> None:
         """``/citebot``: the page as a modal, for the channel it was typed in; ``/citebot
@@ -167,7 +162,7 @@ class SettingsPages:
                 log.warning("could not open the settings page: %s", error.response.get("error"))
                 await refuse(words.try_again())
 
-        await self._kit.take(typed, act, gate=self._admins(user), refuse=refuse)
+        await self._kit.take(typed, act, gate=self._context.admins(user), refuse=refuse)
 
     async def _on_period(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         """A period chosen: the Home tab drawn again with its report (an admin's only: the
@@ -179,13 +174,13 @@ class SettingsPages:
 
         async def act(admitted: Admitted) -> None:
             log.info("report of %s (%s) shown to %s", team, period, user)
-            await self._draw(user, team, channel, admitted.words, period=period, fresh=True)
+            await self.draw(user, team, channel, admitted.words, period=period, fresh=True)
 
         async def refuse(_: str) -> None:
-            await self._draw_members(user, team, channel)
+            await self.draw_members(user, team, channel)
 
         chosen = self._context.arrival(action_key(body, action), user=user, team=team)
-        await self._kit.take(chosen, act, gate=self._admins(user), refuse=refuse)
+        await self._kit.take(chosen, act, gate=self._context.admins(user), refuse=refuse)
 
     # -- what an admin changes ----------------------------------------------------------------
     async def _on_control(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
@@ -218,7 +213,7 @@ class SettingsPages:
             await self._refresh(view, user, team, channel, words, blocks, period)
 
         pressed = self._context.arrival(action_key(body, action), user=user, team=team)
-        await self._kit.take(pressed, act, gate=self._admins(user), refuse=refuse)
+        await self._kit.take(pressed, act, gate=self._context.admins(user), refuse=refuse)
 
     async def _open_form(
         self, body: dict[str, Any], view: dict[str, Any], key: str, where: Venue, words: Wording
@@ -272,7 +267,7 @@ class SettingsPages:
             await self._publish(user, team, channel, words, blocks, period=DEFAULT_PERIOD)
 
         sent = self._context.arrival(action_key(body), user=user, team=team)
-        await self._kit.take(sent, act, gate=self._admins(user), refuse=refuse)
+        await self._kit.take(sent, act, gate=self._context.admins(user), refuse=refuse)
 
     async def _change(
         self, where: Venue, key: str, value: str | None, user: str, words: Wording
@@ -299,22 +294,24 @@ class SettingsPages:
         return f"✓ {words.setting_label(key)}: {now}"
 
     # -- drawing the page ---------------------------------------------------------------------
-    async def _draw(
+    async def draw(
         self,
         user: str,
         team: str,
         channel: str | None,
         words: Wording,
         *,
-        period: Period,
+        period: Period = DEFAULT_PERIOD,
         fresh: bool = False,
+        notice: str | None = None,
     ) -> None:
         """An admin's Home tab: the page, and the report of ``period`` (``fresh``: read now,
-        :class:`~integrations.slack.report.Reports`)."""
-        blocks = settings_page(await self._page(team, channel), words)
+        :class:`~integrations.slack.report.Reports`; ``notice``: a line about the change just
+        made)."""
+        blocks = settings_page(await self._page(team, channel, notice), words)
         await self._publish(user, team, channel, words, blocks, period=period, fresh=fresh)
 
-    async def _draw_members(self, user: str, team: str, channel: str | None) -> None:
+    async def draw_members(self, user: str, team: str, channel: str | None) -> None:
         """Anyone else's Home tab: how to ask citebot."""
         words = await self._context.words(user, team)
         await self._publish(user, team, channel, words, members_page(words))
@@ -377,6 +374,10 @@ class SettingsPages:
                     changes += await self._kit.setting_history(place)
         except (StateUnavailable, TimeoutError):
             log.info("the settings page is drawn without its history")
+        try:
+            own_answers = await self._kit.own_answers(Venue(server=team))
+        except StateUnavailable:
+            own_answers = None
         return Page(
             team=team,
             workspace=await self._shown(team, None),
@@ -384,6 +385,7 @@ class SettingsPages:
             channel=await self._shown(team, channel) if channel else None,
             changes=sorted(changes, key=lambda change: change.at, reverse=True),
             notice=notice,
+            own_answers=own_answers,
         )
 
 

@@ -47,6 +47,8 @@ class Asked:
     """The thread's messages before this one are its conversation ("": all of them); None:
     a new conversation."""
     direct: bool
+    own_answers: bool = True
+    """False: asked of the sources, the place's own answers passed over ("Ask the sources")."""
 
 
 class Answers:
@@ -104,6 +106,7 @@ class Answers:
             direct=asked.direct,
             language=admitted.language,
             locale=await self._context.locales.locale(asked.user),
+            own_answers=asked.own_answers,
         )
         stopped: BaseException | None = None
         outcome: Outcome | None = None

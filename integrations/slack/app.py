@@ -4,10 +4,11 @@ questions.
 It builds each feature from one :class:`~integrations.slack.context.Context` (the kit, the Web
 API client, the members and their locales, who citebot is) and the few features it uses, and
 registers their listeners, as aiogram's dispatcher registers its routers: the settings page
-(:mod:`.admin`), the report in it (:mod:`.report`), forgetting (:mod:`.forgetting`), the 👍/👎
-and why (:mod:`.feedback`), "Check with sources" (:mod:`.check`), the agent view's greeting,
-titles and prompts (:mod:`.agent`). Mentions, DMs, replies in citebot's threads and new posts
-where a channel asks for every one (:mod:`.questions`) become an
+(:mod:`.admin`), the report and the own answers in it (:mod:`.report`, :mod:`.answers`),
+forgetting (:mod:`.forgetting`), the 👍/👎 and why (:mod:`.feedback`), "Ask the sources" and
+"Ask a person" (:mod:`.buttons`), "Check with sources" (:mod:`.check`), the agent view's
+greeting, titles and prompts (:mod:`.agent`). Mentions, DMs, replies in citebot's threads
+and new posts where a channel asks for every one (:mod:`.questions`) become an
 :class:`~bot.adapter.Arrival` for the kit, whose steps run as a task once Bolt has
 acknowledged the event; one answer's flow is :mod:`.answering`'s. Each asker reads citebot's
 own words (status, notices, cards, buttons) in their Slack locale (:class:`UserLocales`).
@@ -29,6 +30,8 @@ from bot.adapter import Admitted, Arrival, Heard, Kit
 from integrations.slack.admin import SettingsPages
 from integrations.slack.agent import AgentView
 from integrations.slack.answering import Answers, Asked, optional
+from integrations.slack.answers import OwnAnswersPage
+from integrations.slack.buttons import AnswerButtons
 from integrations.slack.check import ClaimChecks
 from integrations.slack.context import Context, Me, action_key
 from integrations.slack.conversation import question_text
@@ -83,6 +86,8 @@ class SlackBot:
             self.pages,
             forgetting,
             Feedback(self.context),
+            AnswerButtons(self.context, answers=self.answers),
+            OwnAnswersPage(self.context, pages=self.pages),
             ClaimChecks(self.context, answers=self.answers),
         )
 

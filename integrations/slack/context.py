@@ -10,13 +10,15 @@ dispatcher registers its routers.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.adapter import Arrival, Heard, Kit, Venue
+from bot.adapter import Admins, Arrival, Heard, Kit, Venue
 from bot.i18n.wording import Wording, catalogue_language
 from integrations.slack.locales import UserLocales
 from integrations.slack.members import Members
@@ -46,6 +48,23 @@ class Context:
     async def language(self, user: str) -> str | None:
         """The catalogue of ``user``'s Slack locale (None: unknown)."""
         return catalogue_language(await self.locales.locale(user))
+
+    def admins(self, user: str, *, fresh: bool = True) -> Admins:
+        """The kit's gate for ``user``: an admin or owner of the workspace (or listed in
+        ``SLACK_ADMIN_USERS``), asked of Slack again unless ``fresh`` is False (a page drawn
+        again may reuse Slack's answer of the last minute)."""
+        return Admins(is_admin=lambda: self.members.is_admin(user, fresh=fresh))
+
+    async def whisper(self, channel: str, user: str, thread: str | None, words: str) -> None:
+        """Say ``words`` in the thread, to ``user`` alone."""
+        said = self.kit.presenter.notice(words)
+        with contextlib.suppress(SlackApiError):
+            await self.web.chat_postEphemeral(
+                channel=channel,
+                user=user,
+                thread_ts=thread,
+                **{k: v for k, v in said.items() if k in ("markdown_text", "text", "blocks")},
+            )
 
     async def words(self, user: str, team: str | None) -> Wording:
         """``user``'s words: their Slack locale's, else the workspace's language."""

@@ -11,20 +11,19 @@ once.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
 from slack_sdk.errors import SlackApiError
 
-from bot.adapter import REASONS, Admitted, Reason
+from bot.adapter import REASONS, VOTES, Admitted, Reason
 from bot.i18n.wording import Wording
 from integrations.slack.blocks import Block, plain_text
+from integrations.slack.buttons import press_of
 from integrations.slack.cards import FEEDBACK_ACTION
 from integrations.slack.context import Context, action_key
 from integrations.slack.members import team_of
-from integrations.slack.sink import vote_key
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
@@ -52,16 +51,17 @@ class Feedback:
 
     async def _on_click(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
-        container = body.get("container", {})
-        channel, user = str(container.get("channel_id")), str(body["user"]["id"])
-        thread = container.get("thread_ts")
+        value = str(action.get("value"))
+        if value not in VOTES:  # not a vote: nothing citebot wrote
+            return
+        press = press_of(body)
+        channel, user, thread = press.channel, press.user, press.thread
 
         async def refuse(words: str) -> None:
             await self._thank(channel, user, thread, words)
 
         async def act(admitted: Admitted) -> None:
-            answer = vote_key(channel, str(container.get("message_ts")))
-            value = str(action.get("value"))
+            answer = press.answer_key
             await self._kit.vote(answer_key=answer, user_id=user, value=value)
             words = admitted.words
             if value == "down" and await self._ask_why(body, answer, channel, thread, words):
@@ -69,7 +69,7 @@ class Feedback:
             await self._thank(channel, user, thread, words.feedback_thanks())
 
         click = self._context.arrival(
-            action_key(body, action), user=user, team=team_of(body), channel=channel
+            action_key(body, action), user=user, team=press.team, channel=channel
         )
         await self._kit.take(click, act, refuse=refuse)
 
@@ -118,14 +118,7 @@ class Feedback:
 
     async def _thank(self, channel: str, user: str, thread: str | None, words: str) -> None:
         """Say ``words`` in the thread, to ``user`` alone."""
-        said = self._kit.presenter.notice(words)
-        with contextlib.suppress(SlackApiError):
-            await self._web.chat_postEphemeral(
-                channel=channel,
-                user=user,
-                thread_ts=thread,
-                **{k: v for k, v in said.items() if k in ("markdown_text", "text", "blocks")},
-            )
+        await self._context.whisper(channel, user, thread, words)
 
 
 def reason_modal(words: Wording, private_metadata: str) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 ``/settings`` lists the settings in effect and where each comes from, with a button for each
 switch and each language; ``/settings set KEY VALUE`` and ``/settings unset KEY`` change any
-setting (a number, the disclaimer), ``/settings history`` lists who changed what. Every command
+setting (a number, the disclaimer), ``/settings history`` lists who changed what, and
+``/settings answers`` the group's own answers (:mod:`.answers_view`). Every command
 and every press is admitted afresh (:mod:`.admins`), and changes go through the kit
 (:meth:`~bot.kit.Kit.change_setting`): a value refused is said in one line naming it
 and what it takes, a store that does not answer is said, and nothing changes.
@@ -25,6 +26,7 @@ from integrations.telegram.admin_view import (
     shown,
 )
 from integrations.telegram.admins import AdminCommand
+from integrations.telegram.answers_view import own_answers_command
 from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
 from integrations.telegram.markdown import TelegramHTML, visible
 from integrations.telegram.words import settings_how_to
@@ -59,6 +61,9 @@ class SettingsAdmin(AdminCommand):
             said = await self._change(message, user, words, arguments.strip(), None)
         elif verb == "history":
             said = await self._history(message, words)
+        elif verb == "answers":
+            where = fence(chat_of(message))
+            said = await own_answers_command(self._kit, where, user, words, arguments)
         elif not verb:
             await self._listing(message, words)
             return

@@ -12,12 +12,15 @@ continues it, with the replied message itself as context where the conversation 
 forgotten. In a group, a bare reply to citebot is a follow-up and a message naming nobody a new
 post (:mod:`.questions`), answered as the group's settings say. ``/check`` in reply to a
 message asks the sources about it; ``/settings`` and ``/report`` are the group's admins'
-(:mod:`.admin`, :mod:`.report`), ``/forget_me`` everyone's (:mod:`.forgetting`). Each person
-reads citebot's words in their Telegram language.
+(:mod:`.admin`, :mod:`.report`), ``/forget_me`` everyone's (:mod:`.forgetting`); "Ask the
+sources" and "Ask a person" are the asker's (:mod:`.buttons`). A press of a button citebot did
+not make (forged, or another bot's) is answered and nothing else. Each person reads citebot's
+words in their Telegram language.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
@@ -25,11 +28,12 @@ from typing import Any
 
 from aiogram.types import CallbackQuery, Message, Update, User
 
-from bot.adapter import Admitted, Heard, Kit, Question, Turn
+from bot.adapter import PERIODS, REASONS, VOTES, Admitted, Heard, Kit, Question, Turn
 from bot.render.dialect import ZWSP
 from integrations.telegram.admin import SettingsAdmin
-from integrations.telegram.admin_view import SETTING
-from integrations.telegram.cards import FEEDBACK, RELATED
+from integrations.telegram.admin_view import SETTING, pressed_setting
+from integrations.telegram.buttons import AnswerButtons
+from integrations.telegram.cards import ACTION, FEEDBACK, RELATED, RELATED_BUTTONS
 from integrations.telegram.chatting import answer_press, arrival, chat_of, topic_of
 from integrations.telegram.check import ClaimCheck
 from integrations.telegram.feedback import REASON, Feedback
@@ -42,7 +46,7 @@ from integrations.telegram.sink import TelegramSink
 from integrations.telegram.thread import Abilities
 from integrations.telegram.wire import TelegramApi
 
-__all__ = ["ALLOWED_UPDATES", "TelegramBot"]
+__all__ = ["ALLOWED_UPDATES", "TelegramBot", "made_here"]
 
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 """What the bot asks Telegram for: messages (private chats, and what privacy mode lets through
@@ -74,6 +78,8 @@ class TelegramBot:
         self.forgetting = Forgetting(api=api, kit=kit)
         checks = ClaimCheck(api=api, kit=kit, ask=self._ask_starting)
         self.feedback = Feedback(api=api, kit=kit)
+        self.buttons = AnswerButtons(api=api, kit=kit, ask_again=self._from_the_sources)
+        self.buttons = AnswerButtons(api=api, kit=kit, ask_again=self._from_the_sources)
         self._commands: dict[str, Command] = {
             "settings": settings.command,
             "report": report.command,
@@ -93,8 +99,10 @@ class TelegramBot:
             self._on_message(update, update.message)
         elif update.callback_query is not None:
             query = update.callback_query
-            if (query.data or "").startswith((FEEDBACK, REASON, RELATED, *self._presses)):
+            if made_here(query.data or ""):
                 self.kit.spawn(self._on_button(update, query))
+            else:  # forged, or another bot's: answered, nothing else
+                self.kit.spawn(answer_press(self.api, query))
         elif update.my_chat_member is not None:
             self.kit.spawn(self.forgetting.member_changed(update, update.my_chat_member))
 
@@ -178,10 +186,11 @@ class TelegramBot:
         thread: str,
         admitted: Admitted,
         context: str | None = None,
+        own_answers: bool = True,
     ) -> None:
         """Answer ``text`` asked by ``user`` at ``place``, in conversation ``thread``
         (``context``: the bot's message a reply answers, where its conversation was
-        forgotten)."""
+        forgotten; ``own_answers`` False: from the sources, "Ask the sources" pressed)."""
         chat = place.chat
         sink = self._sink_at(place, user, thread=thread)
         question = Question(
@@ -194,6 +203,7 @@ class TelegramBot:
             direct=not chat.group,
             language=admitted.language,
             locale=user.language_code,
+            own_answers=own_answers,
         )
         if context and not await self.kit.remembered(question):
             question = replace(question, history=(Turn("assistant", context),))
@@ -234,6 +244,9 @@ class TelegramBot:
             if data.startswith((FEEDBACK, REASON)):
                 await self.feedback.pressed(query, message, admitted.words)
                 return
+            if data.startswith(ACTION):
+                await self.buttons.pressed(query, message, data, admitted)
+                return
             await answer_press(self.api, query)
             label = _label(message, data)
             if label:
@@ -241,7 +254,15 @@ class TelegramBot:
 
         await self.kit.take(arrival(update, message, query.from_user), act, refuse=refuse)
 
-    async def _related(self, user: User, message: Message, text: str, admitted: Admitted) -> None:
+    async def _related(
+        self,
+        user: User,
+        message: Message,
+        text: str,
+        admitted: Admitted,
+        *,
+        own_answers: bool = True,
+    ) -> None:
         """A related question pressed: asked in the conversation of the message it is under,
         which the answer replies to."""
         chat = chat_of(message)
@@ -252,7 +273,36 @@ class TelegramBot:
             place=Place(chat, topic=topic_of(message), question=message.message_id),
             thread=thread,
             admitted=admitted,
+            own_answers=own_answers,
         )
+
+    async def _from_the_sources(
+        self, text: str, user: User, message: Message, admitted: Admitted
+    ) -> None:
+        """ "Ask the sources" pressed under an own answer: its question, of the sources."""
+        await self._related(user, message, text, admitted, own_answers=False)
+
+
+_MADE: dict[str, Callable[[str], bool]] = {
+    FEEDBACK: lambda value: value in VOTES,
+    REASON: lambda value: value in REASONS,
+    RELATED: lambda value: value in {str(index) for index in range(RELATED_BUTTONS)},
+    SETTING: lambda value: pressed_setting(SETTING + value) is not None,
+    PERIOD: lambda value: value in PERIODS,
+    FORGET: lambda value: re.fullmatch("[0-9]{1,20}", value) is not None,
+    ACTION: lambda value: value in ("ask_sources", "ask_person"),
+}
+"""Each button citebot makes, by its ``callback_data`` prefix: whether what follows is a value
+it writes there."""
+
+
+def made_here(data: str) -> bool:
+    """Whether ``data`` is a button's ``callback_data`` citebot itself makes: the Bot API
+    passes on whatever a client sends as a press, so anything else is no press of citebot's
+    and is neither acted on nor counted."""
+    return any(
+        data.startswith(prefix) and made(data[len(prefix) :]) for prefix, made in _MADE.items()
+    )
 
 
 def _label(message: Message, data: str) -> str:

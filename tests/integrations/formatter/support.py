@@ -23,9 +23,11 @@ from tests.integrations.formatter.reading import Reading, read
 _DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _SUPERSCRIPTS = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _LINKED_NOTE = re.compile(r"\[([⁰¹²³⁴⁵⁶⁷⁸⁹]+)\]\(<?[^)>]*>?\)")
-MARKDOWN = ("discord", "slack")
+MARKDOWN = ("discord", "slack", "teams")
 """The platforms whose answers are Markdown as the upstream wrote it (Telegram's are HTML, the
 terminal's rich markup): assertions on that source are theirs."""
+_MARKER = re.compile(r"\[[0-9]+\]")
+"""Teams' footnote."""
 
 
 @functools.cache
@@ -93,7 +95,7 @@ def skeleton(presenter: Presenter, payload: Payload) -> str:
     """The text of an answer message without its footnotes or whitespace (its Markdown source
     where it is Markdown, else as a reader reads it)."""
     if presenter.name in MARKDOWN:
-        text = _SUPERSCRIPTS.sub("", _LINKED_NOTE.sub("", answer_text(payload)))
+        text = _SUPERSCRIPTS.sub("", _LINKED_NOTE.sub("", _MARKER.sub("", answer_text(payload))))
     else:
         text = read(presenter.name, [payload], [], ENGLISH_LABELS).text
     return "".join(text.replace(presenter.markdown.footnote_separator, "").split())
