@@ -93,7 +93,9 @@ class AnswerSink(Protocol):
         """Show exactly these answer messages, in order (create new ones, edit changed ones)."""
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
-        """Post the citation cards and related questions as threaded replies."""
+        """Post the citation cards and related questions as threaded replies. Called once
+        after a finished answer's last write, with nothing to post too: a platform that shows
+        the sources on the answer itself (Teams) holds that write until its thread comes."""
 
     async def edit_thread(self, index: int, payload: Payload) -> None:
         """Replace threaded reply ``index`` (in ``post_thread``'s order) with ``payload``: its
@@ -322,18 +324,17 @@ async def answer_question(
         cut_short = wording.cut_short() if done.finish_reason == "length" else None
         rendered = formatter.finish(done, note=cut_short or closing)
         await writer.write(rendered.answer, final=True)
-        if rendered.thread:
-            await sink.post_thread(rendered.thread)
-            if checker is not None and rendered.cards:
-                checker.background(
-                    show_quote_checks(
-                        rendered,
-                        checker=checker,
-                        presenter=presenter,
-                        sink=sink,
-                        on_decided=on_verdicts,
-                    )
+        await sink.post_thread(rendered.thread)  # also empty: a sink may hold the last write for it
+        if rendered.thread and checker is not None and rendered.cards:
+            checker.background(
+                show_quote_checks(
+                    rendered,
+                    checker=checker,
+                    presenter=presenter,
+                    sink=sink,
+                    on_decided=on_verdicts,
                 )
+            )
         return outcome("answered", done.text, rendered=rendered)
     except UpstreamError as error:
         await streamer.stop()

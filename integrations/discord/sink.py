@@ -164,6 +164,8 @@ class DiscordAnswerSink:
             return
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
+        if not payloads:  # no cards: no thread opened for nothing
+            return
         anchor = self.message_ids[0] if self.message_ids else None
         if self._can_thread and anchor is not None:
             try:

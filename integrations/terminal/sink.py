@@ -105,7 +105,7 @@ class TerminalSink:
 
     async def post_thread(self, payloads: Sequence[Payload]) -> None:
         self._thread.extend(payloads)
-        if self._checking is not None and self._live is None:
+        if payloads and self._checking is not None and self._live is None:
             self._live = self._spinner(self._checking)
             self._live.start()
 
