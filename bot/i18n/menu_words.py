@@ -26,6 +26,14 @@ class MenuWording:
             "followed by your question. Reply to one of my answers to ask a follow-up question."
         )
 
+    def mention_help(self: _Speaker) -> str:
+        """How a bot asked by a mention where others read along is used (Teams' help)."""
+        return self._(
+            "Write me a question and I will answer it with its sources. Where others read "
+            "along, start your question with a mention of citebot, and a follow-up too. Admins: "
+            "settings, report. Anyone: forget-me."
+        )
+
     def ask_command(self: _Speaker) -> str:
         """The ask command's description in a platform's command menu."""
         return self._("Ask a question and get an answer with its sources")

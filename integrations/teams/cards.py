@@ -53,15 +53,19 @@ from integrations.teams.limits import ABSTRACT, CITATIONS, KEYWORD, KEYWORDS, NA
 from integrations.teams.markdown import TeamsMarkdown
 
 __all__ = [
+    "ACTION",
     "ADDENDUM",
     "LINES_ROOM",
     "RELATED",
     "Part",
     "TeamsCards",
     "adaptive",
+    "attached",
+    "buttons_card",
     "claim",
     "popup",
     "related",
+    "submit",
 ]
 
 ADDENDUM = "addendum"
@@ -69,6 +73,9 @@ ADDENDUM = "addendum"
 ``lines``, ``attachments``)."""
 RELATED = "related"
 """``value.citebot`` of a related question's button, as the bot gets it back."""
+ACTION = "action"
+"""``value.citebot`` of a button under an answer ("Ask the sources", "Ask a person"); its
+``action`` says which."""
 QUOTE = 700
 """Characters of the quotes one popup shows together (an activity holds twenty popups)."""
 SUPPORTS = 300
@@ -222,20 +229,43 @@ def related(questions: Sequence[str], labels: Labels) -> Payload | None:
     if not asked:
         return None
     buttons = [
-        SubmitAction(
-            title=clip(_MARKDOWN.kill_mentions(question), QUESTION),
-            data=SubmitActionData(
-                msteams=MessageBackSubmitActionData(
-                    text=clip(question, 1000),
-                    display_text=clip(question, 1000),
-                    value={"citebot": RELATED, "question": clip(question, 1000)},
-                ).model_dump(by_alias=True, exclude_none=True, mode="json")
-            ),
+        submit(
+            question,
+            {"citebot": RELATED, "question": clip(question, 1000)},
+            shown=clip(question, 1000),
         )
         for question in asked
     ]
     heading = TextBlock(text=labels.related, weight="Bolder", wrap=True)
-    card = adaptive([heading, ActionSet(actions=list(buttons))])
+    return attached(adaptive([heading, ActionSet(actions=list(buttons))]))
+
+
+def submit(title: str, value: dict[str, Any], *, shown: str | None = None) -> SubmitAction:
+    """A button that brings the bot ``value`` (``messageBack``: ``shown`` shows in the
+    conversation as the person's words, where given)."""
+    data = MessageBackSubmitActionData(
+        text=clip(shown or title, 1000), display_text=shown, value=value
+    )
+    return SubmitAction(
+        title=clip(_MARKDOWN.kill_mentions(title), QUESTION),
+        data=SubmitActionData(
+            msteams=data.model_dump(by_alias=True, exclude_none=True, mode="json")
+        ),
+    )
+
+
+def buttons_card(buttons: Sequence[Button]) -> Payload:
+    """The buttons under a finished answer, as a card of buttons: each brings the bot what it
+    does, and the bot finds the answer by the message it is on."""
+    actions = [
+        submit(button.label, {"citebot": ACTION, "action": button.action}, shown=button.label)
+        for button in buttons
+    ]
+    return attached(adaptive([ActionSet(actions=list(actions))]))
+
+
+def attached(card: Payload) -> Payload:
+    """An Adaptive Card as a message's attachment."""
     return {"contentType": _CARD, "content": card}
 
 

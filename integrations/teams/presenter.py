@@ -12,7 +12,8 @@ questions' card on the last message, the whole within 100 KB.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+import re
+from collections.abc import Container, Sequence
 from typing import Any
 
 from microsoft_teams.api.activities.message import MessageActivityInput
@@ -22,7 +23,9 @@ from bot.render.text import clip, superscript
 from integrations.teams import cards, limits
 from integrations.teams.markdown import MARKER, TeamsMarkdown, markers, outside_code
 
-__all__ = ["TeamsPresenter", "root_entity", "with_addenda"]
+__all__ = ["TeamsPresenter", "plainer", "root_entity", "with_addenda"]
+
+_CITATION_ID = re.compile(r"citation entity with ID: ?([0-9]+)")
 
 
 def _dump(activity: MessageActivityInput) -> Payload:
@@ -42,11 +45,15 @@ class TeamsPresenter:
         self, text: str, *, feedback: bool, buttons: Sequence[Button] = ()
     ) -> Payload:
         """An answer message: Teams' Markdown, the AI-generated label, and Teams' feedback
-        loop (👍/👎 with a form) on the last message of a finished answer."""
+        loop (👍/👎 with a form) on the last message of a finished answer, with its
+        ``buttons`` ("Ask the sources", "Ask a person") as a card under it."""
         activity = MessageActivityInput(text=text, text_format="markdown").add_ai_generated()
         if feedback:
             activity.add_feedback("default")
-        return _dump(activity)
+        dumped = _dump(activity)
+        if buttons:
+            dumped["attachments"] = [cards.buttons_card(buttons)]
+        return dumped
 
     def notice(self, text: str) -> Payload:
         return _dump(MessageActivityInput(text=clip(text, limits.TEXT), text_format="plain"))
@@ -87,6 +94,10 @@ def with_addenda(
         lines += addendum.get("lines", [])
         attachments += addendum.get("attachments", [])
     shown = [copy.deepcopy(dict(message)) for message in answer]
+    marked = {n for message in shown for n in markers(str(message.get("text", "")))}
+    unmarked = [claims[n] for n in sorted(claims) if n not in marked]
+    if unmarked:  # a source its text no longer marks (an answer stopped short): listed
+        lines = [_listed(unmarked), *lines]
     for index, message in enumerate(shown):
         last = index == len(shown) - 1
         text = str(message.get("text", ""))
@@ -99,19 +110,68 @@ def with_addenda(
     return shown, rest
 
 
+def _listed(claims: list[Payload]) -> str:
+    """A closing line for citations whose ``[n]`` the answer's text does not hold: each
+    ``[n]`` with its document's title, so its popup still opens from there."""
+    markdown = TeamsPresenter.markdown
+    return " · ".join(
+        f"[{found['position']}] "
+        + markdown.escape(str(found["appearance"].get("name", "")), line_start=False)
+        for found in claims
+    )
+
+
+def plainer(message: Payload, refused: str) -> Payload | None:
+    """``message`` in the next plainer form after Teams refused it saying ``refused``: without
+    the citation its words name ("Error while parsing citation entity with ID: 3"), else
+    without its popups' cards, else without citations or attachments (each ``[n]`` then a
+    plain superscript); None when it is as plain as it gets."""
+    plain = copy.deepcopy(dict(message))
+    root = root_entity(plain)
+    citations = root.get("citation", []) if root is not None else []
+    named = _CITATION_ID.search(refused)
+    if root is not None and named is not None:
+        kept = [c for c in citations if str(c.get("position")) != named.group(1)]
+        if len(kept) < len(citations):
+            root["citation"] = kept
+            return _uncited(plain, {int(c["position"]) for c in kept})
+    if any("text" in c.get("appearance", {}) for c in citations):
+        for found in citations:
+            found["appearance"].pop("text", None)
+            found["appearance"].pop("encodingFormat", None)
+        return plain
+    if (root is not None and citations) or plain.get("attachments"):
+        plain.pop("attachments", None)
+        if root is not None:
+            root.pop("citation", None)
+        return _uncited(plain, set())
+    return None
+
+
+def _uncited(message: Payload, cited: Container[int]) -> Payload:
+    """``message`` with each ``[n]`` not in ``cited`` a plain superscript."""
+    message["text"] = _superscripts(str(message.get("text", "")), cited)
+    return message
+
+
+def _superscripts(text: str, cited: Container[int]) -> str:
+    """``text`` with each ``[n]`` not in ``cited`` a plain superscript (code kept)."""
+    return outside_code(
+        text,
+        lambda part: MARKER.sub(
+            lambda m: m.group() if int(m.group(1)) in cited else superscript(int(m.group(1))),
+            part,
+        ),
+    )
+
+
 def _cite(message: Payload, text: str, claims: dict[int, Payload]) -> str:
     """``text`` with each ``[n]`` that has no citation as a superscript; the citations of the
     others on ``message``'s root entity, in the order of their numbers."""
     numbers = set(markers(text))
     known = sorted(n for n in numbers if n in claims)
     if numbers - set(known):
-        text = outside_code(
-            text,
-            lambda part: MARKER.sub(
-                lambda m: m.group() if int(m.group(1)) in claims else superscript(int(m.group(1))),
-                part,
-            ),
-        )
+        text = _superscripts(text, claims)
     root = root_entity(message)
     if known and root is not None:
         root["citation"] = [copy.deepcopy(claims[n]) for n in known]

@@ -13,14 +13,17 @@ back what a person already read waits for one that does not; ``streamSequence`` 
 the start, so a stream still open after :data:`LIFETIME` ends there, its text so far becoming
 an ordinary message the caller then edits (:attr:`TeamsStream.message_id`). A stream Teams
 refuses (403: streaming not allowed, or ended) leaves the caller to post a message instead
-(:attr:`TeamsStream.streaming` is then False); a throttled update is dropped.
+(:attr:`TeamsStream.streaming` is then False); a throttled update is dropped, and so is one the
+conversation's pace has no room for (``pace``: the shared write budget, where every activity of
+the stream counts); a final message Teams refuses for what it holds (400) is the caller's to
+send again in a plainer form, into the same stream.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.render.ports import Payload
@@ -49,8 +52,12 @@ class TeamsStream:
         interval: float = STREAM_INTERVAL,
         lifetime: float = LIFETIME,
         clock: Callable[[], float] = time.monotonic,
+        pace: Callable[[bool], Awaitable[bool]] | None = None,
     ) -> None:
+        """``pace(final)``: whether an activity may go now (a final one waits for its turn
+        and goes); None, always."""
         self._wire = wire
+        self._pace = pace
         self._service_url = service_url
         self._conversation_id = conversation_id
         self._interval = interval
@@ -70,6 +77,11 @@ class TeamsStream:
         """Whether text still goes into the stream (not ended, not refused)."""
         return not self._refused and self.message_id is None
 
+    @property
+    def streamed(self) -> str:
+        """The text streamed so far (what the person reads)."""
+        return self._streamed
+
     async def inform(self, text: str) -> None:
         """A progress line under the chat (at most 1,000 characters), if a second has passed
         since the last activity; the first one starts the stream at once."""
@@ -84,7 +96,10 @@ class TeamsStream:
             return
         text = str(message.get("text") or "")
         if self.stream_id is not None and self._clock() - self._started_at >= self._lifetime:
-            await self.finish(message)
+            try:
+                await self.finish(message)
+            except TeamsRefused as refused:  # its final comes later, in the caller's form
+                log.warning("Teams refused a stream's text as a message: %s", refused)
             return
         if not text.strip() or not text.startswith(self._streamed) or not self._due():
             return
@@ -96,9 +111,12 @@ class TeamsStream:
     async def finish(self, message: Payload) -> str | None:
         """End the stream with ``message`` as its final message; the message's id (the
         stream's), or None when nothing streamed or Teams refused the stream (the caller
-        posts ``message`` as an ordinary one)."""
+        posts ``message`` as an ordinary one). :class:`TeamsRefused` with a 400 when Teams
+        refused what the message holds: the stream stays open for a plainer one."""
         if not self.streaming or self.stream_id is None:
             return self.message_id
+        if self._pace is not None:
+            await self._pace(True)
         final = {**message, "type": "message"}
         entities = [e for e in final.get("entities", []) if e.get("type") != "streaminfo"]
         final["entities"] = [
@@ -108,6 +126,8 @@ class TeamsStream:
         try:
             await self._wire.send(self._service_url, self._conversation_id, final)
         except TeamsRefused as refused:
+            if refused.status == 400:
+                raise
             log.warning("Teams refused a stream's final message: %s", refused)
             self._refused = True
             return None
@@ -126,6 +146,8 @@ class TeamsStream:
         if self.stream_id is not None:
             info["streamId"] = self.stream_id
         activity = {"type": "typing", "text": text, "entities": [info]}
+        if self._pace is not None and not await self._pace(self.stream_id is None):
+            return False
         self._last_at = self._clock()
         try:
             sent = await self._wire.send(self._service_url, self._conversation_id, activity)
