@@ -1,0 +1,175 @@
+"""What people do with citebot's answers and settings in Teams, end to end on the simulated
+Teams: 👍/👎 through Teams' feedback form is kept as the presser's vote; a team's owner changes
+a channel's settings from the settings card, anyone else is told only admins may and nothing
+changes; the report is the owners'; forget-me deletes what is kept about the asker once they
+press its button (nobody else's press does); the bot removed from a team forgets the team;
+"Check with sources" on a message answers in the message's thread."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.i18n.wording import Wording
+from bot.places import Place
+from integrations.teams.manifest import CHECK_COMMAND
+from tests.integrations.teams.world import CITED, World, teams_world
+from tests.sim.teams import SimMessage, SimPerson, SimTeam
+from tests.sim.upstream import answer
+
+EN = Wording("en", "teams")
+
+
+def buttons(message: SimMessage) -> list[dict[str, Any]]:
+    """Every ``messageBack`` button of ``message``'s cards: its ``msteams`` data."""
+    found: list[dict[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            msteams = (node.get("data") or {}).get("msteams") if node.get("type") else None
+            if node.get("type") == "Action.Submit" and isinstance(msteams, dict):
+                found.append({**msteams, "title": node.get("title")})
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(message.attachments)
+    return found
+
+
+def button(message: SimMessage, citebot: str) -> dict[str, Any]:
+    (found,) = [b for b in buttons(message) if b["value"].get("citebot") == citebot]
+    return found
+
+
+def said(messages: list[SimMessage]) -> list[str]:
+    return [m.text for m in messages]
+
+
+async def _team(world: World) -> tuple[SimTeam, SimPerson, SimPerson]:
+    teams = world.teams
+    owner, bob = teams.add_person("Olivia Owner"), teams.add_person("Bob Baker")
+    team = teams.add_team("Parish", owners=[owner], members=[bob], channels=["General", "Q"])
+    return team, owner, bob
+
+
+async def test_a_vote_from_teams_feedback_form_is_kept_as_the_pressers() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        team, owner, bob = await _team(world)
+        channel = team.channels[1]
+        world.upstream.queue(CITED)
+        post, _ = await teams.mention(bob, channel, "Is life sacred?")
+        await world.answered()
+        (shown,) = world.replies(channel, post)
+        key = f"teams:{channel.id}:{shown.id}"
+        liked = await teams.feedback(bob, shown, "like")
+        assert (liked.status, liked.body) == (200, None)
+        disliked = await teams.feedback(owner, shown, "dislike", "It cites the wrong page.")
+        assert disliked.status == 200
+        kept = await world.service.state.feedback(key)
+        assert kept == {bob.id: "up", owner.id: "down"}
+
+
+async def test_an_owner_changes_a_channels_settings_anyone_else_is_told_no() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        team, owner, bob = await _team(world)
+        channel = team.channels[1]
+        asked, _ = await teams.mention(bob, channel, "settings")
+        await world.idle()
+        assert said(world.replies(channel, asked)) == [EN.admins_only()]
+        asked, _ = await teams.mention(owner, channel, "settings")
+        await world.idle()
+        (card,) = world.replies(channel, asked)
+        save = button(card, "settings")
+        pressed = {**save, "value": {**save["value"], "enabled": "off", "language": ""}}
+        await teams.press(bob, card, pressed)  # not an owner: nothing changes
+        await world.idle()
+        place = Place(platform="teams", server=team.id, channel=channel.id)
+        assert (await world.service.places.of(place)).enabled
+        await teams.press(owner, card, pressed)
+        await world.idle()
+        assert not (await world.service.places.of(place)).enabled
+        assert "(enabled)" in json.dumps(card.attachments), "the card shows what was done"
+        world.upstream.queue(answer(["Grace is a gift."]))
+        asked, _ = await teams.mention(bob, channel, "What is grace?")
+        await world.idle()
+        assert said(world.replies(channel, asked)) == [EN.not_allowed_here()]
+        assert world.upstream.requests == []
+
+
+async def test_the_report_is_the_owners() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        team, owner, bob = await _team(world)
+        channel = team.channels[1]
+        asked, _ = await teams.mention(bob, channel, "report")
+        await world.idle()
+        assert said(world.replies(channel, asked)) == [EN.report_admins_only()]
+        asked, _ = await teams.mention(owner, channel, "report 30d")
+        await world.idle()
+        (card,) = world.replies(channel, asked)
+        periods = [b["value"]["period"] for b in buttons(card)]
+        assert periods == ["today", "7d", "30d"]
+
+
+async def test_forget_me_deletes_the_askers_data_once_they_press_its_button() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        alice = teams.add_person("Alice Archer")
+        chat = teams.personal_chat(alice)
+        world.upstream.queue(answer(["Grace is a gift."]))
+        await teams.say(alice, chat, "What is grace?")
+        await world.answered()
+        asked, _ = await teams.say(alice, chat, "forget-me")
+        await world.idle()
+        (card,) = world.replies(chat, asked)
+        assert EN.forget_me_asks() in json.dumps(card.attachments, ensure_ascii=False)
+        await teams.press(alice, card, button(card, "forget"))
+        await world.idle()
+        assert EN.forgot_you() in card.text
+        left = await world.service.state.forget_person("teams", alice.id)
+        assert left == 0, "nothing is left to delete"
+
+
+async def test_a_press_of_someone_elses_forget_me_is_refused() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        team, owner, bob = await _team(world)
+        channel = team.channels[1]
+        asked, _ = await teams.mention(bob, channel, "forget-me")
+        await world.idle()
+        (card,) = world.replies(channel, asked)
+        await teams.press(owner, card, button(card, "forget"))
+        await world.idle()
+        assert EN.not_your_button() in said(world.replies(channel, asked))
+
+
+async def test_the_bot_removed_from_a_team_forgets_it() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        team, owner, _ = await _team(world)
+        place = Place(platform="teams", server=team.id)
+        await world.service.places.set(place, "language", "de", by=owner.id)
+        await teams.remove_bot_from_team(team, owner)
+        await world.idle()
+        assert (await world.service.places.of(place)).language != "de"
+
+
+async def test_check_with_sources_answers_in_the_messages_thread() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        team, owner, bob = await _team(world)
+        channel = team.channels[1]
+        post, _ = await teams.say(bob, channel, "Life is sacred from conception.")
+        world.upstream.queue(CITED)
+        delivered = await teams.check_with_sources(owner, post, CHECK_COMMAND)
+        assert delivered.body["task"]["type"] == "message"
+        await world.answered()
+        replies = world.replies(channel, post)
+        assert "Life is sacred from conception." in replies[0].text
+        assert replies[-1].text.startswith("Life is sacred from conception to natural death[1].")
+        assert "Life is sacred from conception." in world.upstream.questions[0][-1]["content"]
