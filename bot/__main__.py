@@ -226,9 +226,12 @@ def _print_json(
         for shown in citations:  # among the place's trusted sources (None: it names none)
             url = shown["source_url"]
             shown["trusted"] = None if trusted is None else trusted.covers(url)
+    described = load_platform(platform)
+    if described.shown is not None:
+        answer, thread = described.shown(answer, thread)
     document = {"platform": platform, "answer": list(answer), "thread": list(thread)}
     print(json.dumps({**document, "citations": citations}, ensure_ascii=False, indent=2))
-    preview_url = load_platform(platform).preview_url
+    preview_url = described.preview_url
     if builder and preview_url is not None:
         print(preview_url(thread), file=sys.stderr)
 

@@ -27,6 +27,7 @@ __all__ = [
     "GROUP",
     "PlaceIds",
     "Platform",
+    "Shown",
     "load_platform",
     "load_platforms",
     "own_words_platforms",
@@ -36,6 +37,8 @@ __all__ = [
 
 
 S = TypeVar("S", bound=PlatformSettings)
+Shown = tuple[list[Payload], list[Payload]]
+"""An answer's messages and its thread's, as shown."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,6 +79,10 @@ class Platform(Generic[S]):
     live: Callable[[LiveWords], tuple[LiveSink, Presenter]] | None = None
     """Shows an answer as it streams where ``citebot ask`` runs (the terminal), with the
     presenter that fits it; None: ``citebot ask`` prints the platform's payloads as JSON."""
+    shown: Callable[[Sequence[Payload], Sequence[Payload]], Shown] | None = None
+    """Its answer and thread as a person sees them, where the thread's parts go on the answer
+    itself (Teams' citations are the answer's): what ``citebot ask --json`` prints as
+    ``answer`` and ``thread``; None: as the sink is given them."""
     preview_url: Callable[[Sequence[Payload]], str] | None = None
     """A link to the platform's own preview of a thread's payloads (``--builder-url``)."""
 

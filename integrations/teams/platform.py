@@ -6,9 +6,11 @@ are not yet places; ``citebot ask --platform teams`` and ``citebot manifest team
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.adapter import Pacer
-from bot.platforms import PlaceIds, Platform
-from bot.render.ports import Presenter
+from bot.platforms import PlaceIds, Platform, Shown
+from bot.render.ports import Payload, Presenter
 from integrations.teams.settings import TeamsSettings
 
 __all__ = ["TEAMS"]
@@ -21,6 +23,12 @@ def _presenter() -> Presenter:
     from integrations.teams.presenter import TeamsPresenter
 
     return TeamsPresenter()
+
+
+def _shown(answer: Sequence[Payload], thread: Sequence[Payload]) -> Shown:
+    from integrations.teams.presenter import with_addenda
+
+    return with_addenda(answer, thread)
 
 
 def _manifest(environment: TeamsSettings) -> str:
@@ -50,4 +58,5 @@ TEAMS = Platform(
         handoff_names=("admins",),
     ),
     manifest=_manifest,
+    shown=_shown,
 )
