@@ -21,11 +21,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from redis.exceptions import RedisError
-
 from bot.answer import AnswerSink, Question, WatchedSink
 from bot.state.base import raise_if_cancelling, until_set
-from bot.state.coordination import Coordination
+from bot.state.coordination import Coordination, CoordinationDown
 from bot.state.records import Lapsed, Records
 
 __all__ = [
@@ -146,7 +144,7 @@ class InFlight:
         live = _Live(question.platform, question.language, sink.whereabouts)
         where = sink.whereabouts()
         live.written = live.record(where)
-        try:
+        with contextlib.suppress(CoordinationDown):  # the answer goes on, unrecorded
             await self._records.put(
                 live.platform,
                 record_id,
@@ -155,9 +153,6 @@ class InFlight:
                 secret=where.secret,
                 secret_ttl=where.secret_ttl,
             )
-        except (RedisError, OSError) as error:  # the answer goes on, unrecorded
-            raise_if_cancelling()
-            log.warning("could not record an answer in flight: %s", type(error).__name__)
         self._live[record_id] = live
 
         def written() -> None:
@@ -168,7 +163,7 @@ class InFlight:
             yield WatchedSink(sink, lambda _final, _landed: written())
         finally:
             del self._live[record_id]
-            with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(CoordinationDown):
                 await asyncio.shield(self._records.drop(live.platform, record_id))
 
     @contextlib.asynccontextmanager
@@ -200,15 +195,12 @@ class InFlight:
             await until_set(self._wake, max(0.0, next_beat - loop.time()))
             self._wake.clear()
             beat = loop.time() >= next_beat
-            try:
+            with contextlib.suppress(CoordinationDown):  # a live worker's records outlast a blip
                 await self._store(beat=beat)
                 if beat:
                     next_beat = loop.time() + self._times.beat
                     for platform in list(self._closers):
                         await self._sweep(platform)
-            except (RedisError, OSError) as error:  # a live worker's records outlast a blip
-                raise_if_cancelling()
-                log.warning("in-flight records unreachable: %s", type(error).__name__)
 
     async def _store(self, *, beat: bool) -> None:
         """Store the records of answers that wrote and changed where they are; on a beat, push

@@ -15,12 +15,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
 from bot.answer import AnswerSink, Outcome, Question
+from bot.budgets import Limit, WriteBudget
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
 from bot.inflight import Closer
@@ -31,8 +32,9 @@ from bot.platforms import Platform
 from bot.render.ports import Presenter
 from bot.render.text import clip
 from bot.service import AnswerService
+from bot.shares import FairShare, Times
 from bot.state import SettingChange, StateUnavailable
-from bot.state.coordination import Coordination
+from bot.state.coordination import scope_of
 from bot.upstream.events import Turn
 from config import PlatformSettings, Settings
 
@@ -326,10 +328,45 @@ class PlatformKit:
         """False once the worker is shutting down: leases are handed over then."""
         return self._service.accepting
 
-    @property
-    def coordination(self) -> Coordination | None:
-        """The workers' shared Redis (leases, rate windows); None when this worker is alone."""
-        return self._service.coordination
+    def write_budget(
+        self,
+        limits: Mapping[str, Limit],
+        *,
+        token: str,
+        margin: float = 0.25,
+        time_scale: float = 1.0,
+    ) -> WriteBudget:
+        """The platform's limits for the bot ``token`` reaches, kept together by every worker
+        on the ``STATE_URL``'s Redis (alone without one); enter it while the client is open."""
+        return WriteBudget(
+            limits,
+            scope=f"{self.name}:{scope_of(token)}",
+            margin=margin,
+            time_scale=time_scale,
+            coordination=self._service.coordination,
+        )
+
+    def fair_share(
+        self,
+        *,
+        token: str,
+        what: str,
+        count: int = 1,
+        pinned: Iterable[int] = (),
+        times: Times | None = None,
+    ) -> FairShare:
+        """``count`` resources of the bot ``token`` reaches that one worker at a time may run
+        (Discord's shards, Telegram's update reader), shared out among the workers on the
+        ``STATE_URL``'s Redis (all of them here without one); handed over on shutdown."""
+        return FairShare(
+            coordination=self._service.coordination,
+            group=f"{self.name}:{scope_of(token)}",
+            count=count,
+            pinned=pinned,
+            accepting=lambda: self.accepting,
+            times=times,
+            what=what,
+        )
 
     def rate_limited(self) -> None:
         """Count a 429 the platform answered."""

@@ -16,11 +16,12 @@ from collections.abc import Callable, Sequence
 import discord
 
 from bot.answer import Question
+from bot.budgets import WriteBudget
 from bot.kit import PlatformKit
 from bot.render.ports import Payload
 from integrations.discord.cards import left_over
 from integrations.discord.here import FOLLOWUPS_WITHOUT_BOT, Here, may_thread
-from integrations.discord.routes import InteractionToken, RouteBudgets
+from integrations.discord.routes import InteractionToken
 from integrations.discord.sink import DiscordAnswerSink, thread_name
 from integrations.discord.wire import DiscordWire
 
@@ -46,11 +47,11 @@ class InteractionAnswers:
     """Answers to interactions, written through one bot's wire and buckets."""
 
     def __init__(
-        self, *, kit: PlatformKit, wire: DiscordWire, budgets: RouteBudgets, our_thread: OurThread
+        self, *, kit: PlatformKit, wire: DiscordWire, budget: WriteBudget, our_thread: OurThread
     ) -> None:
         self._kit = kit
         self._wire = wire
-        self._budgets = budgets
+        self._budget = budget
         self._our_thread = our_thread
 
     async def answer(
@@ -124,7 +125,7 @@ class InteractionAnswers:
         assert interaction.channel_id is not None
         return DiscordAnswerSink(
             wire=self._wire,
-            budgets=self._budgets,
+            budget=self._budget,
             channel_id=interaction.channel_id,
             ephemeral=private,
             interaction=token,

@@ -27,6 +27,7 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
+from bot.budgets import WriteBudget
 from bot.kit import PlatformKit
 from integrations.discord.admin import SettingsAdmin
 from integrations.discord.admin_views import SET, Where
@@ -39,7 +40,6 @@ from integrations.discord.feedback import REASON, Feedback
 from integrations.discord.forgetting import FORGET, Forgetting
 from integrations.discord.here import here
 from integrations.discord.report import ServerReport
-from integrations.discord.routes import RouteBudgets
 from integrations.discord.settings import DiscordSettings
 from integrations.discord.shards import ShardedClient, Shards
 from integrations.discord.syncing import sync_if_changed
@@ -66,6 +66,7 @@ class CitebotDiscord(ShardedClient):
         kit: PlatformKit,
         environment: DiscordSettings,
         shard_plan: Shards,
+        budget: WriteBudget,
         sync: bool = True,
         ready: asyncio.Event | None = None,
         **options: Any,
@@ -83,14 +84,10 @@ class CitebotDiscord(ShardedClient):
         self.kit = kit
         self.environment = environment
         self.wire = DiscordWire(self.http)
-        self.budgets = RouteBudgets()
-        """Discord's buckets, shared by every answer this bot writes."""
         self.answers = InteractionAnswers(
-            kit=kit, wire=self.wire, budgets=self.budgets, our_thread=self._our_thread
+            kit=kit, wire=self.wire, budget=budget, our_thread=self._our_thread
         )
-        self.checks = ClaimChecks(
-            kit=kit, wire=self.wire, budgets=self.budgets, answers=self.answers
-        )
+        self.checks = ClaimChecks(kit=kit, wire=self.wire, budget=budget, answers=self.answers)
         self.admin = SettingsAdmin(kit=kit, wire=self.wire)
         self.reports = ServerReport(kit=kit, wire=self.wire)
         self.forgetting = Forgetting(kit=kit, wire=self.wire)
@@ -98,7 +95,7 @@ class CitebotDiscord(ShardedClient):
         self.conversations = Conversations(
             kit=kit,
             wire=self.wire,
-            budgets=self.budgets,
+            budget=budget,
             me=lambda: self.user,
             message_content=environment.message_content,
         )

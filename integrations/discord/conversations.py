@@ -25,10 +25,10 @@ from dataclasses import dataclass
 import discord
 
 from bot.answer import Question
+from bot.budgets import WriteBudget
 from bot.kit import PlatformKit
 from bot.places import PlaceSettings
 from integrations.discord.here import place_of
-from integrations.discord.routes import RouteBudgets
 from integrations.discord.sink import DiscordAnswerSink
 from integrations.discord.wire import DiscordWire
 
@@ -52,13 +52,13 @@ class Conversations:
         *,
         kit: PlatformKit,
         wire: DiscordWire,
-        budgets: RouteBudgets,
+        budget: WriteBudget,
         me: Callable[[], discord.ClientUser | None],
         message_content: bool,
     ) -> None:
         self._kit = kit
         self._wire = wire
-        self._budgets = budgets
+        self._budget = budget
         self._me = me
         self._message_content = message_content
 
@@ -68,7 +68,7 @@ class Conversations:
             return
         thread = heard.thread
         sink = DiscordAnswerSink(
-            wire=self._wire, budgets=self._budgets, channel_id=thread.id, reply_to=message.id
+            wire=self._wire, budget=self._budget, channel_id=thread.id, reply_to=message.id
         )
         place = place_of(thread.guild.id, thread, thread.id)
         refusal = await self._kit.refusal(place, None)

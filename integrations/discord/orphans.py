@@ -15,10 +15,16 @@ from typing import Any
 
 import discord
 
+from bot.budgets import WriteBudget
 from bot.i18n.wording import Wording
 from bot.inflight import Orphan
 from bot.render.ports import Presenter
-from integrations.discord.routes import INVALID_WEBHOOK_TOKEN, TOO_MANY_FOLLOWUPS, RouteBudgets
+from integrations.discord.routes import (
+    INVALID_WEBHOOK_TOKEN,
+    TOO_MANY_FOLLOWUPS,
+    channel,
+    webhook,
+)
 from integrations.discord.wire import DiscordWire, message_body
 
 __all__ = ["DiscordOrphans"]
@@ -33,12 +39,12 @@ class DiscordOrphans:
         self,
         *,
         wire: DiscordWire,
-        budgets: RouteBudgets,
+        budget: WriteBudget,
         presenter: Presenter,
         wording_for: Callable[[str | None], Wording],
     ) -> None:
         self._wire = wire
-        self._budgets = budgets
+        self._budget = budget
         self._presenter = presenter
         self._wording_for = wording_for
 
@@ -50,7 +56,7 @@ class DiscordOrphans:
         body = message_body(self._presenter.notice(words), ephemeral=ephemeral)
         application = place.get("application_id")
         if orphan.secret is not None and application is not None:
-            await self._budgets.webhook.acquire(orphan.secret)
+            await self._budget.acquire(webhook(orphan.secret))
             try:
                 await self._wire.followup(int(application), orphan.secret, body)
                 return
@@ -63,7 +69,7 @@ class DiscordOrphans:
         await self._post_in_channel(place, body)
 
     async def _post_in_channel(self, place: Mapping[str, Any], body: dict[str, Any]) -> None:
-        channel = int(place["channel_id"])
+        channel_id = int(place["channel_id"])
         shown = [int(m) for m in place.get("messages") or () if m is not None]
         anchor = shown[-1] if shown else place.get("reply_to")
         if anchor is not None:
@@ -71,5 +77,5 @@ class DiscordOrphans:
                 **body,
                 "message_reference": {"message_id": str(anchor), "fail_if_not_exists": False},
             }
-        await self._budgets.channel.acquire(str(channel))
-        await self._wire.create_message(channel, body)
+        await self._budget.acquire(channel(channel_id))
+        await self._wire.create_message(channel_id, body)

@@ -18,12 +18,12 @@ import discord
 from discord.http import Route
 
 from bot.kit import PlatformKit
-from bot.state.coordination import scope_of
+from integrations.discord import shards
 from integrations.discord.bot import CitebotDiscord
 from integrations.discord.commands import declared_tree
 from integrations.discord.orphans import DiscordOrphans
+from integrations.discord.routes import DISCORD_LIMITS
 from integrations.discord.settings import DiscordSettings
-from integrations.discord.shards import Shards
 from integrations.discord.syncing import sync_commands_now
 
 log = logging.getLogger(__name__)
@@ -73,17 +73,17 @@ async def run_discord(
     token = _token(environment)
     with discord_base(environment.api_base_url):
         async with contextlib.AsyncExitStack() as stack:
+            limits = {**DISCORD_LIMITS, "identify": shards.IDENTIFY.limit}
+            budget = await stack.enter_async_context(kit.write_budget(limits, token=token))
+            share = kit.fair_share(
+                token=token, what="shard", pinned=[int(s) for s in environment.shard_ids]
+            )
             bot = CitebotDiscord(
                 kit=kit,
                 environment=environment,
                 ready=ready,
-                shard_plan=Shards(
-                    coordination=kit.coordination,
-                    scope=scope_of(token),
-                    count=environment.shard_count,
-                    pinned=[int(shard) for shard in environment.shard_ids],
-                    accepting=lambda: kit.accepting,
-                ),
+                budget=budget,
+                shard_plan=shards.Shards(share=share, budget=budget, count=environment.shard_count),
                 **options,
             )
             try:
@@ -95,7 +95,7 @@ async def run_discord(
             stack.push_async_callback(_finish, running)
             stack.push_async_callback(bot.close)
             closer = DiscordOrphans(
-                wire=bot.wire, budgets=bot.budgets, presenter=kit.presenter, wording_for=kit.wording
+                wire=bot.wire, budget=budget, presenter=kit.presenter, wording_for=kit.wording
             )
             await stack.enter_async_context(kit.serving(closer))
             try:

@@ -10,12 +10,12 @@ import logging
 import aiohttp
 from aiohttp import web
 
+from bot.budgets import WriteBudget
 from bot.kit import PlatformKit
-from bot.state.coordination import scope_of
 from integrations.slack.app import SlackBot
 from integrations.slack.orphans import SlackOrphans
 from integrations.slack.settings import SlackSettings
-from integrations.slack.web import SlackBudget, make_web_client
+from integrations.slack.web import SLACK_LIMITS, make_web_client
 
 __all__ = ["run_slack"]
 
@@ -29,7 +29,7 @@ async def run_slack(
     *,
     stop: asyncio.Event | None = None,
     ping_interval: float = 10.0,
-    budget: SlackBudget | None = None,
+    budget: WriteBudget | None = None,
 ) -> None:
     """Answer Slack through ``kit`` until ``stop`` is set or the task is cancelled, then drain
     and close. ``ready`` is set once events can arrive. ``ping_interval`` (Socket Mode) bounds
@@ -46,10 +46,9 @@ async def run_slack(
             aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
         )
         token = environment.bot_token.get_secret_value()
-        if budget is None:
-            budget = SlackBudget(coordination=kit.coordination, scope=scope_of(token))
-        sharing = asyncio.create_task(budget.sync(), name="citebot-slack-budget")
-        stack.callback(sharing.cancel)
+        budget = await stack.enter_async_context(
+            budget or kit.write_budget(SLACK_LIMITS, token=token)
+        )
         web_client = make_web_client(
             token=token,
             base_url=environment.api_base_url,

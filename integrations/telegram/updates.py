@@ -2,7 +2,7 @@
 every worker serves.
 
 Telegram allows one ``getUpdates`` reader per bot: a second one ends the first with 409. The
-reader is a :class:`~bot.state.shares.FairShare` of one resource among the workers on one
+reader is a :class:`~bot.shares.FairShare` of one resource among the workers on one
 Redis (held under a renewed lease, handed over on SIGTERM, taken over within seconds when its
 worker dies); the worker holding it polls, confirms what it read, and hands every update to
 the bot, which claims it by ``update_id`` (an update read again after a hand-over is answered
@@ -55,7 +55,7 @@ Handle = Callable[[Update], Awaitable[None]]
 
 
 class Reader:
-    """The one ``getUpdates`` reader (a :class:`~bot.state.shares.Holder` of resource 0)."""
+    """The one ``getUpdates`` reader (a :class:`~bot.shares.Holder` of resource 0)."""
 
     def __init__(
         self,

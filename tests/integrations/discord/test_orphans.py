@@ -14,11 +14,12 @@ import discord
 import pytest
 from discord.http import HTTPClient, Route
 
+from bot.budgets import WriteBudget
 from bot.i18n.wording import Wording
 from bot.inflight import Orphan
 from integrations.discord.orphans import DiscordOrphans
 from integrations.discord.presenter import DiscordPresenter
-from integrations.discord.routes import InteractionToken, RouteBudgets
+from integrations.discord.routes import DISCORD_LIMITS, InteractionToken
 from integrations.discord.sink import DiscordAnswerSink
 from integrations.discord.wire import DiscordWire
 from tests.sim.discord import DiscordSim, SimInteraction
@@ -67,7 +68,7 @@ async def deferred(
     )
     sink = DiscordAnswerSink(
         wire=DiscordWire(http),
-        budgets=RouteBudgets(),
+        budget=WriteBudget(DISCORD_LIMITS),
         channel_id=channel,
         ephemeral=private,
         can_thread=can_thread,
@@ -87,7 +88,7 @@ async def close(wire: DiscordWire, left: DiscordAnswerSink, language: str | None
     """What another worker does with the dead worker's record."""
     closer = DiscordOrphans(
         wire=wire,
-        budgets=RouteBudgets(),
+        budget=WriteBudget(DISCORD_LIMITS),
         presenter=DiscordPresenter(),
         wording_for=lambda lang: Wording(language=lang, platform="discord"),
     )

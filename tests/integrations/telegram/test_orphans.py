@@ -12,10 +12,11 @@ from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
+from bot.budgets import WriteBudget
 from bot.i18n.wording import Wording
 from bot.inflight import Orphan
 from integrations.telegram.orphans import TelegramOrphans
-from integrations.telegram.pace import TelegramBudget
+from integrations.telegram.pace import pace_limits
 from integrations.telegram.place import Chat, Place
 from integrations.telegram.presenter import TelegramPresenter
 from integrations.telegram.sink import TelegramSink
@@ -32,7 +33,7 @@ HALF = PRESENTER.answer_message("Hope is a <b>theological</b> virtue, and", feed
 async def api(tg: TelegramSim) -> AsyncIterator[TelegramApi]:
     session = AiohttpSession(api=TelegramAPIServer.from_base(tg.base_url))
     async with Bot(tg.token, session=session) as bot:
-        yield TelegramApi(bot, budget=TelegramBudget(pace=QUICK))
+        yield TelegramApi(bot, budget=WriteBudget(pace_limits(QUICK)))
 
 
 async def asked(tg: TelegramSim, *, group: bool) -> tuple[SimChat, int]:

@@ -10,8 +10,8 @@ import asyncio
 import functools
 from collections.abc import Callable
 
+from bot.shares import FairShare, Times
 from bot.state.coordination import Coordination
-from bot.state.shares import FairShare, Times
 
 QUICK = Times(lease_ttl=30.0, tick=0.05, settle=0.0)
 """Leases far longer than the test: whatever moves, moved because a worker let it go."""
