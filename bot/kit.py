@@ -25,6 +25,7 @@ from bot.budgets import Limit, WriteBudget
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
 from bot.inflight import Closer
+from bot.lookups import Kept, KeptInStore
 from bot.ops.report import Report, build_report
 from bot.pacing import Pacer
 from bot.places import Place, PlaceSettings, SettingRefused
@@ -345,6 +346,11 @@ class PlatformKit:
             time_scale=time_scale,
             coordination=self._service.coordination,
         )
+
+    def kept(self, what: str) -> Kept:
+        """Where the workers keep ``what`` they looked up about a person (a Slack user's
+        locale, :class:`~bot.lookups.Lookup`): the state store, as that person's."""
+        return KeptInStore(self._service.state, platform=self.name, what=what)
 
     def fair_share(
         self,

@@ -293,7 +293,7 @@ class SettingsPages:
         return str(channel) if channel else None
 
     async def words(self, user: str, team: str) -> Wording:
-        language = catalogue_language(await self._bot.locales.locale(user))
+        language = catalogue_language(await self._bot.locales.locale(user, team=team))
         return await self._kit.words(Venue(server=team), language)
 
     async def _shown(self, team: str, channel: str | None) -> Shown:

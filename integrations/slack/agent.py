@@ -57,7 +57,7 @@ class AgentView:
             return
         if earlier.get("messages"):
             return
-        words = await self._words(user)
+        words = await self._words(user, body.get("team_id"))
         await self._web.chat_postMessage(
             channel=channel, text=mrkdwn(words.greeting()), unfurl_links=False, unfurl_media=False
         )
@@ -105,6 +105,6 @@ class AgentView:
         except SlackApiError as error:
             log.info("no thread title: %s", error.response.get("error"))
 
-    async def _words(self, user: str) -> Wording:
-        language = catalogue_language(await self._bot.locales.locale(user))
+    async def _words(self, user: str, team: str | None) -> Wording:
+        language = catalogue_language(await self._bot.locales.locale(user, team=team))
         return await self._bot.kit.words(Venue(direct=True), language)

@@ -25,13 +25,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.authorization import AuthorizeResult
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.answer import Outcome, Question
 from bot.i18n.wording import Wording, catalogue_language
@@ -75,7 +77,7 @@ class SlackBot:
         admin_users: tuple[str, ...] = (),
     ) -> None:
         self.web = web
-        self.locales = UserLocales(web)
+        self.locales = UserLocales(web, kept=kit.kept("locale"))
         self.members = Members(web, admin_users=admin_users)
         self.owners = ThreadOwners(web)
         self.kit = kit
@@ -86,21 +88,31 @@ class SlackBot:
         self.bot_name = "citebot"
         """How the bot is named in the workspace (``auth.test``'s ``user``): the placeholder
         says "citebot is thinking…" under that name."""
+        self._identity: AsyncSlackResponse | None = None
         self.pages = SettingsPages(self)
         self.forgetting = Forgetting(self)
         self.reports = Reports(self)
         self.agent = AgentView(self)
 
     async def start(self) -> None:
-        identity = await self.web.auth_test()
+        """Ask who the bot is, once: every event's authorization reuses it (:meth:`app`)."""
+        identity = self._identity = await self.web.auth_test()
         self.bot_user_id = str(identity["user_id"])
         self.bot_id = str(identity.get("bot_id") or "")
         self.bot_name = str(identity.get("user") or self.bot_name)
         self.owners.bot_user_id, self.owners.bot_id = self.bot_user_id, self.bot_id
 
     def app(self, *, signing_secret: str | None = None) -> AsyncApp:
+        """The Bolt app of this workspace's listeners. Bolt's single-team authorization keeps
+        ``auth.test``'s answer only once its first call returns, so a burst of events asked
+        it once each (101 calls for 50 mentions): each event is authorized with the identity
+        :meth:`start` asked for instead. Bolt's own client is then given no token (it is the
+        one each event's authorization hands it); every call citebot makes is :attr:`web`'s."""
         app = AsyncApp(
-            client=self.web,
+            client=AsyncWebClient(
+                base_url=self.web.base_url, session=self.web.session, timeout=self.web.timeout
+            ),
+            authorize=self._authorizer(),
             signing_secret=signing_secret or "",
             request_verification_enabled=signing_secret is not None,
         )
@@ -114,6 +126,22 @@ class SlackBot:
         Feedback(self).register(app)
         ClaimChecks(self).register(app)
         return app
+
+    def _authorizer(self) -> Callable[..., Awaitable[AuthorizeResult]]:
+        """Every event's authorization, as Bolt's single-team one writes it, from the identity
+        asked once (:meth:`start`); a function, since Bolt passes what its parameters name."""
+        identity = self._identity
+        assert identity is not None, "start() first"
+        token, scopes = self.web.token, identity.headers.get("x-oauth-scopes")
+
+        async def authorize(user_id: str | None) -> AuthorizeResult:
+            found = AuthorizeResult.from_auth_test_response(
+                bot_token=token, bot_scopes=scopes, auth_test_response=identity
+            )
+            found["user_id"] = found.user_id = user_id
+            return found
+
+        return authorize
 
     # -- listeners ------------------------------------------------------------------------------
     def _not_a_person(self, event: dict[str, Any]) -> bool:
@@ -210,7 +238,7 @@ class SlackBot:
     ) -> None:
         """Answer ``text`` in the thread ``thread_ts`` of ``channel`` (``follow_up_before``:
         the thread's messages before this one are its conversation, "" all of them)."""
-        locale = await self.locales.locale(user)
+        locale = await self.locales.locale(user, team=team)
         language = catalogue_language(locale)
         place = Venue(server=team, channel=channel, direct=direct)
         settings = await self.kit.settings_at(place)

@@ -90,7 +90,7 @@ class ClaimChecks:
         thread_ts = str(message.get("thread_ts") or message.get("ts") or body.get("message_ts"))
         direct = channel.startswith("D")
         place = Venue(server=team, channel=channel, direct=direct)
-        language = catalogue_language(await self._bot.locales.locale(user))
+        language = catalogue_language(await self._bot.locales.locale(user, team=team))
         words = await self._kit.words(place, language)
         claim = await self._readable(str(message.get("text") or ""))
         refusal = await self._kit.refusal(place, language)

@@ -59,7 +59,7 @@ class Feedback:
         channel, user = str(container.get("channel_id")), str(body["user"]["id"])
         thread = container.get("thread_ts")
         team = body.get("user", {}).get("team_id")
-        language = catalogue_language(await self._bot.locales.locale(user))
+        language = catalogue_language(await self._bot.locales.locale(user, team=team))
         refusal = await self._kit.refusal(
             Venue(server=team, channel=channel, direct=channel.startswith("D")), language
         )
@@ -97,7 +97,7 @@ class Feedback:
         ) or {}
         said = ((values.get(COMMENT_BLOCK) or {}).get(COMMENT_ACTION) or {}).get("value")
         reason = cast(Reason, chosen.get("value")) if chosen.get("value") in REASONS else None
-        user = str(body["user"]["id"])
+        user, team = str(body["user"]["id"]), body["user"].get("team_id")
         await self._kit.vote(
             answer_key=str(meta.get("answer")),
             user_id=user,
@@ -105,7 +105,7 @@ class Feedback:
             reason=reason,
             comment=str(said) if said else None,
         )
-        language = catalogue_language(await self._bot.locales.locale(user))
+        language = catalogue_language(await self._bot.locales.locale(user, team=team))
         thanks = self._kit.wording(language).reason_thanks()
         await self._thank(str(meta.get("channel")), user, meta.get("thread"), thanks)
 
