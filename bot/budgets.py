@@ -6,7 +6,8 @@ bucket (an interaction's webhook, a channel's messages, a parent channel's new t
 shard's identify). A :class:`WriteBudget` holds a platform's :class:`Limit` s by name; a write
 names the :class:`Window` s it counts in (a limit and a key) and
 
-- :meth:`~WriteBudget.acquire` waits for a slot in each and takes it (a write that must land);
+- :meth:`~WriteBudget.acquire` waits for the first time a slot is free in all of them and
+  takes it in each (a write that must land);
 - :meth:`~WriteBudget.free` says whether a write that could be skipped may go now: a slot in
   each window beyond those promised (:meth:`~WriteBudget.claim`) to the writes that cannot be
   skipped (an answer's finals), and no wait the platform asked for;
@@ -159,28 +160,38 @@ class WriteBudget:
 
     # -- writes that must land ---------------------------------------------------------------
     async def acquire(self, *windows: Window) -> None:
-        """Wait for a slot in each of ``windows`` and take it, in their order (the slowest
-        first: each slot is then taken when it is used)."""
-        for window in windows:
-            if wait := self.waiting(window):
-                await asyncio.sleep(wait)
-            budget = self._windows.get(window.limit)
-            if budget is None:
-                continue
-            if self._shared is not None and self._on_redis(window):
-                try:
-                    wait, slots = await self._shared.reserve(
-                        self._name(window), calls=budget.calls, window=budget.window
-                    )
-                except CoordinationDown:
-                    pass  # pace alone until Redis answers
-                else:
-                    now = self._clock()
-                    budget.adopt(window.key, (now + offset for offset in slots))
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    continue
-            await budget.acquire(window.key)
+        """Wait for the first time a slot is free in every one of ``windows`` (and any wait
+        the platform asked for has passed) and take it in each: the write counts in all of
+        them when it goes."""
+        if wait := max((self.waiting(window) for window in windows), default=0.0):
+            await asyncio.sleep(wait)
+        counted = [window for window in windows if window.limit in self._windows]
+        alone = [window for window in counted if not self._on_redis(window)]
+        at = max((self._windows[w.limit].next_at(w.key) for w in alone), default=self._clock())
+        shared = [window for window in counted if self._on_redis(window)]
+        if self._shared is not None and shared:
+            try:
+                wait, slots = await self._shared.reserve(
+                    {
+                        self._name(w): (self._windows[w.limit].calls, self._windows[w.limit].window)
+                        for w in shared
+                    },
+                    not_before=at - self._clock(),
+                )
+            except CoordinationDown:  # pace alone until Redis answers
+                alone = counted
+                at = max(self._windows[w.limit].next_at(w.key) for w in alone)
+            else:
+                now = self._clock()
+                at = now + wait
+                for window in shared:
+                    offsets = slots[self._name(window)]
+                    self._windows[window.limit].adopt(window.key, (now + o for o in offsets))
+        now = self._clock()
+        for window in alone:
+            at = max(at, now + self._windows[window.limit].reserve(window.key, at=at))
+        if at > now:
+            await asyncio.sleep(at - now)
 
     async def take(self, *windows: Window, final: bool) -> bool:
         """A write's slots: a final write waits for them; one that can be skipped takes them

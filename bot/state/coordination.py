@@ -76,26 +76,35 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return redis.call('GET', KEYS[1])
 """
 
-# KEYS: slots zset (member -> slot ms), pause (until ms). ARGV: calls, window ms, member. The
-# slot is the next one free (RateBudget's rule), and not before a pause the platform asked for;
-# returns it and every slot of the window as ms from now.
+# KEYS: each window's slots zset (member -> slot ms) and pause (until ms). ARGV: not before (ms
+# from now), member, then each window's calls and length ms. The slot is the first time free in
+# every window (RateBudget's rule in each), never before a pause the platform asked for, taken
+# in all of them at once: a write counted in several windows (a group's minute, its chat's
+# second) is counted in each when it goes. Returns it and each window's slots as ms from now.
 _RESERVE = (
     NOW_MS
     + """
-local calls, window = tonumber(ARGV[1]), tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local slots = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-local n = #slots / 2
-local at = now
-if n >= calls then at = tonumber(slots[(n - calls) * 2 + 2]) + window end
-if n > 0 and tonumber(slots[n * 2]) > at then at = tonumber(slots[n * 2]) end
-local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
-if paused > at then at = paused end
-redis.call('ZADD', KEYS[1], at, ARGV[3])
-redis.call('PEXPIRE', KEYS[1], at - now + window)
-local out = {}
-for i = 2, #slots, 2 do out[#out + 1] = tonumber(slots[i]) - now end
-out[#out + 1] = at - now
+local at = now + tonumber(ARGV[1])
+local found = {}
+for i = 1, #KEYS / 2 do
+  local calls, window = tonumber(ARGV[2 * i + 1]), tonumber(ARGV[2 * i + 2])
+  redis.call('ZREMRANGEBYSCORE', KEYS[2 * i - 1], '-inf', now - window)
+  local slots = redis.call('ZRANGE', KEYS[2 * i - 1], 0, -1, 'WITHSCORES')
+  local n = #slots / 2
+  if n >= calls then at = math.max(at, tonumber(slots[(n - calls) * 2 + 2]) + window) end
+  if n > 0 then at = math.max(at, tonumber(slots[n * 2])) end
+  at = math.max(at, tonumber(redis.call('GET', KEYS[2 * i]) or '0'))
+  found[i] = slots
+end
+local out = {at - now}
+for i = 1, #KEYS / 2 do
+  redis.call('ZADD', KEYS[2 * i - 1], at, ARGV[2])
+  redis.call('PEXPIRE', KEYS[2 * i - 1], at - now + tonumber(ARGV[2 * i + 2]))
+  local offsets = {}
+  for j = 2, #found[i], 2 do offsets[#offsets + 1] = tonumber(found[i][j]) - now end
+  offsets[#offsets + 1] = at - now
+  out[#out + 1] = offsets
+end
 return out
 """
 )
@@ -105,9 +114,9 @@ return out
 _PAUSE = (
     NOW_MS
     + """
-local until = now + tonumber(ARGV[1])
-if tonumber(redis.call('GET', KEYS[1]) or '0') < until then
-  redis.call('SET', KEYS[1], until, 'PX', ARGV[1])
+local upto = now + tonumber(ARGV[1])
+if tonumber(redis.call('GET', KEYS[1]) or '0') < upto then
+  redis.call('SET', KEYS[1], upto, 'PX', ARGV[1])
 end
 return 0
 """
@@ -260,18 +269,26 @@ class Coordination:
         return str(await self.step(agreed))
 
     # -- shared rate windows ------------------------------------------------------------------
-    async def reserve(self, name: str, *, calls: int, window: float) -> tuple[float, list[float]]:
-        """Take the next slot of a sliding window shared by every worker (at most ``calls`` in
-        any ``window`` seconds); seconds until it, and every slot now in the window, as seconds
-        from now (the last is the one taken)."""
-        offsets = await self.step(
-            self._reserve(
-                keys=[self.key("window", name), self.key("window", name, "paused")],
-                args=[calls, _ms(window), secrets.token_hex(8)],
-            )
-        )
-        slots = [int(offset) / 1000 for offset in offsets]
-        return max(slots[-1], 0.0), slots
+    async def reserve(
+        self, windows: Mapping[str, tuple[int, float]], *, not_before: float = 0.0
+    ) -> tuple[float, dict[str, list[float]]]:
+        """Take the first slot free in every one of ``windows`` (name -> at most so many calls
+        in so many seconds), sliding windows shared by every worker, and no sooner than
+        ``not_before`` seconds from now; seconds until it, and each window's slots now, as
+        seconds from now (the last is the one taken)."""
+        names = list(windows)
+        keys: list[str] = []
+        args: list[str | int] = [_ms(not_before) if not_before > 0 else 0, secrets.token_hex(8)]
+        for name in names:
+            calls, window = windows[name]
+            keys += [self.key("window", name), self.key("window", name, "paused")]
+            args += [calls, _ms(window)]
+        found = await self.step(self._reserve(keys=keys, args=args))
+        wait = max(int(found[0]) / 1000, 0.0)
+        return wait, {
+            name: [int(offset) / 1000 for offset in offsets]
+            for name, offsets in zip(names, found[1:], strict=True)
+        }
 
     async def pause(self, name: str, seconds: float) -> None:
         """No slot of window ``name`` is given out sooner than ``seconds`` from now (the platform
