@@ -6,7 +6,8 @@ sink's :class:`Whereabouts`, looked at again after each write and stored when it
 first text, a new message, a stream that ended). Its worker beats for all its answers at once every
 ``TIMES.beat`` seconds; a record left unbeaten for ``TIMES.ttl`` belongs to a worker that died
 (SIGKILL, out of memory, a lost host: a worker stopped with SIGTERM closes its own answers) and
-is taken by exactly one other worker that runs the same platform, whose closer writes the note.
+is taken by exactly one other worker that runs the same platform, whose closer writes the note
+(:mod:`bot.orphans`: the core decides it, the platform's hook writes it where the record says).
 With ``memory://`` or SQLite there is no other worker, and nothing is recorded.
 """
 
@@ -14,12 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Protocol, runtime_checkable
+
+from pydantic import TypeAdapter, ValidationError
 
 from bot.answer import AnswerSink, Question, WatchedSink
 from bot.state.base import raise_if_cancelling, until_set
@@ -34,6 +36,8 @@ __all__ = [
     "Times",
     "Traceable",
     "Whereabouts",
+    "orphan_of",
+    "record_of",
 ]
 
 log = logging.getLogger(__name__)
@@ -55,20 +59,42 @@ TIMES = Times()
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Whereabouts:
-    """Where an answer is on its platform, as JSON data a closer understands, and the secret
-    that reaches it (an interaction token) with the seconds it still lives."""
+    """Where an answer is on its platform, in one shape for every platform (its closer's hook
+    reads it: :mod:`bot.orphans`), and the secret that reaches it (an interaction token) with
+    the seconds it still lives, which is kept apart from the record."""
 
-    place: Mapping[str, Any]
-    secret: str | None = None
-    secret_ttl: float = 0.0
-
-    def __repr__(self) -> str:
-        return f"Whereabouts(place={self.place!r})"
+    conversation: str
+    """Where its messages are: a Discord channel, a Slack channel, a Telegram chat."""
+    thread: str | None = None
+    """The thread it answers in (Slack's ``thread_ts``), or a forum's topic (Telegram's)."""
+    question: str | None = None
+    """The message it answers, for a note where the answer shows nothing yet."""
+    messages: tuple[str | None, ...] = ()
+    """Its messages, in order (None: Discord's deferred response, whose id is not known)."""
+    shown: bool = False
+    """Whether the person has seen some of its text."""
+    streaming: tuple[str, ...] = ()
+    """Its messages still open as native streams (Slack's)."""
+    draft: str | None = None
+    """Text the person sees only as a draft, not yet a message (a Telegram private chat's):
+    nobody could read it back once it lapses."""
+    holding: str | None = None
+    """The words of a placeholder that is all it shows (Slack's "thinking"), if it is one."""
+    private: bool = False
+    """Only the asker sees it (a Discord ephemeral answer)."""
+    group: bool = False
+    """In a conversation of many (a Telegram group: its pace differs)."""
+    via: str | None = None
+    """The app whose interaction webhook reaches it while the token lives (Discord's)."""
+    bot_present: bool = True
+    """Whether the bot may write there by its own token (not a Discord user's install)."""
+    secret: str | None = field(default=None, repr=False)
+    secret_ttl: float = field(default=0.0, repr=False)
 
 
 @runtime_checkable
 class Traceable(Protocol):
-    """A sink that can say where its answer is (both platforms' sinks can)."""
+    """A sink that can say where its answer is (every platform's sink can)."""
 
     def whereabouts(self) -> Whereabouts: ...
 
@@ -79,11 +105,13 @@ class Orphan:
 
     platform: str
     language: str | None
-    place: Mapping[str, Any]
-    secret: str | None = field(default=None, repr=False)
+    where: Whereabouts
 
 
 Closer = Callable[[Orphan], Awaitable[None]]
+
+_RECORD = TypeAdapter(Orphan)
+_SECRETS = {"where": {"secret", "secret_ttl"}}
 
 
 @dataclass(slots=True)
@@ -94,10 +122,18 @@ class _Live:
     written: str = ""
 
     def record(self, where: Whereabouts) -> str:
-        return json.dumps(
-            {"platform": self.platform, "language": self.language, "place": where.place},
-            sort_keys=True,
-        )
+        return record_of(Orphan(platform=self.platform, language=self.language, where=where))
+
+
+def record_of(answer: Orphan) -> str:
+    """An answer's record as the store keeps it (JSON; its secret is kept apart)."""
+    return _RECORD.dump_json(answer, exclude=_SECRETS).decode()
+
+
+def orphan_of(record: str, *, secret: str | None) -> Orphan:
+    """A record read back, with its secret; ValidationError when it is not one."""
+    orphan = _RECORD.validate_json(record)
+    return replace(orphan, where=replace(orphan.where, secret=secret))
 
 
 class InFlight:
@@ -245,13 +281,7 @@ class InFlight:
 
 def _orphan(lapsed: Lapsed) -> Orphan | None:
     try:
-        record = json.loads(lapsed.record)
-        return Orphan(
-            platform=str(record["platform"]),
-            language=record.get("language"),
-            place=dict(record["place"]),
-            secret=lapsed.secret,
-        )
-    except (ValueError, KeyError, TypeError):
+        return orphan_of(lapsed.record, secret=lapsed.secret)
+    except ValidationError:
         log.warning("skipped an unreadable in-flight record %s", lapsed.id)
         return None

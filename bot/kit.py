@@ -24,9 +24,9 @@ from bot.answer import AnswerSink, Outcome, Question
 from bot.budgets import Limit, WriteBudget
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
-from bot.inflight import Closer
 from bot.lookups import Kept, KeptInStore
 from bot.ops.report import Report, build_report
+from bot.orphans import OrphanCloser, OrphanHook
 from bot.pacing import Pacer
 from bot.places import Place, PlaceSettings, SettingRefused
 from bot.platforms import Platform
@@ -404,10 +404,11 @@ class PlatformKit:
         await self._service.drain(grace)
 
     @contextlib.asynccontextmanager
-    async def serving(self, closer: Closer) -> AsyncIterator[None]:
+    async def serving(self, orphans: OrphanHook) -> AsyncIterator[None]:
         """While the platform's client is open: close the answers other workers of this
-        platform left when they died (``closer`` writes each one's note), and on the way out
-        drain this platform's answers."""
+        platform left when they died (the core decides each one's note, ``orphans`` writes
+        it), and on the way out drain this platform's answers."""
+        closer = OrphanCloser(orphans, presenter=self.presenter, wording_for=self.wording)
         async with self._service.inflight.closing(self.name, closer):
             try:
                 yield

@@ -94,10 +94,8 @@ async def run_discord(
             running = asyncio.ensure_future(bot.connect(reconnect=True))
             stack.push_async_callback(_finish, running)
             stack.push_async_callback(bot.close)
-            closer = DiscordOrphans(
-                wire=bot.wire, budget=budget, presenter=kit.presenter, wording_for=kit.wording
-            )
-            await stack.enter_async_context(kit.serving(closer))
+            orphans = DiscordOrphans(wire=bot.wire, budget=budget)
+            await stack.enter_async_context(kit.serving(orphans))
             try:
                 await _first_of(running, stop)
             except discord.PrivilegedIntentsRequired:

@@ -279,15 +279,13 @@ class DiscordAnswerSink:
         (:mod:`integrations.discord.orphans`); the token while it lives."""
         interaction, alive = self._interaction, self._token_alive()
         return Whereabouts(
-            place={
-                "channel_id": str(self._channel_id),
-                "application_id": str(interaction.application_id) if interaction else None,
-                "messages": [None if i is None else str(i) for i in self.message_ids],
-                "shown": any(shown is not None for shown in self._shown),
-                "ephemeral": self._ephemeral,
-                "bot_member": self._bot_member,
-                "reply_to": None if self._reply_to is None else str(self._reply_to),
-            },
+            conversation=str(self._channel_id),
+            question=None if self._reply_to is None else str(self._reply_to),
+            messages=tuple(None if i is None else str(i) for i in self.message_ids),
+            shown=any(shown is not None for shown in self._shown),
+            private=self._ephemeral,
+            via=str(interaction.application_id) if interaction else None,
+            bot_present=self._bot_member,
             secret=interaction.token if interaction and alive else None,
             secret_ttl=(
                 TOKEN_TTL - TOKEN_MARGIN - (self._clock() - interaction.issued_at)

@@ -58,9 +58,8 @@ async def run_slack(
         )
         bot = SlackBot(web=web_client, kit=kit, admin_users=environment.admin_users)
         await bot.start()
-        closer = SlackOrphans(web=web_client, presenter=kit.presenter, wording_for=kit.wording)
         # Entered before listening, so that on the way out no event arrives while it drains.
-        await stack.enter_async_context(kit.serving(closer))
+        await stack.enter_async_context(kit.serving(SlackOrphans(web=web_client)))
         if mode == "socket":
             await _socket_mode(bot, environment, stack, ping_interval)
         else:

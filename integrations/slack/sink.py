@@ -170,17 +170,12 @@ class SlackSink:
         """Where this answer is, for another worker to close it if this one dies
         (:mod:`integrations.slack.orphans`)."""
         return Whereabouts(
-            place={
-                "channel": self._channel,
-                "thread_ts": self._thread_ts,
-                "messages": list(self.message_ts),
-                "streaming": [shown.ts for shown in self._shown if shown.streaming],
-                "placeholder": (
-                    {"ts": self._shown[0].ts, "words": self._placeholder_words}
-                    if self.holding
-                    else None
-                ),
-            }
+            conversation=self._channel,
+            thread=self._thread_ts,
+            messages=self.message_ts,
+            shown=bool(self._shown) and not self.holding,
+            streaming=tuple(shown.ts for shown in self._shown if shown.streaming),
+            holding=self._placeholder_words if self.holding else None,
         )
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:

@@ -68,9 +68,8 @@ async def run_telegram(
         except TelegramAPIError as error:  # the menu is a nicety: /ask works without it
             log.warning("Telegram: commands not set (%s)", said(error, bot.token))
         telegram = TelegramBot(api=api, kit=kit, me=me, edit_interval=edit_interval)
-        closer = TelegramOrphans(api=api, presenter=kit.presenter, wording_for=kit.wording)
         # Entered before updates can arrive, so that on the way out none arrives while it drains.
-        await stack.enter_async_context(kit.serving(closer))
+        await stack.enter_async_context(kit.serving(TelegramOrphans(api=api)))
         if environment.mode == "webhook":
             runner = await serve_webhook(
                 environment, bot, telegram.handle, accepting=lambda: kit.accepting

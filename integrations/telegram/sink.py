@@ -261,18 +261,17 @@ class TelegramSink:
         (:mod:`integrations.telegram.orphans`): the draft's text too, which no one could
         read again once it lapses."""
         return Whereabouts(
-            place={
-                "chat": self.chat.id,
-                "group": self.chat.group,
-                "topic": self._place.topic,
-                "question": self._place.question,
-                "messages": list(self.message_ids),
-                "draft": (
-                    str(self._drafting.payload.get("text", ""))
-                    if self._drafting is not None
-                    else None
-                ),
-            }
+            conversation=str(self.chat.id),
+            group=self.chat.group,
+            thread=None if self._place.topic is None else str(self._place.topic),
+            question=None if self._place.question is None else str(self._place.question),
+            messages=tuple(str(message) for message in self.message_ids),
+            shown=bool(self.message_ids),
+            draft=(
+                str(self._drafting.payload.get("text", ""))
+                if self._drafting is not None
+                else None
+            ),
         )
 
     # -- the thread ----------------------------------------------------------------------------
