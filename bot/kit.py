@@ -24,6 +24,7 @@ from bot.answer import AnswerSink, Outcome, Question
 from bot.budgets import Limit, WriteBudget
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
+from bot.ingress import Ingress, Route
 from bot.lookups import Kept, KeptInStore
 from bot.ops.report import Report, build_report
 from bot.orphans import OrphanCloser, OrphanHook
@@ -79,10 +80,13 @@ class PlatformKit:
         settings: Settings,
         presenter: Presenter | None = None,
         pacer: Pacer | None = None,
+        ingress: Ingress | None = None,
     ) -> None:
         """``presenter`` and ``pacer`` default to the platform's own (tests pass faster
-        pacers); ``environment`` is the platform's own variables, ``settings`` the shared."""
+        pacers); ``environment`` is the platform's own variables, ``settings`` the shared;
+        ``ingress`` the worker's HTTP way in (its own, alone)."""
         self._service = service
+        self._ingress = ingress or Ingress()
         self.platform = platform
         self.name = platform.name
         self.environment = environment
@@ -328,6 +332,14 @@ class PlatformKit:
     def accepting(self) -> bool:
         """False once the worker is shutting down: leases are handed over then."""
         return self._service.accepting
+
+    def serve_http(
+        self, port: int, routes: Sequence[Route]
+    ) -> contextlib.AbstractAsyncContextManager[int]:
+        """Serve ``routes`` on ``port`` on the worker's one HTTP way in while inside (a
+        webhook); yields the port bound. Where another route of the worker shares the port
+        and path, ValueError names it."""
+        return self._ingress.serving(port, routes)
 
     def write_budget(
         self,

@@ -1,5 +1,5 @@
 """``citebot run`` for Slack (the registry's runner): Socket Mode with an app token, else the
-HTTP Events API on PORT."""
+HTTP Events API on PORT (a route on the worker's one HTTP way in, :mod:`bot.ingress`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import logging
 
 import aiohttp
 from aiohttp import web
+from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 
 from bot.budgets import WriteBudget
+from bot.ingress import Route
 from bot.kit import PlatformKit
 from integrations.slack.app import SlackBot
 from integrations.slack.orphans import SlackOrphans
@@ -63,7 +65,7 @@ async def run_slack(
         if mode == "socket":
             await _socket_mode(bot, environment, stack, ping_interval)
         else:
-            await _http_mode(bot, environment, kit.settings.port, stack)
+            await _http_mode(bot, environment, kit, stack)
         log.info("Slack is listening (%s mode) as %s", mode, bot.bot_user_id)
         if ready is not None:
             ready.set()
@@ -91,11 +93,15 @@ async def _socket_mode(
 
 
 async def _http_mode(
-    bot: SlackBot, environment: SlackSettings, port: int, stack: contextlib.AsyncExitStack
+    bot: SlackBot, environment: SlackSettings, kit: PlatformKit, stack: contextlib.AsyncExitStack
 ) -> None:
+    """Slack's events, interactions and commands at ``/slack/events`` on ``PORT``, a route on
+    the worker's HTTP way in; Bolt checks each request's signature."""
     assert environment.signing_secret is not None
     app = bot.app(signing_secret=environment.signing_secret.get_secret_value())
-    runner = web.AppRunner(app.web_app(path="/slack/events", port=port), handle_signals=False)
-    await runner.setup()
-    stack.push_async_callback(runner.cleanup)
-    await web.TCPSite(runner, "0.0.0.0", port).start()
+
+    async def events(request: web.Request) -> web.Response:
+        return await to_aiohttp_response(await app.async_dispatch(await to_bolt_request(request)))
+
+    routes = [Route("POST", "/slack/events", events)]
+    await stack.enter_async_context(kit.serve_http(kit.settings.port, routes))

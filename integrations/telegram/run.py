@@ -25,7 +25,7 @@ from integrations.telegram.commands import sync_commands_now, sync_if_changed
 from integrations.telegram.orphans import TelegramOrphans
 from integrations.telegram.pace import pace_limits
 from integrations.telegram.settings import TelegramSettings
-from integrations.telegram.updates import POLL_SECONDS, Reader, serve_webhook
+from integrations.telegram.updates import POLL_SECONDS, Reader, serving_webhook
 from integrations.telegram.wire import TelegramApi, said
 
 __all__ = ["run_telegram", "sync_commands"]
@@ -71,10 +71,15 @@ async def run_telegram(
         # Entered before updates can arrive, so that on the way out none arrives while it drains.
         await stack.enter_async_context(kit.serving(TelegramOrphans(api=api)))
         if environment.mode == "webhook":
-            runner = await serve_webhook(
-                environment, bot, telegram.handle, accepting=lambda: kit.accepting
+            await stack.enter_async_context(
+                serving_webhook(
+                    environment,
+                    bot,
+                    telegram.handle,
+                    serve=kit.serve_http,
+                    accepting=lambda: kit.accepting,
+                )
             )
-            stack.push_async_callback(runner.cleanup)
         else:
             reader = Reader(
                 bot=bot,

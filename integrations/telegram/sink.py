@@ -268,9 +268,7 @@ class TelegramSink:
             messages=tuple(str(message) for message in self.message_ids),
             shown=bool(self.message_ids),
             draft=(
-                str(self._drafting.payload.get("text", ""))
-                if self._drafting is not None
-                else None
+                str(self._drafting.payload.get("text", "")) if self._drafting is not None else None
             ),
         )
 

@@ -81,8 +81,16 @@ def past_thinking(sim: SlackSim, channel: str, ts: str) -> bool:
 
 @asynccontextmanager
 async def workers(
-    count: int, sim: SlackSim, upstream: UpstreamSim, state_url: str, **extra: str
+    count: int,
+    sim: SlackSim,
+    upstream: UpstreamSim,
+    state_url: str,
+    *,
+    connect: bool = True,
+    **extra: str,
 ) -> AsyncIterator[list[Worker]]:
+    """``count`` worker processes, each its own ``METRICS_PORT`` (unless ``extra`` names one),
+    connected to Slack's Socket Mode (unless ``connect`` is False: HTTP mode)."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -97,10 +105,9 @@ async def workers(
             "UPSTREAM_API_KEY": "sk-test",
             "STATE_URL": state_url,
             "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
-            **extra,
         }
     )
-    ports = [free_port() for _ in range(count)]
+    ports = [int(extra.get("METRICS_PORT") or free_port()) for _ in range(count)]
     started = [
         Worker(
             await asyncio.create_subprocess_exec(
@@ -108,7 +115,7 @@ async def workers(
                 "-m",
                 "bot",
                 "run",
-                env={**env, "METRICS_PORT": str(port)},
+                env={**env, "METRICS_PORT": str(port), **extra},
                 cwd=tempfile.gettempdir(),
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
@@ -118,7 +125,8 @@ async def workers(
         for port in ports
     ]
     try:
-        await sim.wait_connections(count, within=30)
+        if connect:
+            await sim.wait_connections(count, within=30)
         yield started
     finally:
         for worker in started:
@@ -206,3 +214,44 @@ async def test_sigterm_mid_answer_closes_it_with_a_note_and_exits_0(
     assert "interrupted" in shown.shown
     assert not shown.streaming  # nothing is left mid-stream
     assert [line["outcome"] for line in answer_lines(log)] == ["interrupted"]
+
+
+async def test_slack_over_http_and_the_probes_share_one_port(
+    world: tuple[SlackSim, UpstreamSim],
+) -> None:
+    """``PORT`` and ``METRICS_PORT`` name one port: the worker's one HTTP way in serves Slack's
+    signed events and the probes on one site (two servers on one port could not both bind)."""
+    sim, upstream = world
+    port = free_port()
+    sim.http_target = (f"http://127.0.0.1:{port}/slack/events", "sim-secret")
+    one_port = {"SLACK_APP_TOKEN": "", "SLACK_SIGNING_SECRET": "sim-secret", "PORT": str(port)}
+    async with (
+        workers(
+            1, sim, upstream, "memory://", connect=False, METRICS_PORT=str(port), **one_port
+        ) as (worker,),
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
+    ):
+        deadline = time.monotonic() + 30
+        while not await _ready(http):  # the worker starts, then Slack's route is up
+            assert time.monotonic() < deadline, "the worker never said it was ready"
+            await asyncio.sleep(0.1)
+        delivery = await sim.mention("C1", "Over one port?")
+        await sim.wait_for(
+            lambda: any(m.blocks for m in sim.bot_replies("C1", delivery.ts)), within=20
+        )
+        assert (await http.get("/healthz")).json() == {"status": "ok"}
+        assert (await http.get("/slack/events")).status_code == 405  # Slack's route: POST only
+        assert (await http.get("/elsewhere")).status_code == 404
+        code, _, log = await worker.stop()
+    assert code == 0, log
+    answers = [m for m in sim.bot_replies("C1", delivery.ts) if not m.blocks]
+    assert [m.shown for m in answers] == [
+        "Hope is a theological virtue[¹](https://example.org/doc/1)."
+    ]
+
+
+async def _ready(http: httpx.AsyncClient) -> bool:
+    try:
+        return (await http.get("/readyz")).status_code == 200
+    except httpx.TransportError:
+        return False
