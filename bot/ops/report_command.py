@@ -14,7 +14,6 @@ import csv
 import json
 import os
 import re
-import sqlite3
 import sys
 import time
 from collections.abc import Iterator
@@ -28,9 +27,8 @@ from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
 from bot.ops.report import Report, build_report, utc_minute
 from bot.places import SettingRefused, parse_place
-from bot.state import StateUnavailable, open_state
+from bot.state import open_state, store_failure
 from config import Settings
-from config.environment import shown_url
 
 __all__ = ["FORMATS", "describe", "parse_since", "report_command"]
 
@@ -62,8 +60,6 @@ def parse_since(text: str) -> float | None:
 
 async def report_command(settings: Settings, args: argparse.Namespace) -> int:
     """Run ``citebot report``; the exit status."""
-    from redis.exceptions import RedisError  # not imported by every other command
-
     configured = settings.language if "language" in settings.model_fields_set else None
     wording = Wording(command_line_language(None, configured=configured, environ=os.environ))
     seconds = parse_since(args.since)
@@ -95,12 +91,11 @@ async def report_command(settings: Settings, args: argparse.Namespace) -> int:
                 server=place.server if place else None,
                 channel=place.channel if place else None,
             )
-    except (RedisError, sqlite3.Error, OSError, StateUnavailable) as error:
-        print(
-            f"citebot: STATE_URL: the state store at {shown_url(settings.state_url)} did not"
-            f" answer ({type(error).__name__})",
-            file=sys.stderr,
-        )
+    except Exception as error:
+        failed = store_failure(settings.state_url, error)
+        if failed is None:
+            raise
+        print(f"citebot: {failed}", file=sys.stderr)
         return EXIT_FAILED
     if args.format == "json":
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))

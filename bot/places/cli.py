@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import json
 import os
-import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
@@ -32,9 +31,8 @@ from bot.places.keys import KEYS, written
 from bot.places.place import parse_place
 from bot.places.refused import SettingRefused
 from bot.places.resolver import Places
-from bot.state import SettingChange, open_state
+from bot.state import SettingChange, open_state, store_failure
 from config import Settings
-from config.environment import shown_url
 
 __all__ = ["OPERATOR", "describe", "settings_command"]
 
@@ -66,8 +64,6 @@ def describe(parser: argparse.ArgumentParser) -> None:
 
 async def settings_command(settings: Settings, args: argparse.Namespace) -> int:
     """Run ``citebot settings ACTION``; the exit status."""
-    from redis.exceptions import RedisError  # not imported by every other command
-
     configured = settings.language if "language" in settings.model_fields_set else None
     wording = Wording(command_line_language(None, configured=configured, environ=os.environ))
     if settings.state_url.strip().startswith("memory:"):
@@ -85,12 +81,11 @@ async def settings_command(settings: Settings, args: argparse.Namespace) -> int:
     except SettingRefused as refused:
         print(f"citebot: {refused.said(wording)}", file=sys.stderr)
         return EXIT_REFUSED
-    except (RedisError, sqlite3.Error, OSError) as error:
-        print(
-            f"citebot: STATE_URL: the state store at {shown_url(settings.state_url)} did not"
-            f" answer ({type(error).__name__})",
-            file=sys.stderr,
-        )
+    except Exception as error:
+        failed = store_failure(settings.state_url, error)
+        if failed is None:
+            raise
+        print(f"citebot: {failed}", file=sys.stderr)
         return EXIT_FAILED
 
 

@@ -39,6 +39,7 @@ from bot.state.ports import (
     State,
     StateUnavailable,
 )
+from config.environment import shown_url
 from config.settings import SettingsError
 
 __all__ = [
@@ -71,7 +72,22 @@ __all__ = [
     "State",
     "StateUnavailable",
     "open_state",
+    "store_failure",
 ]
+
+
+def store_failure(url: str, error: BaseException) -> str | None:
+    """The one line a command prints when the store at ``url`` did not answer (``citebot
+    settings``, ``citebot report``: an operator's command says so rather than fail open);
+    None when ``error`` is no store's failure. What each backend raises is named here once:
+    Redis's errors, SQLite's, the socket's, and :class:`StateUnavailable`."""
+    from redis.exceptions import RedisError  # not imported by every other command
+
+    if not isinstance(error, RedisError | sqlite3.Error | OSError | StateUnavailable):
+        return None
+    return (
+        f"STATE_URL: the state store at {shown_url(url)} did not answer ({type(error).__name__})"
+    )
 
 
 def open_state(url: str, *, namespace: str = "citebot", timeout: float = STATE_TIMEOUT) -> State:
