@@ -29,7 +29,7 @@ import contextlib
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Self
 
@@ -41,6 +41,11 @@ __all__ = ["SYNC_SECONDS", "Limit", "Window", "WriteBudget"]
 
 SYNC_SECONDS = 0.5
 """How often a shared budget publishes its claims and reads the windows it was asked about."""
+LATE_FLOOR = 0.02
+"""Seconds late a write may always go (a window without a margin tolerates none)."""
+RESERVATIONS = 3
+"""How many slots a write takes at most when it keeps waking late: then it goes all the same
+(a loop that busy is late everywhere)."""
 WATCH_SECONDS = 10.0
 """How long a window :meth:`WriteBudget.free` asked about is read back on every sync."""
 
@@ -73,7 +78,8 @@ class WriteBudget:
     """The writes one bot (one token) may still make, under ``limits``.
 
     ``scope`` names the bot the same way in every worker (``slack:<digest of its token>``);
-    ``time_scale`` shrinks every window (tests); ``margin`` is each limit's unless it says.
+    ``time_scale`` shrinks every window (tests); ``margin`` is each limit's unless it says;
+    ``clock`` and ``sleep`` are time's (tests give their own).
     """
 
     def __init__(
@@ -84,10 +90,12 @@ class WriteBudget:
         margin: float = 0.25,
         time_scale: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         coordination: Coordination | None = None,
     ) -> None:
         self._limits = limits
         self._clock = clock
+        self._sleep = sleep
         self._windows = {
             name: RateBudget(
                 calls=limit.calls,
@@ -162,10 +170,27 @@ class WriteBudget:
     async def acquire(self, *windows: Window) -> None:
         """Wait for the first time a slot is free in every one of ``windows`` (and any wait
         the platform asked for has passed) and take it in each: the write counts in all of
-        them when it goes."""
+        them when it goes. A write that wakes later than half its windows' margin (a busy
+        loop) takes a fresh slot: going at once, it would land too close to the writes whose
+        slots came after its own (the stale slot stays counted, which only spaces them more).
+        """
         if wait := max((self.waiting(window) for window in windows), default=0.0):
-            await asyncio.sleep(wait)
+            await self._sleep(wait)
         counted = [window for window in windows if window.limit in self._windows]
+        slack = max(min((self._margin(w) for w in counted), default=0.0) / 2, LATE_FLOOR)
+        for _ in range(RESERVATIONS):
+            at = await self._reserve(counted)
+            if (wait := at - self._clock()) > 0:
+                await self._sleep(wait)
+            if self._clock() - at <= slack:
+                return
+
+    def _margin(self, window: Window) -> float:
+        budget = self._windows[window.limit]
+        return budget.window - budget.per_seconds
+
+    async def _reserve(self, counted: list[Window]) -> float:
+        """Take the first slot free in every one of ``counted``; when it is, on the clock."""
         alone = [window for window in counted if not self._on_redis(window)]
         at = max((self._windows[w.limit].next_at(w.key) for w in alone), default=self._clock())
         shared = [window for window in counted if self._on_redis(window)]
@@ -190,8 +215,7 @@ class WriteBudget:
         now = self._clock()
         for window in alone:
             at = max(at, now + self._windows[window.limit].reserve(window.key, at=at))
-        if at > now:
-            await asyncio.sleep(at - now)
+        return at
 
     async def take(self, *windows: Window, final: bool) -> bool:
         """A write's slots: a final write waits for them; one that can be skipped takes them

@@ -36,27 +36,37 @@ STREAM_METHODS = frozenset({"chat.startStream", "chat.appendStream", "chat.stopS
 PER_CHANNEL = frozenset({"chat.postMessage"})
 """Methods Slack counts per channel as well as per workspace."""
 
+MINUTE_MARGIN = 1.0
+"""Seconds added to a minute-long tier's window: a call reaches Slack later than the slot it
+was given (a worker whose loop is busy), and at the tier's edge a quarter of a second late was
+a 429 (fifty answers at once, once in three runs); a sixtieth of the minute."""
+
+
+def _tier(calls: int) -> Limit:
+    """``calls`` a minute per workspace."""
+    return Limit(calls, 60.0, margin=MINUTE_MARGIN)
+
+
 SLACK_LIMITS: Mapping[str, Limit] = {
-    "apps.connections.open": Limit(3),  # Tier 1 and its small burst: a reconnect never waits
-    "auth.test": Limit(100),
-    "users.info": Limit(100),
-    "conversations.replies": Limit(50),
-    "assistant.threads.setStatus": Limit(50),  # "special": treated as Tier 3
-    "assistant.threads.setSuggestedPrompts": Limit(100),
-    "assistant.threads.setTitle": Limit(100),
-    "conversations.history": Limit(50),
-    "views.publish": Limit(100),
-    "views.open": Limit(100),
-    "views.update": Limit(100),
-    "reactions.add": Limit(50),
+    "apps.connections.open": _tier(3),  # Tier 1 and its small burst: a reconnect never waits
+    "auth.test": _tier(100),
+    "users.info": _tier(100),
+    "conversations.replies": _tier(50),
+    "assistant.threads.setStatus": _tier(50),  # "special": treated as Tier 3
+    "assistant.threads.setSuggestedPrompts": _tier(100),
+    "assistant.threads.setTitle": _tier(100),
+    "conversations.history": _tier(50),
+    "views.publish": _tier(100),
+    "views.open": _tier(100),
+    "views.update": _tier(100),
+    "reactions.add": _tier(50),
     "chat.postMessage": Limit(3, 3.0),  # 1 a second per channel, bursts of 3
-    "chat.postEphemeral": Limit(100),
-    "chat.update": Limit(50),
-    # Tier 2, and a 429 there is not retried (the answer posts instead): a second's margin,
-    # a sixtieth of the minute, for a worker whose call lands late (a loaded machine).
-    "chat.startStream": Limit(20, margin=1.0),
-    "chat.appendStream": Limit(100),
-    "chat.stopStream": Limit(20, margin=1.0),
+    "chat.postEphemeral": _tier(100),
+    "chat.update": _tier(50),
+    # Tier 2, where a 429 is not retried (the answer posts instead)
+    "chat.startStream": _tier(20),
+    "chat.appendStream": _tier(100),
+    "chat.stopStream": _tier(20),
 }
 """Slack's published floors (docs.slack.dev, "Rate limits" and each method's tier)."""
 

@@ -90,3 +90,21 @@ async def test_a_redis_that_fails_leaves_each_worker_pacing_alone() -> None:
             assert unreachable.down
     finally:
         await unreachable.aclose()
+
+
+async def test_a_write_that_wakes_late_takes_a_fresh_slot() -> None:
+    """A busy loop wakes a write two seconds after its slot: going then, it would land two
+    seconds closer to the next write than the platform allows; it takes the next slot free
+    instead, and goes one whole window after the stale one."""
+    clock = Clock()
+    late = [2.0]
+
+    async def sleep(seconds: float) -> None:
+        clock.now += seconds + (late.pop() if late else 0.0)
+
+    budget = WriteBudget({"post": Limit(1, 10.0, margin=1.0)}, clock=clock, sleep=sleep)
+    post = Window("post")
+    await budget.acquire(post)  # at 100, at once
+    await budget.acquire(post)  # its slot was 111; it woke at 113
+    assert clock.now == 122  # the fresh slot: 111 + 11
+    assert budget.waiting(post) == 0
