@@ -85,9 +85,7 @@ def store_failure(url: str, error: BaseException) -> str | None:
 
     if not isinstance(error, RedisError | sqlite3.Error | OSError | StateUnavailable):
         return None
-    return (
-        f"STATE_URL: the state store at {shown_url(url)} did not answer ({type(error).__name__})"
-    )
+    return f"STATE_URL: the state store at {shown_url(url)} did not answer ({type(error).__name__})"
 
 
 def open_state(url: str, *, namespace: str = "citebot", timeout: float = STATE_TIMEOUT) -> State:

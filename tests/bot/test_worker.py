@@ -85,12 +85,10 @@ async def workers(
     sim: SlackSim,
     upstream: UpstreamSim,
     state_url: str,
-    *,
-    connect: bool = True,
     **extra: str,
 ) -> AsyncIterator[list[Worker]]:
     """``count`` worker processes, each its own ``METRICS_PORT`` (unless ``extra`` names one),
-    connected to Slack's Socket Mode (unless ``connect`` is False: HTTP mode)."""
+    connected to Slack's Socket Mode (unless ``extra`` blanks the app token: HTTP mode)."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -125,7 +123,7 @@ async def workers(
         for port in ports
     ]
     try:
-        if connect:
+        if extra.get("SLACK_APP_TOKEN", sim.app_token):
             await sim.wait_connections(count, within=30)
         yield started
     finally:
@@ -226,9 +224,7 @@ async def test_slack_over_http_and_the_probes_share_one_port(
     sim.http_target = (f"http://127.0.0.1:{port}/slack/events", "sim-secret")
     one_port = {"SLACK_APP_TOKEN": "", "SLACK_SIGNING_SECRET": "sim-secret", "PORT": str(port)}
     async with (
-        workers(
-            1, sim, upstream, "memory://", connect=False, METRICS_PORT=str(port), **one_port
-        ) as (worker,),
+        workers(1, sim, upstream, "memory://", METRICS_PORT=str(port), **one_port) as (worker,),
         httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
     ):
         deadline = time.monotonic() + 30
