@@ -34,6 +34,8 @@ SUITES = (
     "quotes",
     "scale",
     "answerlog",
+    "memory",
+    "matching",
 )
 """Module ``bench.bench_<suite>`` each, with ``measure() -> list[Result]``."""
 RESULTS = Path(__file__).with_name("results.json")

@@ -1,7 +1,9 @@
 """The answer log: what the service keeps of each question, as ``ANSWER_LOG`` allows.
 
 ``metadata`` (the default) keeps who asked where, when, in which language, what became of it,
-how fast, with which model and how many tokens, the sources cited with their quote checks, and
+how fast, with which model and provider, its tokens (as the upstream reported them and as
+citebot estimated them, apart) and their cost (bot/billing.py), the sources cited with their
+quote checks, and
 the votes with their reasons; ``questions`` adds the question's words (and a 👎's comment),
 ``full`` the answer's too; ``off`` keeps nothing. Records go ``ANSWER_LOG_DAYS`` after their
 question. Whatever the mode, the store notes which conversations' memory and which votes
@@ -11,15 +13,14 @@ belong to whom (ids only), so forget-me and a removed place find them.
 from __future__ import annotations
 
 import asyncio
-import math
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal, Protocol, runtime_checkable
 
 from bot.answer import Outcome, Question
+from bot.billing import Bill
 from bot.state import (
     FEEDBACK_TTL,
     MEMORY_TTL,
@@ -28,22 +29,37 @@ from bot.state import (
     LoggedVote,
     State,
 )
+from bot.state.logged import HANDOFF, PERSON
+from bot.upstream.trust import TrustedSources
 from bot.verify.verdict import Verdict
 
 __all__ = [
+    "LOGGED_REFUSALS",
     "MAX_KEPT_ANSWER",
     "MAX_SOURCES",
     "AnswerLog",
     "LogEntry",
     "Mode",
-    "TokensUsed",
     "VoteKeyed",
-    "estimate_tokens",
     "seconds_kept",
-    "tokens_used",
 ]
 
 Mode = Literal["full", "questions", "metadata", "off"]
+
+LOGGED_REFUSALS = frozenset(
+    {
+        "rate_limit",
+        "too_long",
+        "daily_questions",
+        "daily_questions_per_person",
+        "daily_tokens",
+        "daily_cost",
+    }
+)
+"""The refusals the answer log keeps: a person who asked and was turned away for what they
+asked. Not kept: an empty question (nothing was asked) and a worker restarting (the worker's
+state, not the place's); a place that turned citebot off, or that the allowlists leave out, is
+refused before the service (``PlatformKit.refusal``) and leaves no record there."""
 
 MAX_SOURCES = 50
 """Sources kept per record: a runaway answer's hundreds would each cost a record's worth."""
@@ -60,38 +76,6 @@ class VoteKeyed(Protocol):
     a vote to its answer by it. A platform whose sink cannot say has its votes kept, unlinked."""
 
     def vote_key(self) -> str | None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class TokensUsed:
-    count: int
-    estimated: bool
-    """The upstream reported no ``usage``: counted from the characters sent and received."""
-
-
-def estimate_tokens(text: str) -> int:
-    """About how many tokens ``text`` is: a token for every four characters (OpenAI's rule of
-    thumb for English, close for the other Latin-script languages), and one for each wide
-    character (Chinese, Japanese, Korean), which tokenisers cut finer."""
-    wide = sum(unicodedata.east_asian_width(character) in "WF" for character in text)
-    return wide + math.ceil((len(text) - wide) / 4)
-
-
-def tokens_used(question: Question, outcome: Outcome) -> TokensUsed:
-    """The tokens an answer cost: the upstream's count, else an estimate from the question,
-    the turns sent with it and the text that came back. Nothing when no text came (the
-    upstream failed, or refused before answering)."""
-    usage = outcome.usage
-    if usage is not None:
-        total = usage.total_tokens
-        if total is None and (usage.prompt_tokens or usage.completion_tokens):
-            total = (usage.prompt_tokens or 0) + (usage.completion_tokens or 0)
-        if total is not None:
-            return TokensUsed(total, estimated=False)
-    if outcome.status == "failed" and not outcome.text:
-        return TokensUsed(0, estimated=False)
-    sent = question.text + "".join(turn.content for turn in question.history)
-    return TokensUsed(estimate_tokens(sent) + estimate_tokens(outcome.text), estimated=True)
 
 
 class LogEntry:
@@ -155,12 +139,14 @@ class AnswerLog:
         entry: LogEntry,
         outcome: Outcome,
         *,
-        tokens: TokensUsed,
+        bill: Bill,
         vote_key: str | None,
         thread: str | None,
+        trusted: TrustedSources | None = None,
     ) -> None:
         """What became of an asked question (``entry.question`` with the turns sent with it);
-        ``thread`` is its conversation's memory key, ``vote_key`` where its votes arrive."""
+        ``thread`` is its conversation's memory key, ``vote_key`` where its votes arrive;
+        ``trusted``: the place's trusted sources, each source kept with whether it is one."""
         question = entry.question
         await self.state.note_belongings(
             question.platform,
@@ -172,7 +158,11 @@ class AnswerLog:
         )
         rendered = outcome.rendered
         sources = tuple(
-            LoggedSource(title=citation.title, url=citation.source_url)
+            LoggedSource(
+                title=citation.title,
+                url=citation.source_url,
+                trusted=None if trusted is None else trusted.covers(citation.source_url),
+            )
             for citation in (rendered.citations if rendered else ())[:MAX_SOURCES]
         )
         if not self.keeps:
@@ -182,11 +172,16 @@ class AnswerLog:
             first_text_seconds=seconds_kept(outcome.first_text_seconds),
             total_seconds=seconds_kept(outcome.total_seconds),
             model=outcome.model,
-            tokens=tokens.count,
-            tokens_estimated=tokens.estimated,
+            provider=bill.provider,
+            tokens=bill.total,
+            reported=bill.reported,
+            estimated=bill.estimated,
+            cost=bill.cost,
+            cost_reported=bill.cost_reported,
             answer=_clipped(outcome.text, MAX_KEPT_ANSWER) if self.mode == "full" else None,
             sources=sources,
             vote_key=vote_key,
+            own_answer=outcome.own_answer,
         )
         await self._write(entry, record)
 
@@ -242,6 +237,15 @@ class AnswerLog:
             ttl=max(FEEDBACK_TTL, self.retention),
         )
         return record
+
+    async def handed_off(self, answer_key: str) -> LoggedAnswer | None:
+        """A person was asked about the answer whose votes arrive under ``answer_key`` ("Ask
+        a person"): kept on its record, beside its votes; the record as it was, None when
+        there is none."""
+        if not self.keeps:
+            return None
+        handoff = LoggedVote(user=HANDOFF, value=PERSON, at=self._clock())
+        return await self.state.log_vote(answer_key, handoff)
 
 
 def _clipped(text: str, most: int) -> str:

@@ -56,7 +56,8 @@ def shown_url(value: str) -> str:
         return repr(value.strip().split(":", 1)[0] + ":…")
     userinfo = "…@" if "@" in parts.netloc else ""
     rest = "?…" if parts.query or parts.fragment else ""
-    netloc = f"//{userinfo}{host}{port}" if parts.netloc else ""
+    slashes = parts.netloc or value.strip().startswith(f"{parts.scheme}://")  # sqlite:////path
+    netloc = f"//{userinfo}{host}{port}" if slashes else ""
     return repr(f"{parts.scheme}:{netloc}{parts.path}{rest}" if parts.scheme else "…")
 
 

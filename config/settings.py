@@ -9,11 +9,15 @@ so they never print. Each platform's own variables live in its package
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, ClassVar, Literal, NamedTuple
+from decimal import Decimal, InvalidOperation
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, Self
 from urllib.parse import urlsplit
 
+import platformdirs
+from dotenv import dotenv_values
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import NoDecode
 
@@ -26,12 +30,15 @@ from config.environment import (
     shown_url,
     switch,
 )
+from config.profiles import UpstreamProfile, parse_profiles, with_keys
 
 __all__ = [
     "DEMO",
+    "MOST_PRICE",
     "HostPort",
     "Settings",
     "SettingsError",
+    "embedded_state_url",
     "load_settings",
     "parse_host_port",
     "shown_url",
@@ -39,6 +46,19 @@ __all__ = [
 
 DEMO = "demo"
 MAGISTERIUM_API = "https://www.magisterium.com/api/v1"
+STATE_FILE = "state.sqlite3"
+MOST_PRICE = Decimal(10_000)
+"""The dearest price ``UPSTREAM_PRICES`` takes, in US dollars a million tokens (the dearest
+models cost a few hundred): a typo's extra zeros are refused, not billed."""
+
+
+def embedded_state_url() -> str:
+    """``STATE_URL`` when none is set: a SQLite file in the user's data directory, as the
+    platform keeps it (platformdirs: ``$XDG_DATA_HOME/citebot``, else
+    ``~/.local/share/citebot`` on Linux; ``~/Library/Application Support/citebot`` on macOS;
+    ``%LOCALAPPDATA%\\citebot`` on Windows). The folder is made when the store is opened."""
+    folder = platformdirs.user_data_path("citebot", appauthor=False)
+    return f"sqlite:///{folder / STATE_FILE}"
 
 
 class HostPort(NamedTuple):
@@ -134,6 +154,32 @@ class Settings(EnvironmentSettings):
             "connection error."
         ),
     )
+    upstream_system_tokens: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000_000,
+        validation_alias="UPSTREAM_SYSTEM_TOKENS",
+        description=(
+            "Tokens the provider bills an answer beyond its prompt and its text (Magisterium's "
+            'retrieval "system" tokens), counted where its `usage` does not report them; '
+            "unset, the provider's documented default (Magisterium 16500, others 0: see "
+            "Tokens, cost and budgets)."
+        ),
+    )
+    """Tokens the upstream bills an answer beyond its prompt and its text, where its ``usage``
+    does not say them (Magisterium's retrieval); None: the provider's documented default
+    (bot/billing.py)."""
+    upstream_prices: Annotated[tuple[Decimal, Decimal, Decimal] | None, NoDecode] = Field(
+        default=None,
+        validation_alias="UPSTREAM_PRICES",
+        description=(
+            "`INPUT,SYSTEM,OUTPUT` US dollars a million tokens, for the cost in reports and "
+            "the `daily_cost` budgets; unset, the provider's documented default (Magisterium "
+            "`0.50,0.70,2.00`, others none: see Tokens, cost and budgets)."
+        ),
+    )
+    """``INPUT,SYSTEM,OUTPUT`` US dollars a million tokens; None: the provider's documented
+    default, if citebot knows one (bot/billing.py)."""
     upstream_max_event_bytes: int = Field(
         default=1024 * 1024,
         ge=1024,
@@ -145,6 +191,16 @@ class Settings(EnvironmentSettings):
     )
     """One server-sent event's size; a longer one ends the answer (a runaway or hostile
     upstream would otherwise fill the worker's memory with one endless line)."""
+    upstream_profiles: Annotated[Mapping[str, UpstreamProfile], NoDecode] = Field(
+        default_factory=dict,
+        validation_alias="UPSTREAM_PROFILES",
+        json_schema_extra={SHOWN_DEFAULT: "none"},
+        description=(
+            'JSON: named upstreams a place\'s `provider` may pick, e.g. `{"library": '
+            '{"base_url": "https://…/v1", "model": "…", "api_key_env": "LIBRARY_API_KEY"}}`; '
+            "each key stays in the variable it names (see Providers)."
+        ),
+    )
 
     demo_corpus: str | None = Field(
         default=None,
@@ -169,12 +225,13 @@ class Settings(EnvironmentSettings):
     """Where a platform that receives HTTP requests listens (Slack's HTTP mode)."""
 
     state_url: str = Field(
-        default="memory://",
+        default_factory=embedded_state_url,
         validation_alias="STATE_URL",
         description=(
-            "Where shared state lives: `memory://`, `sqlite:///PATH` or `redis://HOST:PORT/DB` "
-            "(Valkey too; the same Redis on every worker: see Deployment). `?socket_timeout=` "
-            "in a Redis URL overrides `STATE_TIMEOUT_SECONDS`."
+            "Where shared state lives: unset, a SQLite file in the user's data directory "
+            "(see State store); `sqlite:///PATH`, `redis://HOST:PORT/DB` (Valkey too; the "
+            "same Redis on every worker: see Deployment; `?socket_timeout=` in a Redis URL "
+            "overrides `STATE_TIMEOUT_SECONDS`) or `memory://` (kept by nothing: tests)."
         ),
     )
     state_timeout_seconds: float = Field(
@@ -312,6 +369,24 @@ class Settings(EnvironmentSettings):
         ),
     )
 
+    @field_validator("upstream_profiles", mode="before")
+    @classmethod
+    def _profiles(cls, value: Any) -> Any:
+        return parse_profiles(value)
+
+    @classmethod
+    def load(cls, env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Self:
+        """The variables, and each of ``UPSTREAM_PROFILES``' keys from the variable it names,
+        read where the others are (``env``, else the process environment over ``.env``)."""
+        settings = super().load(env, env_file=env_file)
+        if not settings.upstream_profiles:
+            return settings
+        if env is None:
+            read = dotenv_values(env_file) if env_file else {}
+            env = {**{k: v for k, v in read.items() if v is not None}, **os.environ}
+        keyed = with_keys(settings.upstream_profiles, env)
+        return settings.model_copy(update={"upstream_profiles": keyed})
+
     @field_validator("upstream_base_url")
     @classmethod
     def _upstream(cls, value: str) -> str:
@@ -329,6 +404,23 @@ class Settings(EnvironmentSettings):
                 f"must start with memory://, sqlite:/// or redis://, got {shown_url(value)}"
             )
         return value
+
+    @field_validator("upstream_prices", mode="before")
+    @classmethod
+    def _prices(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        parts = [part.strip() for part in value.split(",")]
+        try:
+            prices = tuple(Decimal(part) for part in parts)
+        except InvalidOperation:
+            prices = ()
+        if len(prices) != 3 or not all(p.is_finite() and 0 <= p <= MOST_PRICE for p in prices):
+            raise ValueError(
+                "write INPUT,SYSTEM,OUTPUT US dollars a million tokens, each from 0 to"
+                f" {MOST_PRICE}, e.g. 0.50,0.70,2.00; got {value.strip()[:40]!r}"
+            )
+        return prices
 
     @field_validator("answer_log", mode="before")
     @classmethod

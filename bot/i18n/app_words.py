@@ -83,8 +83,12 @@ class AppWording:
             "daily_questions": self._("Questions a day"),
             "daily_questions_per_person": self._("Questions a day per person"),
             "daily_tokens": self._("Tokens a day"),
+            "daily_cost": self._("Spending a day (US dollars)"),
             "quote_check": self._("Check each quote on its page"),
             "disclaimer": self._("Disclaimer under each answer"),
+            "handoff": self._("Whom “Ask a person” reaches"),
+            "trusted_sources": self._("Trusted sources"),
+            "provider": self._("Where answers come from"),
         }
         return labels.get(key, key)
 
@@ -100,6 +104,11 @@ class AppWording:
         return self._("A whole number from 1 to {most}, or none for no limit.").format(
             most=self.number(most)
         )
+
+    def dollars_hint(self: _Speaker, most: int) -> str:
+        return self._(
+            "US dollars from 0.01 to {most}, such as 5 or 2.50, or none for no limit."
+        ).format(most=self.number(most))
 
     def text_hint(self: _Speaker, limit: int) -> str:
         return self._("One line of at most {limit} characters, or none.").format(

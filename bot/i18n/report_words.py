@@ -7,7 +7,12 @@ translated with every other sentence."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import time
+from decimal import Decimal
 from typing import Protocol
+
+from babel import Locale
+from babel.dates import format_time
 
 __all__ = ["ReportLabels", "ReportWording"]
 
@@ -21,7 +26,7 @@ class ReportLabels:
     """``answered``, ``interrupted``, ``failed``, ``filtered``, ``refused``."""
     refusals: dict[str, str]
     """Why a question was refused: ``rate_limit``, ``too_long``, ``daily_questions``,
-    ``daily_questions_per_person``, ``daily_tokens``."""
+    ``daily_questions_per_person``, ``daily_tokens``, ``daily_cost``."""
     votes: str
     down_reasons: str
     no_reason: str
@@ -33,16 +38,34 @@ class ReportLabels:
     first_text: str
     """Time to first text (p50, p95)."""
     tokens: str
-    reported: str
+    kinds: dict[str, str]
+    """The kinds of tokens a provider bills: ``input``, ``system``, ``output``."""
     estimated: str
+    """Of the tokens, those citebot estimated (the upstream reported none of their kind)."""
+    cost: str
+    unpriced: str
+    """Answers whose provider's prices are unknown, so their cost is not counted."""
     channels: str
+    own_answers: str
+    """Questions given the place's own answer."""
+    handoffs: str
+    """Answers whose asker asked for a person."""
+    untrusted: str
+    """Heads the sites of sources outside the place's trusted sources."""
     what: str
     count: str
     nothing: str
 
 
 class _Speaker(Protocol):
+    @property
+    def locale(self) -> Locale: ...
+
     def _(self, text: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+    def dollars(self, amount: Decimal) -> str: ...
 
     def number(self, n: float) -> str: ...
 
@@ -71,6 +94,7 @@ class ReportWording:
                 "daily_questions": self._("Refused: daily question limit"),
                 "daily_questions_per_person": self._("Refused: daily limit per person"),
                 "daily_tokens": self._("Refused: daily token budget"),
+                "daily_cost": self._("Refused: daily spending limit"),
             },
             votes=self._("Votes"),
             down_reasons=self._("Why 👎"),
@@ -80,9 +104,18 @@ class ReportWording:
             sites=self._("Sites those quotes cite"),
             first_text=self._("Time to first text, in seconds"),
             tokens=self._("Tokens used"),
-            reported=self._("As the answer service reported them"),
-            estimated=self._("Estimated from characters"),
+            kinds={
+                "input": self._("Input: the questions and their context"),
+                "system": self._("System: the answer service's own searching"),
+                "output": self._("Output: the answers"),
+            },
+            estimated=self._("Of these, estimated by citebot"),
+            cost=self._("Cost"),
+            unpriced=self._("Answers of unknown price, not in the cost"),
             channels=self._("Where most questions were asked"),
+            own_answers=self._("Answered with the admins' own answer"),
+            handoffs=self._("Asked for a person"),
+            untrusted=self._("Cited sources outside the trusted ones, by site"),
             what=self._("What"),
             count=self._("Count"),
             nothing=self._("Nothing was asked in this period."),
@@ -114,13 +147,26 @@ class ReportWording:
     def not_a_report_format(self: _Speaker, got: str) -> str:
         return self._("--format: must be table, csv or json, got {got}").format(got=got)
 
-    def daily_tokens_used(self: _Speaker, limit: int, retry_after: float) -> str:
-        """A question where today's ``daily_tokens`` are used up; the day is UTC's, ending in
-        ``retry_after`` seconds."""
-        return self._(
-            "Today's budget of {limit} tokens here has been used. citebot will answer here "
-            "again tomorrow, in {wait}, when the day ends (UTC)."
-        ).format(limit=self.number(limit), wait=self.duration(retry_after))
+    def daily_budget_spent(
+        self: _Speaker, setting: str, limit: int | Decimal, retry_after: float
+    ) -> str:
+        """A question where today's ``daily_tokens`` or ``daily_cost`` is used up: which, and
+        when it resets: at the end of the UTC day, said as a time in this language's way
+        (``12:00 AM``, ``00:00``) and as a wait (``retry_after`` seconds)."""
+        midnight = format_time(time(0, 0), format="short", locale=self.locale)
+        if setting == "daily_cost":
+            said = self._(
+                "Today's spending limit here ({limit}) has been reached. citebot will answer "
+                "here again at {time} (UTC), in {wait}."
+            )
+            amount = self.dollars(Decimal(limit))
+        else:
+            said = self._(
+                "Today's budget of {limit} tokens here has been used. citebot will answer here "
+                "again at {time} (UTC), in {wait}."
+            )
+            amount = self.number(int(limit))
+        return said.format(limit=amount, time=midnight, wait=self.duration(retry_after))
 
     def forgot_you(self: _Speaker) -> str:
         """Forget-me done."""
@@ -176,6 +222,21 @@ class ReportWording:
         return self._(
             "citebot's report is about a server, a workspace or a group: ask for it there."
         )
+
+    def records_unreadable(self: _Speaker, n: int) -> str:
+        """Under a report: records of its period that the store holds damaged, left out."""
+        return self.ngettext(
+            "{n} record could not be read and is not counted.",
+            "{n} records could not be read and are not counted.",
+            n,
+        ).format(n=self.number(n))
+
+    def forget_me_too_soon(self: _Speaker, retry_after: float) -> str:
+        """Forget-me asked again too soon after the last time (its data went then)."""
+        return self._(
+            "citebot deleted your data a moment ago. To delete what it has kept since, ask "
+            "again in {wait}."
+        ).format(wait=self.duration(retry_after))
 
     def could_not_read_report(self: _Speaker) -> str:
         return self._(

@@ -91,6 +91,12 @@ class SettingsWording:
             key=key, most=self.number(most), got=got
         )
 
+    def setting_dollars(self: _Speaker, key: str, most: int, got: str) -> str:
+        """A daily amount of US dollars (``daily_cost``); ``none`` is no limit."""
+        return self._(
+            "{key}: must be US dollars from 0.01 to {most}, such as 5 or 2.50, or none, got {got}"
+        ).format(key=key, most=self.number(most), got=got)
+
     def setting_one_line(self: _Speaker, key: str) -> str:
         return self._("{key}: must be one line, without line breaks or control characters").format(
             key=key
@@ -114,6 +120,16 @@ class SettingsWording:
             "not a settings document ({detail}): write a JSON object of places, each with "
             "its settings, as citebot settings export prints it"
         ).format(detail=detail)
+
+    def document_larger_than(self: _Speaker, mib: int) -> str:
+        """Why a file is no settings document: its size (said inside
+        :meth:`not_a_settings_document`)."""
+        return self._("larger than {size} MiB").format(size=mib)
+
+    def document_deeper_than(self: _Speaker, levels: int) -> str:
+        """Why a file is no settings document: arrays or objects nested deeper than ``levels``
+        (said inside :meth:`not_a_settings_document`)."""
+        return self._("nested more than {levels} levels deep").format(levels=levels)
 
     def no_place_settings(self: _Speaker) -> str:
         return self._("No place has settings yet.")

@@ -22,14 +22,17 @@ import gettext
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
 from babel.core import get_global, parse_locale
-from babel.numbers import format_decimal
+from babel.numbers import format_currency, format_decimal
 
 from bot.i18n.app_words import AppWording
+from bot.i18n.community_words import CommunityWording, OwnAnswerLabels
 from bot.i18n.conversation_words import ConversationWording
+from bot.i18n.labels import Labels
 from bot.i18n.menu_words import MenuWording
 from bot.i18n.report_words import ReportLabels, ReportWording
 from bot.i18n.settings_words import SettingsLabels, SettingsWording
@@ -51,6 +54,7 @@ __all__ = [
     "LANGUAGES",
     "WORDING",
     "Labels",
+    "OwnAnswerLabels",
     "ReportLabels",
     "SettingsLabels",
     "Wording",
@@ -143,39 +147,15 @@ def _translations(language: str) -> gettext.NullTranslations:
         ) from missing
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Labels:
-    """The words a dialect writes around an answer: on its cards, headings and buttons."""
-
-    sources: str
-    """Heading of the citation cards."""
-    sources_lead: str
-    """``sources`` leading the card titles inline, punctuated as the language does (Slack's
-    notification text: ``Sources:``, ``Sources :``, ``参考来源：``)."""
-    source: str
-    """The title of a source that has neither title nor reference."""
-    supports: str
-    """Names the sentences of the answer a source supports (a Discord field's name)."""
-    supports_lead: str
-    """``supports`` leading those sentences inline, punctuated as the language does
-    (``Supports:``, ``Étaye :``, ``佐证：``)."""
-    quoted: str
-    """How the language quotes the answer's words after that lead, with ``{quote}`` for them
-    (``“{quote}”``, ``„{quote}“``, ``« {quote} »``)."""
-    also_consulted: str
-    related: str
-    good_answer: str
-    bad_answer: str
-    """Feedback buttons' names (for screen readers, where the buttons show only 👍/👎)."""
-    quote_found: str
-    """Under a quote found on its source's page (the card puts a ✓ before it)."""
-    quote_not_found: str
-    """Under a quote its source's page, read whole, does not have: not proof the source never
-    said it (the page may have changed, or shown a paywall's teaser)."""
-
-
 @dataclass(frozen=True, slots=True)
-class Wording(SettingsWording, ConversationWording, ReportWording, AppWording, MenuWording):
+class Wording(
+    SettingsWording,
+    ConversationWording,
+    ReportWording,
+    AppWording,
+    MenuWording,
+    CommunityWording,
+):
     """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
     (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
     when none fits. A place's settings are worded in :mod:`bot.i18n.settings_words`."""
@@ -197,6 +177,13 @@ class Wording(SettingsWording, ConversationWording, ReportWording, AppWording, M
     def number(self, n: float) -> str:
         """``n`` written as this language writes it: ``1,000``, ``1.000``, ``1 000``."""
         return format_decimal(n, locale=self.locale)
+
+    def dollars(self, amount: Decimal) -> str:
+        """US dollars as this language writes them (``$2.50``, ``2,50 $US``, ``US$2.50``):
+        to the cent from a dollar up, every digit kept below it (an answer's ``$0.01276``)."""
+        whole = abs(amount) >= 1
+        shown = amount.quantize(Decimal("0.01")) if whole else amount
+        return format_currency(shown, "USD", locale=self.locale, decimal_quantization=whole)
 
     def _(self, text: str) -> str:
         return _translations(self.language or "en").gettext(text)
@@ -243,6 +230,9 @@ class Wording(SettingsWording, ConversationWording, ReportWording, AppWording, M
             quote_not_found=self._(
                 "Quote not found on the page: it may have changed or be behind a paywall"
             ),
+            untrusted=self._("Not among the sources trusted here"),
+            ask_sources=self._("Ask the sources"),
+            ask_person=self._("Ask a person"),
         )
 
     def duration(self, seconds: float) -> str:

@@ -16,10 +16,17 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
+from bot.billing import KINDS, reported_kinds
 from bot.state import AnswerLogStore, LoggedAnswer
+from bot.state.logged import PERSON
+
+if TYPE_CHECKING:
+    from bot.i18n.report_words import ReportLabels
+    from bot.i18n.wording import Wording
 
 __all__ = [
     "PERIODS",
@@ -28,8 +35,10 @@ __all__ = [
     "Report",
     "build_report",
     "labelled",
+    "made_own",
     "percentile",
     "reported_since",
+    "spending",
     "utc_minute",
 ]
 
@@ -68,17 +77,34 @@ class Report:
     """The sites of those quotes -> how many quotes not found there."""
     first_text_p50: float | None = None
     first_text_p95: float | None = None
-    tokens_reported: int = 0
-    """Tokens as the upstream reported them."""
-    tokens_estimated: int = 0
-    """Tokens of answers whose upstream reported none, estimated from characters."""
+    tokens: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Kind (``input``, ``system``, ``output``) -> ``reported`` and ``estimated`` tokens (as
+    the upstream reported them; as citebot estimated them, where it reported none)."""
+    cost: Decimal = Decimal(0)
+    """US dollars, to the millionth: every answer of known price."""
+    unpriced: int = 0
+    """Answers that used tokens at a price nobody knows (their cost is not in :attr:`cost`)."""
     busiest_channels: tuple[tuple[str, int], ...] = ()
     """Places (``discord:GUILD/CHANNEL``) -> questions asked there."""
+    own_answers: int = 0
+    """Questions given the place's own answer instead of the sources'."""
+    handoffs: int = 0
+    """Answers whose asker asked for a person ("Ask a person")."""
+    untrusted_sites: tuple[tuple[str, int], ...] = ()
+    """Sites of cited sources outside their place's trusted sources -> how many."""
+    unreadable: int = 0
+    """Records of the period the store held that could not be read (damaged): left out of
+    every count above, and said (:meth:`Wording.records_unreadable`). A channel's report
+    counts its server's, whose channel cannot be read either."""
 
     @property
     def questions(self) -> int:
         """Every question of the period, refused ones included."""
         return sum(self.outcomes.values())
+
+    def tokens_counted(self, counted: str) -> int:
+        """Every kind's tokens, ``reported`` or ``estimated``."""
+        return sum(kinds.get(counted, 0) for kinds in self.tokens.values())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,8 +125,17 @@ class Report:
                 "sites": [{"site": site, "count": n} for site, n in self.unfound_sites],
             },
             "first_text_seconds": {"p50": self.first_text_p50, "p95": self.first_text_p95},
-            "tokens": {"reported": self.tokens_reported, "estimated": self.tokens_estimated},
+            "tokens": {
+                "reported": self.tokens_counted("reported"),
+                "estimated": self.tokens_counted("estimated"),
+                "by_kind": {kind: dict(counts) for kind, counts in self.tokens.items()},
+            },
+            "cost": {"usd": str(self.cost), "unpriced_answers": self.unpriced},
             "busiest_channels": [{"place": p, "count": n} for p, n in self.busiest_channels],
+            "own_answers": self.own_answers,
+            "handoffs": self.handoffs,
+            "untrusted_sources": [{"site": site, "count": n} for site, n in self.untrusted_sites],
+            "unreadable_records": self.unreadable,
         }
 
 
@@ -116,6 +151,33 @@ def reported_since(period: str, now: float) -> timedelta:
 def utc_minute(seconds: float) -> str:
     """A report's time as its heading says it (in UTC, to the minute)."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def spending(report: Report, wording: Wording) -> list[tuple[str, str]]:
+    """The report's tokens and cost as every platform lists them, each row a label and its
+    value in ``wording``'s language: each kind's tokens, those of them citebot estimated, the
+    cost in US dollars, and the answers of unknown price left out of it."""
+    labels = wording.report_labels
+    rows = [
+        (labels.kinds[kind], wording.number(sum(report.tokens[kind].values())))
+        for kind in KINDS
+        if kind in report.tokens
+    ]
+    if rows:
+        rows.append((labels.estimated, wording.number(report.tokens_counted("estimated"))))
+    if report.cost or (not report.unpriced and rows):
+        rows.append((labels.cost, wording.dollars(report.cost)))
+    if report.unpriced:
+        rows.append((labels.unpriced, wording.number(report.unpriced)))
+    return rows
+
+
+def made_own(report: Report, labels: ReportLabels) -> list[tuple[str, int]]:
+    """What a place's own answers and "Ask a person" did, as every platform lists them with
+    the report's answers: the questions its own answers took, the answers whose asker asked
+    for a person (each left out while none did)."""
+    rows = [(labels.own_answers, report.own_answers), (labels.handoffs, report.handoffs)]
+    return [(label, n) for label, n in rows if n]
 
 
 def labelled(counts: dict[str, int], labels: dict[str, str]) -> list[tuple[str, int]]:
@@ -138,8 +200,13 @@ class _Tally:
         self.unfound = 0
         self.sites: Counter[str] = Counter()
         self.first_text: list[float] = []
-        self.tokens: Counter[bool] = Counter()
+        self.tokens: dict[str, Counter[str]] = {}
+        self.cost = Decimal(0)
+        self.unpriced = 0
         self.channels: Counter[str] = Counter()
+        self.own_answers = 0
+        self.untrusted: Counter[str] = Counter()
+        self.unreadable = 0
 
     def take(self, record: LoggedAnswer) -> None:
         self.outcomes[record.outcome] += 1
@@ -153,13 +220,26 @@ class _Tally:
             asked = _normalised(record.question)
             self.questions[asked] += 1
             self.asked_as.setdefault(asked, record.question.strip())
+        self.own_answers += record.own_answer is not None
+        self.untrusted.update(_site(s.url) for s in record.sources if s.trusted is False)
         unfound = [s.url for s in record.sources if s.verdict == "not_found"]
         if unfound:
             self.unfound += 1
             self.sites.update(_site(url) for url in unfound)
         if record.outcome in _ASKED and record.first_text_seconds is not None:
             self.first_text.append(record.first_text_seconds)
-        self.tokens[record.tokens_estimated] += record.tokens
+        reported = reported_kinds(record.reported)
+        for kind in KINDS:
+            for counted, n in (
+                ("reported", reported.get(kind)),
+                ("estimated", record.estimated.get(kind)),
+            ):
+                if n:
+                    self.tokens.setdefault(kind, Counter())[counted] += n
+        if record.cost is not None:
+            self.cost += record.cost
+        elif record.tokens:
+            self.unpriced += 1
         if record.place is not None:
             self.channels[record.place] += 1
 
@@ -181,9 +261,14 @@ class _Tally:
             unfound_sites=tuple(self.sites.most_common(top)),
             first_text_p50=percentile(self.first_text, 50),
             first_text_p95=percentile(self.first_text, 95),
-            tokens_reported=self.tokens[False],
-            tokens_estimated=self.tokens[True],
+            tokens={kind: dict(self.tokens[kind]) for kind in KINDS if kind in self.tokens},
+            cost=self.cost,
+            unpriced=self.unpriced,
             busiest_channels=tuple(self.channels.most_common(top)),
+            own_answers=self.own_answers,
+            handoffs=self.votes[PERSON],
+            untrusted_sites=tuple(self.untrusted.most_common(top)),
+            unreadable=self.unreadable,
         )
 
 
@@ -204,6 +289,7 @@ async def build_report(
     async for batch in log.logged_answers(
         since=since, until=until, platform=platform, server=server
     ):
+        tally.unreadable += batch.unreadable
         for record in _in_channel(batch, channel):
             tally.take(record)
     place = None

@@ -12,15 +12,20 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any
 
+from bot.billing import Bill, micro_dollars
 from bot.places.document import checked_document
-from bot.places.keys import KEYS, check_key, check_value
-from bot.places.place import Place, parse_place
+from bot.places.keys import KEYS, Where, check_key, check_value
+from bot.places.own import MOST_OWN_ANSWERS, OWN, OwnAnswer, own_answers_of
+from bot.places.place import Place, handoff_targets, parse_place
+from bot.places.refused import SettingRefused
 from bot.places.settings import PlaceSettings, layered
 from bot.state import SettingChange, State
 from bot.state.base import utc_day
-from bot.state.names import person_questions, place_questions, place_tokens
+from bot.state.names import person_questions, place_cost, place_questions, place_tokens
 from config import Settings
 
 __all__ = ["CACHED_PLACES", "CACHE_TTL", "DailyQuota", "Places"]
@@ -33,12 +38,14 @@ CACHED_PLACES = 10_000
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DailyQuota:
-    """Whether a question was counted; when refused, by which setting (``daily_questions`` or
-    ``daily_questions_per_person``), its limit, and the seconds until the UTC day ends."""
+    """Whether a question was counted; when refused, by which setting (``daily_questions``,
+    ``daily_questions_per_person``, ``daily_tokens`` or ``daily_cost``), its limit, and the
+    seconds until the UTC day ends."""
 
     allowed: bool
     refused_by: str | None = None
-    limit: int = 0
+    limit: int | Decimal = 0
+    """A count, or US dollars (``daily_cost``)."""
     retry_after: float = 0.0
 
 
@@ -96,8 +103,17 @@ class Places:
         or None when it already had that value. :class:`~bot.places.refused.SettingRefused`
         when the place, key or value is not one, and then nothing changes."""
         where, setting = parse_place(place), check_key(key)
-        made = await self._change({where: {setting.name: check_value(setting, value)}}, by=by)
+        text = check_value(setting, value, self.where(where))
+        made = await self._change({where: {setting.name: text}}, by=by)
         return made[0] if made else None
+
+    def where(self, place: Place) -> Where:
+        """What a value set in ``place`` may be: its platform's ``handoff`` targets, the
+        operator's provider profiles."""
+        return Where(
+            handoff=handoff_targets(place.platform),
+            profiles=frozenset(self._defaults.upstream_profiles),
+        )
 
     async def unset(self, place: str, key: str, *, by: str) -> SettingChange | None:
         """Let ``place`` take ``key`` from its server or the environment again."""
@@ -110,25 +126,78 @@ class Places:
             None if place is None else str(parse_place(place))
         )
 
-    async def export(self) -> dict[str, dict[str, str]]:
-        """Every place that has settings, with them: what :meth:`import_` reads back."""
+    async def export(self) -> dict[str, dict[str, Any]]:
+        """Every place that has settings, with them, its own answers under ``answers``: what
+        :meth:`import_` reads back."""
         every = await self._state.every_place_settings()
-        order = {name: index for index, name in enumerate(KEYS)}
-        return {
-            place: dict(sorted(every[place].items(), key=lambda item: order.get(item[0], -1)))
-            for place in sorted(every)
-        }
+        exported: dict[str, dict[str, Any]] = {}
+        for place in sorted(every):
+            keys = every[place]
+            exported[place] = {name: keys[name] for name in KEYS if name in keys}
+            owned = own_answers_of(keys)
+            if owned:
+                exported[place]["answers"] = [own.to_json() for own in owned]
+        return exported
 
     async def import_(self, document: object, *, by: str) -> list[SettingChange]:
         """Make each place of ``document`` (as :meth:`export` writes it) have exactly the
         settings it lists there, in one step; places it does not list keep theirs. Every entry
         is checked first: one that is not right raises
         :class:`~bot.places.refused.SettingRefused` naming it, and nothing changes."""
-        checked = checked_document(document)
-        return await self._change(
-            {place: {name: keys.get(name) for name in KEYS} for place, keys in checked.items()},
-            by=by,
-        )
+        checked = checked_document(document, self.where)
+        kept = await self._state.place_settings([str(place) for place in checked])
+        changes: dict[Place, dict[str, str | None]] = {}
+        for place, keys in checked.items():
+            gone = [key for key in kept.get(str(place), {}) if key.startswith(OWN)]
+            changes[place] = {
+                **dict.fromkeys(gone),
+                **{name: keys.get(name) for name in KEYS},
+                **{key: value for key, value in keys.items() if key.startswith(OWN)},
+            }
+        return await self._change(changes, by=by)
+
+    async def own_answers(self, place: Place) -> list[OwnAnswer]:
+        """The own answers kept in ``place`` itself (a channel's, not its server's), oldest
+        first, as the store has them now."""
+        kept = await self._state.place_settings([str(place)])
+        return own_answers_of(kept.get(str(place), {}), place)
+
+    async def own_answers_at(
+        self, platform: str, server: str | None, channel: str | None = None
+    ) -> list[OwnAnswer]:
+        """The own answers a question asked there is matched against (through the cache): the
+        channel's, then its server's but those the channel answers itself (the same ID)."""
+        if server is None:
+            return []
+        place = Place(platform, server, channel)
+        layers = list(dict.fromkeys([place, place.server_place]))
+        found = await self._read([str(layer) for layer in layers])
+        answers: dict[str, OwnAnswer] = {}
+        for layer in layers:
+            for own in own_answers_of(found.get(str(layer), {}), layer):
+                answers.setdefault(own.id, own)
+        return list(answers.values())
+
+    async def add_own_answer(self, place: Place, own: OwnAnswer, *, by: str) -> OwnAnswer:
+        """Keep ``own`` in ``place`` (replacing the answer to the same question); it, as kept.
+        :class:`~bot.places.refused.SettingRefused` when the place keeps
+        :data:`~bot.places.own.MOST_OWN_ANSWERS` already, and then nothing changes."""
+        ids = {kept.id for kept in await self.own_answers(place)}
+        if own.id not in ids and len(ids) >= MOST_OWN_ANSWERS:
+            raise SettingRefused(lambda wording: wording.too_many_own_answers(MOST_OWN_ANSWERS))
+        await self._change({place: {own.key: own.value()}}, by=by)
+        return replace(own, place=place)
+
+    async def remove_own_answer(self, place: Place, answer: str, *, by: str) -> OwnAnswer:
+        """Remove the own answer ``answer`` (its ID) from ``place``; the answer that went.
+        :class:`~bot.places.refused.SettingRefused` when ``place`` keeps none by that ID."""
+        kept = {own.id: own for own in await self.own_answers(place)}
+        own = kept.get(answer.strip().lower())
+        if own is None:
+            written = answer.strip()
+            raise SettingRefused(lambda wording: wording.no_such_own_answer(written))
+        await self._change({place: {own.key: None}}, by=by)
+        return own
 
     async def _change(
         self, changes: Mapping[Place, Mapping[str, str | None]], *, by: str
@@ -174,28 +243,43 @@ class Places:
             allowed=False, refused_by=setting, limit=limit, retry_after=decision.retry_after
         )
 
-    async def token_budget(self, settings: PlaceSettings) -> DailyQuota:
-        """Whether the place's ``daily_tokens`` leave room for a question today: refused once
-        the tokens its answers used today (in the place that set it) reach it. An answer's
-        tokens are known once it is done, so answers already under way may go past it."""
-        limit, place = settings.daily_tokens, settings.set_in["daily_tokens"]
-        if limit is None or place is None:
+    async def budget(self, settings: PlaceSettings) -> DailyQuota:
+        """Whether the place's ``daily_tokens`` and ``daily_cost`` leave room for a question
+        today: refused once what its answers used today (in the place that set each) reaches
+        either, tokens first. An answer's bill is known once it is done, so answers already
+        under way may go past it."""
+        limits = {
+            "daily_tokens": (settings.daily_tokens, place_tokens, 1),
+            "daily_cost": (settings.daily_cost, place_cost, 1_000_000),
+        }
+        counters = {
+            setting: (counter(str(place)), limit)
+            for setting, (limit, counter, _) in limits.items()
+            if limit is not None and (place := settings.set_in[setting]) is not None
+        }
+        if not counters:
             return DailyQuota(allowed=True)
-        counter = place_tokens(str(place))
-        used = (await self._state.daily_counts([counter])).get(counter, 0)
-        if used < limit:
-            return DailyQuota(allowed=True)
-        _, left = utc_day(time.time())
-        return DailyQuota(allowed=False, refused_by="daily_tokens", limit=limit, retry_after=left)
+        used = await self._state.daily_counts([counter for counter, _ in counters.values()])
+        for setting, (counter, limit) in counters.items():
+            if used.get(counter, 0) >= limit * limits[setting][2]:
+                _, left = utc_day(time.time())
+                return DailyQuota(allowed=False, refused_by=setting, limit=limit, retry_after=left)
+        return DailyQuota(allowed=True)
 
-    async def spend_tokens(
-        self, settings: PlaceSettings, platform: str, server: str | None, tokens: int
+    async def spend(
+        self, settings: PlaceSettings, platform: str, server: str | None, bill: Bill
     ) -> None:
-        """Count an answer's tokens today where ``daily_tokens`` is set (a channel's own limit,
-        else its server's), and on the server where none is, so a limit set later in the day
-        meets the day's tokens already used."""
-        place = settings.set_in["daily_tokens"] or (
-            Place(platform, server) if server is not None else None
-        )
-        if place is not None and tokens > 0:
-            await self._state.add_daily({place_tokens(str(place)): tokens})
+        """Count an answer's tokens and cost today where ``daily_tokens`` and ``daily_cost``
+        are set (a channel's own limit, else its server's), and on the server where neither
+        is, so a limit set later in the day meets the day's use already made. The cost is
+        counted in millionths of a dollar, exactly."""
+        here = Place(platform, server) if server is not None else None
+        spent: dict[str, int] = {}
+        tokens_in = settings.set_in["daily_tokens"] or here
+        if tokens_in is not None and bill.total > 0:
+            spent[place_tokens(str(tokens_in))] = bill.total
+        cost_in = settings.set_in["daily_cost"] or here
+        if cost_in is not None and bill.cost:
+            spent[place_cost(str(cost_in))] = micro_dollars(bill.cost)
+        if spent:
+            await self._state.add_daily(spent)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, cast
 
 from bot.places.keys import KEYS, Value, read_value
 from bot.places.place import Place
 from bot.places.refused import SettingRefused
+from bot.upstream.trust import TrustedSources
 from config import Settings
 
 __all__ = ["PlaceSettings", "layered"]
@@ -34,9 +36,29 @@ class PlaceSettings:
     """Questions this place may ask a UTC day; None: no limit."""
     daily_questions_per_person: int | None
     daily_tokens: int | None
+    """Upstream tokens this place's answers may use a UTC day, the system's included."""
+    daily_cost: Decimal | None
+    """US dollars this place's answers may cost a UTC day; None: no limit."""
     quote_check: bool
     disclaimer: str | None
     """The admin's line under every answer; platforms neutralise its mentions when showing it."""
+    handoff: str | None
+    """Whom "Ask a person" reaches here, as the platform names it (a role or user group id, a
+    person's id, ``admins``); None: no such button."""
+    trusted_sources: str | None
+    """The hosts this place trusts, comma-separated (:attr:`trusted`); None: no mark on any
+    card."""
+    provider: str | None
+    """The operator's ``UPSTREAM_PROFILES`` entry its questions go to; None: the default
+    upstream."""
+
+    @property
+    def trusted(self) -> TrustedSources | None:
+        """The hosts :attr:`trusted_sources` names; None where the place names none."""
+        if self.trusted_sources is None:
+            return None
+        return TrustedSources.of(self.trusted_sources.split(","))
+
     set_in: Mapping[str, Place | None]
     """Setting -> the place that set it (this channel or its server), None for the default."""
 

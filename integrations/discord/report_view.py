@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from bot.i18n.wording import Wording
-from bot.ops.report import Period, Report, labelled, utc_minute
+from bot.ops.report import Period, Report, labelled, made_own, spending, utc_minute
 from bot.render.text import clip
 from integrations.discord import limits
 from integrations.discord.markdown import DiscordMarkdown
@@ -38,16 +38,17 @@ def report_embed(
     labels = wording.report_labels
     title = wording.report_period(server, utc_minute(report.since), utc_minute(report.until))
     embed: Embed = {"title": clip(title, limits.EMBED_TITLE)}
+    if report.unreadable:  # a footer is plain text
+        embed["footer"] = {"text": wording.records_unreadable(report.unreadable)}
     if not report.questions:
         embed["description"] = _text(labels.nothing)
         return embed
     asked = labelled(report.outcomes, labels.outcomes)
     asked += labelled(report.refusals, labels.refusals)
+    asked += made_own(report, labels)
     reasons = {str(k): v for k, v in wording.reason_labels.reasons.items()}
     reasons["none"] = labels.no_reason
     up, down = wording.number(report.up), wording.number(report.down)
-    tokens = {"reported": report.tokens_reported, "estimated": report.tokens_estimated}
-    spent = {"reported": labels.reported, "estimated": labels.estimated}
     fields = [
         _field(labels.answers, _counts(asked, wording)),
         _field(labels.votes, f"👍 **{up}** · 👎 **{down}**"),
@@ -55,11 +56,23 @@ def report_embed(
         _field(labels.top_questions, _questions(report, wording, kept)),
         _field(labels.unfound_quotes, _unfound(report, wording)),
         _field(labels.first_text, _first_text(report, wording)),
-        _field(labels.tokens, _counts(labelled(tokens, spent), wording)),
+        _field(
+            labels.tokens,
+            _fitted(
+                f"{_text(label)}: **{_text(value)}**" for label, value in spending(report, wording)
+            ),
+        ),
         _field(
             labels.channels,
             _fitted(
                 f"{place(where)} · **{wording.number(n)}**" for where, n in report.busiest_channels
+            ),
+        ),
+        _field(
+            labels.untrusted,
+            _fitted(
+                f"- {_shown(site, SITE)} · **{wording.number(n)}**"
+                for site, n in report.untrusted_sites
             ),
         ),
     ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, Period, Report, labelled, utc_minute
+from bot.ops.report import PERIODS, Period, Report, labelled, made_own, spending, utc_minute
 from bot.render.text import clip
 from bot.render.thread import listed
 from integrations.slack.blocks import Block, context, plain_text, section
@@ -62,21 +62,25 @@ def unread_report(words: Wording, since: float, until: float, period: Period) ->
 def report_blocks(report: Report, *, period: Period, words: Wording, kept: str) -> list[Block]:
     """``report`` of the workspace; ``kept`` is ``ANSWER_LOG`` (why no question is listed)."""
     blocks = [{"type": "divider"}, period_heading(words, report.since, report.until, period)]
+    if report.unreadable:
+        blocks.append(context(mrkdwn(words.records_unreadable(report.unreadable))))
     labels = words.report_labels
     if not report.questions:
         return [*blocks, context(mrkdwn(labels.nothing))]
     reasons = {str(k): v for k, v in words.reason_labels.reasons.items()}
     reasons["none"] = labels.no_reason
-    tokens = {"reported": report.tokens_reported, "estimated": report.tokens_estimated}
-    spent = {"reported": labels.reported, "estimated": labels.estimated}
     up, down = words.number(report.up), words.number(report.down)
     asked = labelled(report.outcomes, labels.outcomes) + labelled(report.refusals, labels.refusals)
+    asked += made_own(report, labels)
     parts = [
         _part(labels.answers, _counts(asked, words)),
         _part(labels.votes, [f"👍 *{up}* · 👎 *{down}*"]),
         _part(labels.down_reasons, _counts(labelled(report.down_reasons, reasons), words)),
         _part(labels.first_text, _first_text(report, words)),
-        _part(labels.tokens, _counts(labelled(tokens, spent), words)),
+        _part(
+            labels.tokens,
+            [f"{mrkdwn(label)}: *{mrkdwn(value)}*" for label, value in spending(report, words)],
+        ),
         _part(
             labels.channels,
             [f"{_channel(where)} · *{words.number(n)}*" for where, n in report.busiest_channels],
@@ -85,6 +89,9 @@ def report_blocks(report: Report, *, period: Period, words: Wording, kept: str) 
     blocks += [part for part in parts if part is not None]
     blocks += _questions(report, words, kept)
     blocks += _unfound(report, words)
+    if report.untrusted_sites:
+        sites = [f"{clip(site, SITE)} · {words.number(n)}" for site, n in report.untrusted_sites]
+        blocks += [section(f"*{mrkdwn(labels.untrusted)}*"), _plain(sites)]
     return blocks
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, Report, labelled, utc_minute
+from bot.ops.report import PERIODS, Report, labelled, made_own, spending, utc_minute
 from bot.render.text import clip
 from integrations.telegram.chatting import keyboard
 from integrations.telegram.limits import TEXT
@@ -47,13 +47,13 @@ def report_text(report: Report, *, group: str, wording: Wording, kept: str) -> s
     labels = wording.report_labels
     title = wording.report_period(group, utc_minute(report.since), utc_minute(report.until))
     lines = [f"<b>{_text(title)}</b>"]
+    if report.unreadable:
+        lines.append(_text(wording.records_unreadable(report.unreadable)))
     if not report.questions:
         return "\n".join([*lines, _text(labels.nothing)])
     number = wording.number
     reasons = {str(k): v for k, v in wording.reason_labels.reasons.items()}
     reasons["none"] = labels.no_reason
-    tokens = {"reported": report.tokens_reported, "estimated": report.tokens_estimated}
-    spent = {"reported": labels.reported, "estimated": labels.estimated}
     first_text = " · ".join(
         f"{name} <b>{number(round(seconds, 2))}</b>"
         for name, seconds in (("p50", report.first_text_p50), ("p95", report.first_text_p95))
@@ -66,6 +66,7 @@ def report_text(report: Report, *, group: str, wording: Wording, kept: str) -> s
                 [
                     *labelled(report.outcomes, labels.outcomes),
                     *labelled(report.refusals, labels.refusals),
+                    *made_own(report, labels),
                 ],
                 wording,
             ),
@@ -75,7 +76,20 @@ def report_text(report: Report, *, group: str, wording: Wording, kept: str) -> s
         (labels.top_questions, _questions(report, wording, kept)),
         (labels.unfound_quotes, _unfound(report, wording)),
         (labels.first_text, [first_text] if first_text else []),
-        (labels.tokens, _counts(labelled(tokens, spent), wording)),
+        (
+            labels.tokens,
+            [
+                f"{_text(label)}: <b>{_text(value)}</b>"
+                for label, value in spending(report, wording)
+            ],
+        ),
+        (
+            labels.untrusted,
+            [
+                f"• {_text(clip(site, SITE))} · <b>{wording.number(n)}</b>"
+                for site, n in report.untrusted_sites
+            ],
+        ),
     ]
     for heading, body in sections:
         if body:

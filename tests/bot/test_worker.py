@@ -19,6 +19,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
+from tests.patience import PATIENCE
 from tests.sim.redis_server import free_port
 from tests.sim.slack import SlackSim
 from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk, magisterium_citation
@@ -52,7 +53,7 @@ class Worker:
         return self.process.returncode, time.monotonic() - started, stderr.decode()
 
 
-async def dedup_hits(running: list[Worker], *, expected: int, within: float = 10) -> float:
+async def dedup_hits(running: list[Worker], *, expected: int, within: float = PATIENCE) -> float:
     """The workers' dropped duplicates, once they reach ``expected`` (acks precede handling)."""
     deadline = time.monotonic() + within
     while True:
@@ -79,20 +80,15 @@ def past_thinking(sim: SlackSim, channel: str, ts: str) -> bool:
     return bool(sim.bot_replies(channel, ts))
 
 
-@asynccontextmanager
-async def workers(
-    count: int,
-    sim: SlackSim,
-    upstream: UpstreamSim,
-    state_url: str,
-    **extra: str,
-) -> AsyncIterator[list[Worker]]:
-    """``count`` worker processes, each its own ``METRICS_PORT`` (unless ``extra`` names one),
-    connected to Slack's Socket Mode (unless ``extra`` blanks the app token: HTTP mode)."""
+def worker_env(
+    sim: SlackSim, upstream: UpstreamSim, state_url: str | None, **extra: str
+) -> dict[str, str]:
+    """A worker's environment on the simulators; ``state_url`` None leaves ``STATE_URL`` unset
+    (the embedded store in the user's data directory: give an ``XDG_DATA_HOME``)."""
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_"))
+        if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "STATE_URL"))
     }
     env.update(
         {
@@ -101,10 +97,21 @@ async def workers(
             "SLACK_API_BASE_URL": sim.base_url,
             "UPSTREAM_BASE_URL": upstream.base_url,
             "UPSTREAM_API_KEY": "sk-test",
-            "STATE_URL": state_url,
             "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
+            **({} if state_url is None else {"STATE_URL": state_url}),
+            **extra,
         }
     )
+    return env
+
+
+@asynccontextmanager
+async def workers(
+    count: int, sim: SlackSim, upstream: UpstreamSim, state_url: str | None, **extra: str
+) -> AsyncIterator[list[Worker]]:
+    """``count`` worker processes, each its own ``METRICS_PORT`` (unless ``extra`` names one),
+    connected to Slack's Socket Mode (unless ``extra`` blanks the app token: HTTP mode)."""
+    env = worker_env(sim, upstream, state_url, **extra)
     ports = [int(extra.get("METRICS_PORT") or free_port()) for _ in range(count)]
     started = [
         Worker(
@@ -113,7 +120,7 @@ async def workers(
                 "-m",
                 "bot",
                 "run",
-                env={**env, "METRICS_PORT": str(port), **extra},
+                env={**env, "METRICS_PORT": str(port)},
                 cwd=tempfile.gettempdir(),
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
@@ -123,8 +130,8 @@ async def workers(
         for port in ports
     ]
     try:
-        if extra.get("SLACK_APP_TOKEN", sim.app_token):
-            await sim.wait_connections(count, within=30)
+        if env["SLACK_APP_TOKEN"]:
+            await sim.wait_connections(count)
         yield started
     finally:
         for worker in started:
@@ -154,9 +161,7 @@ async def test_an_event_delivered_to_two_workers_and_redelivered_is_answered_onc
     sim, upstream = world
     async with workers(2, sim, upstream, fresh_redis) as both:
         delivery = await sim.mention("C1", "What is hope?", to_all=True)
-        await sim.wait_for(
-            lambda: any(m.blocks for m in sim.bot_replies("C1", delivery.ts)), within=20
-        )
+        await sim.wait_for(lambda: any(m.blocks for m in sim.bot_replies("C1", delivery.ts)))
         again = await sim.redeliver(delivery, to_all=True)
         await sim.acked(again)
         dropped = await dedup_hits(both, expected=3)
@@ -185,7 +190,7 @@ async def test_the_per_user_limit_is_shared_across_workers(
         asked = []
         for n in range(3):  # to the workers in turn
             asked.append(await sim.mention(f"C{n}", f"Question {n}?", user="U_SAME", via=n % 2))
-            await sim.wait_for(functools.partial(past_thinking, sim, f"C{n}", asked[n].ts), 20)
+            await sim.wait_for(functools.partial(past_thinking, sim, f"C{n}", asked[n].ts))
         refused = sim.bot_replies("C2", asked[2].ts)
         for worker in both:
             await worker.stop()
@@ -202,7 +207,6 @@ async def test_sigterm_mid_answer_closes_it_with_a_note_and_exits_0(
         delivery = await sim.mention("C1", "A long question?")
         await sim.wait_for(  # the first text, where the status said "thinking"
             lambda: any("first half" in m.shown for m in sim.bot_replies("C1", delivery.ts)),
-            within=20,
         )
         code, seconds, log = await worker.stop()
     assert code == 0
@@ -212,6 +216,7 @@ async def test_sigterm_mid_answer_closes_it_with_a_note_and_exits_0(
     assert "interrupted" in shown.shown
     assert not shown.streaming  # nothing is left mid-stream
     assert [line["outcome"] for line in answer_lines(log)] == ["interrupted"]
+    assert "STATE_URL=memory:// keeps settings" in log  # and says nothing will survive it
 
 
 async def test_slack_over_http_and_the_probes_share_one_port(

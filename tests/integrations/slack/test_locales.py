@@ -13,6 +13,7 @@ from bot.lookups import KeptInStore
 from bot.state import open_state
 from integrations.slack.locales import UserLocales
 from integrations.slack.web import make_web_client
+from tests.patience import PATIENCE
 from tests.sim.slack import SlackSim
 
 TEAM = "T0TEAM"
@@ -90,7 +91,7 @@ async def test_a_slow_answer_is_not_waited_for(sim: SlackSim) -> None:
     """The worker's client waits out a 429's Retry-After; a question does not wait with it."""
     locales = UserLocales(make_web_client(token=sim.bot_token, base_url=sim.base_url), timeout=0.2)
     sim.fail_next("users.info", "ratelimited", retry_after=30)
-    assert await asyncio.wait_for(locales.locale("U0ANA", team=TEAM), 10) is None
+    assert await asyncio.wait_for(locales.locale("U0ANA", team=TEAM), PATIENCE) is None
     assert asked(sim) == ["U0ANA"]
 
 
