@@ -128,10 +128,6 @@ class WriteBudget:
                 await self._sync
             self._sync = None
 
-    def limits(self, limit: str) -> bool:
-        """Whether writes counted in ``limit`` are budgeted here (others go unpaced)."""
-        return limit in self._limits
-
     def _name(self, window: Window) -> str:
         return f"{self._scope}:{window.limit}:{window.key}"
 
@@ -230,8 +226,9 @@ class WriteBudget:
         """The platform answered a write in ``window`` with 429 and ``Retry-After: seconds``:
         nothing skippable goes there until then, and writes that must land wait for it (in
         every worker on the Redis)."""
-        until = self._clock() + seconds
-        self._paused[window] = max(self._paused.get(window, until), until)
+        now = self._clock()
+        self._paused = {w: at for w, at in self._paused.items() if at > now}  # 429s are rare
+        self._paused[window] = max(self._paused.get(window, now), now + seconds)
         if self._shared is not None and window.limit in self._limits and self._on_redis(window):
             with contextlib.suppress(CoordinationDown):
                 await self._shared.pause(self._name(window), seconds)
