@@ -41,8 +41,6 @@ __all__ = ["SYNC_SECONDS", "Limit", "Window", "WriteBudget"]
 
 SYNC_SECONDS = 0.5
 """How often a shared budget publishes its claims and reads the windows it was asked about."""
-LATE_FLOOR = 0.02
-"""Seconds late a write may always go (a window without a margin tolerates none)."""
 RESERVATIONS = 3
 """How many slots a write takes at most when it keeps waking late: then it goes all the same
 (a loop that busy is late everywhere)."""
@@ -169,16 +167,18 @@ class WriteBudget:
         them when it goes. A write that wakes later than half its windows' margin (a busy
         loop) takes a fresh slot: going at once, it would land too close to the writes whose
         slots came after its own (the stale slot stays counted, which only spaces them more).
+        A limit kept with no margin is kept below the platform's own, which has room for a
+        late write already.
         """
         if wait := max((self.waiting(window) for window in windows), default=0.0):
             await self._sleep(wait)
         counted = [window for window in windows if window.limit in self._windows]
-        slack = max(min((self._margin(w) for w in counted), default=0.0) / 2, LATE_FLOOR)
+        margin = min((self._margin(window) for window in counted), default=0.0)
         for _ in range(RESERVATIONS):
             at = await self._reserve(counted)
             if (wait := at - self._clock()) > 0:
                 await self._sleep(wait)
-            if self._clock() - at <= slack:
+            if not margin or self._clock() - at <= margin / 2:
                 return
 
     def _margin(self, window: Window) -> float:

@@ -47,10 +47,13 @@ class InteractionToken:
 DISCORD_LIMITS: Mapping[str, Limit] = {
     # Per interaction token, so per answer (Discord: 5 per 2 s): its followups and edits, at
     # most one a second on average, which the answer's 1-s pacing fits in whole, so only a
-    # flush that adds a message (two calls) ever waits. One answer's: never on Redis.
-    "webhook": Limit(5, 5.0, shared=False),
-    # Per channel (Discord: 5 per 5 s): bot-token messages and edits.
-    "channel": Limit(4, 5.0),
+    # flush that adds a message (two calls) ever waits. One answer's: never on Redis. No
+    # margin: Discord's own window is less than half as long (a margin would cost every
+    # answer an edit in five).
+    "webhook": Limit(5, 5.0, margin=0.0, shared=False),
+    # Per channel (Discord: 5 per 5 s): bot-token messages and edits; the fifth call is the
+    # margin.
+    "channel": Limit(4, 5.0, margin=0.0),
     # Per parent channel (Discord: 10 per 10 s, a window that starts at its first call): threads
     # started on messages. A second's margin: under load a create reaches Discord up to a
     # second after its slot, and a window counted from Discord's first arrival then holds one
