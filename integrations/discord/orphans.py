@@ -13,9 +13,7 @@ import logging
 
 import discord
 
-from bot.budgets import WriteBudget
-from bot.inflight import Whereabouts
-from bot.orphans import Note
+from bot.adapter import Note, Whereabouts, WriteBudget
 from integrations.discord.routes import (
     INVALID_WEBHOOK_TOKEN,
     TOO_MANY_FOLLOWUPS,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.budgets import Limit, Window, WriteBudget
+from bot.adapter import Limit, Window, WriteBudget
 
 __all__ = [
     "DISCORD_LIMITS",

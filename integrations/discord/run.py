@@ -17,9 +17,9 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.kit import PlatformKit
+from bot.adapter import Kit
 from integrations.discord import shards
-from integrations.discord.bot import CitebotDiscord
+from integrations.discord.app import CitebotDiscord
 from integrations.discord.commands import declared_tree
 from integrations.discord.orphans import DiscordOrphans
 from integrations.discord.routes import DISCORD_LIMITS
@@ -60,7 +60,7 @@ def _token(environment: DiscordSettings) -> str:
 
 
 async def run_discord(
-    kit: PlatformKit,
+    kit: Kit,
     environment: DiscordSettings,
     ready: asyncio.Event | None = None,
     *,

@@ -25,8 +25,7 @@ from typing import Any
 import discord
 from discord.gateway import DiscordWebSocket
 
-from bot.budgets import Limit, Window, WriteBudget
-from bot.shares import FairShare, Holder
+from bot.adapter import FairShare, Holder, Limit, Window, WriteBudget
 
 __all__ = ["IDENTIFY", "Identify", "ShardedClient", "Shards"]
 

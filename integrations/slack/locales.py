@@ -20,7 +20,7 @@ from collections.abc import Callable
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.lookups import Kept, Looked, Lookup
+from bot.adapter import Kept, Looked, Lookup
 
 __all__ = ["UserLocales"]
 

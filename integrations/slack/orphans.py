@@ -17,8 +17,7 @@ from dataclasses import replace
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.inflight import Whereabouts
-from bot.orphans import Note
+from bot.adapter import Note, Whereabouts
 from bot.render.ports import Payload
 
 __all__ = ["SlackOrphans"]

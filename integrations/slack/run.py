@@ -11,13 +11,11 @@ import aiohttp
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 
-from bot.budgets import WriteBudget
-from bot.ingress import Route
-from bot.kit import PlatformKit
+from bot.adapter import Kit, Route, WriteBudget
 from integrations.slack.app import SlackBot
 from integrations.slack.orphans import SlackOrphans
 from integrations.slack.settings import SlackSettings
-from integrations.slack.web import SLACK_LIMITS, make_web_client
+from integrations.slack.wire import SLACK_LIMITS, make_web_client
 
 __all__ = ["run_slack"]
 
@@ -25,7 +23,7 @@ log = logging.getLogger(__name__)
 
 
 async def run_slack(
-    kit: PlatformKit,
+    kit: Kit,
     environment: SlackSettings,
     ready: asyncio.Event | None = None,
     *,
@@ -93,7 +91,7 @@ async def _socket_mode(
 
 
 async def _http_mode(
-    bot: SlackBot, environment: SlackSettings, kit: PlatformKit, stack: contextlib.AsyncExitStack
+    bot: SlackBot, environment: SlackSettings, kit: Kit, stack: contextlib.AsyncExitStack
 ) -> None:
     """Slack's events, interactions and commands at ``/slack/events`` on ``PORT``, a route on
     the worker's HTTP way in; Bolt checks each request's signature."""

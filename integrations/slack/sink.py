@@ -33,14 +33,13 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.budgets import Window
-from bot.inflight import Whereabouts
+from bot.adapter import Whereabouts, Window
 from bot.render.ports import Payload
 from integrations.slack.cards import disclaimer as disclaimer_block
 from integrations.slack.markdown import UNFURL_OFF
 from integrations.slack.parts import groups, refused_group, without
 from integrations.slack.presenter import placeholder
-from integrations.slack.web import PacedWebClient, slack_window
+from integrations.slack.wire import PacedWebClient, slack_window
 
 __all__ = ["NativeStreams", "SlackSink", "vote_key"]
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.inflight import Whereabouts
-from bot.orphans import Note
+from bot.adapter import Note, Whereabouts
 from bot.render.ports import Payload
 from integrations.telegram.limits import TEXT
 from integrations.telegram.markdown import visible

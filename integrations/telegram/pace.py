@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.budgets import Limit, Window
+from bot.adapter import Limit, Window
 from integrations.telegram.place import Chat
 
 __all__ = ["PACE", "Pace", "pace_limits", "promised", "waited_for", "windows"]

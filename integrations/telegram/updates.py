@@ -39,8 +39,8 @@ from aiogram.types import Update
 from aiohttp import web
 from pydantic import ValidationError
 
-from bot.ingress import Route
-from integrations.telegram.bot import ALLOWED_UPDATES
+from bot.adapter import Route
+from integrations.telegram.app import ALLOWED_UPDATES
 from integrations.telegram.settings import TelegramSettings
 from integrations.telegram.wire import said
 
@@ -131,7 +131,7 @@ class Reader:
 
 
 Serve = Callable[[int, Sequence[Route]], AbstractAsyncContextManager[int]]
-"""The worker's HTTP way in (:meth:`~bot.kit.PlatformKit.serve_http`)."""
+"""The worker's HTTP way in (:meth:`~bot.kit.Kit.serve_http`)."""
 
 
 @asynccontextmanager

@@ -25,7 +25,7 @@ from aiogram import methods as bot_methods
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRetryAfter
 from aiogram.methods.base import TelegramMethod
 
-from bot.budgets import WriteBudget
+from bot.adapter import WriteBudget
 from bot.render.ports import Payload
 from integrations.telegram.markdown import plain
 from integrations.telegram.pace import pace_limits, waited_for, windows

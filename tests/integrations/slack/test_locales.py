@@ -12,7 +12,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.lookups import KeptInStore
 from bot.state import open_state
 from integrations.slack.locales import UserLocales
-from integrations.slack.web import make_web_client
+from integrations.slack.wire import make_web_client
 from tests.patience import PATIENCE
 from tests.sim.slack import SlackSim
 

@@ -16,7 +16,7 @@ from bot.i18n.wording import Wording
 from integrations.slack.orphans import SlackOrphans
 from integrations.slack.presenter import SlackPresenter
 from integrations.slack.sink import NativeStreams, SlackSink
-from integrations.slack.web import make_web_client
+from integrations.slack.wire import make_web_client
 from tests.integrations.orphaned import close_left
 from tests.sim.slack import SlackSim
 

@@ -12,7 +12,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.budgets import WriteBudget
-from integrations.slack.web import SLACK_LIMITS
+from integrations.slack.wire import SLACK_LIMITS
 from tests.integrations.slack.conftest import slack_settings, worker_on
 from tests.sim.slack import SlackSim
 from tests.sim.slack.tiers import Tier

@@ -17,7 +17,7 @@ from pydantic import SecretStr
 from bot.budgets import WriteBudget
 from bot.state.coordination import open_coordination, scope_of
 from bot.upstream.client import AnswerClient, RetryPolicy
-from integrations.slack.web import SLACK_LIMITS
+from integrations.slack.wire import SLACK_LIMITS
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.slack import SlackSim
 from tests.sim.upstream import Pause, Stream, UpstreamSim, answer

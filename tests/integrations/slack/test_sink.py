@@ -11,7 +11,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.budgets import WriteBudget
 from integrations.slack.sink import NativeStreams, SlackSink
-from integrations.slack.web import SLACK_LIMITS, make_web_client
+from integrations.slack.wire import SLACK_LIMITS, make_web_client
 from tests.sim.slack import SlackSim
 
 CHANNEL = "C0GENERAL"

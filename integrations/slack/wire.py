@@ -22,7 +22,7 @@ from slack_sdk.http_retry.builtin_async_handlers import AsyncConnectionErrorRetr
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
-from bot.budgets import Limit, Window, WriteBudget
+from bot.adapter import Limit, Window, WriteBudget
 
 __all__ = [
     "SLACK_LIMITS",
