@@ -310,7 +310,10 @@ class Settings(EnvironmentSettings):
         le=65535,
         validation_alias="METRICS_PORT",
         json_schema_extra={SHOWN_DEFAULT: "off"},
-        description="Serve `/metrics`, `/healthz` and `/readyz` on this port.",
+        description=(
+            "Serve `/metrics`, `/healthz` and `/readyz` on this port (it may be `PORT` or "
+            "`TELEGRAM_WEBHOOK_PORT` too: the worker serves every route on one HTTP way in)."
+        ),
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO",
