@@ -1,14 +1,10 @@
-"""Teams' entry in the registry of platforms (``citebot.platforms`` in pyproject.toml).
-
-No runner yet: the adapter (activities in through the kit, the sink, settings, reports) comes
-with the core's one HTTP way in (issue 33), so the worker does not start Teams and its places
-are not yet places; ``citebot ask --platform teams`` and ``citebot manifest teams`` work."""
+"""Teams' entry in the registry of platforms (``citebot.platforms`` in pyproject.toml)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.adapter import Pacer
+from bot.adapter import Pacer, Runner
 from bot.platforms import PlaceIds, Platform, Shown
 from bot.render.ports import Payload, Presenter
 from integrations.teams.settings import TeamsSettings
@@ -23,6 +19,12 @@ def _presenter() -> Presenter:
     from integrations.teams.presenter import TeamsPresenter
 
     return TeamsPresenter()
+
+
+def _runner() -> Runner[TeamsSettings]:
+    from integrations.teams.run import run_teams
+
+    return run_teams
 
 
 def _shown(answer: Sequence[Payload], thread: Sequence[Payload]) -> Shown:
@@ -41,6 +43,7 @@ TEAMS = Platform(
     name="teams",
     presenter=_presenter,
     environment=TeamsSettings,
+    runner=_runner,
     # A personal chat's stream takes one update a second at most (the streaming page asks for
     # 1.5 to 2 s of tokens a chunk); a channel's answer is posted once, when it is done.
     pacer=Pacer(min_interval=1.5),
@@ -53,7 +56,7 @@ TEAMS = Platform(
         server_name="TEAM_ID",
         channel=_THREAD_ID,
         channel_name="CHANNEL_ID",
-        # "Ask a person" would name the team's owners (no adapter asks yet: no runner)
+        # "Ask a person" names the team's owners, or a group chat's members
         handoff="admins",
         handoff_names=("admins",),
     ),

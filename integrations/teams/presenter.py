@@ -23,7 +23,7 @@ from bot.render.text import clip, superscript
 from integrations.teams import cards, limits
 from integrations.teams.markdown import MARKER, TeamsMarkdown, markers, outside_code
 
-__all__ = ["TeamsPresenter", "plainer", "root_entity", "with_addenda"]
+__all__ = ["TeamsPresenter", "closing_lines", "plainer", "root_entity", "with_addenda"]
 
 _CITATION_ID = re.compile(r"citation entity with ID: ?([0-9]+)")
 
@@ -77,9 +77,40 @@ def with_addenda(
     ``MAX_CARDS``).
 
     Each message gets the citations of the ``[n]`` in its text; a ``[n]`` with no citation
-    (a number in that summary) becomes a plain superscript. The lines and the related
-    questions' card go on the last message. A message past 100 KB loses its popups' cards,
-    largest first, then its citations' keywords and abstracts, never its words."""
+    (a number in that summary) becomes a plain superscript. The lines
+    (:func:`closing_lines`) and the related questions' card go on the last message. A message
+    past 100 KB loses its popups' cards, largest first, then its citations' keywords and
+    abstracts, never its words."""
+    claims, _, attachments, rest = _addenda(thread)
+    lines = closing_lines(answer, thread)
+    shown = [copy.deepcopy(dict(message)) for message in answer]
+    for index, message in enumerate(shown):
+        last = index == len(shown) - 1
+        text = str(message.get("text", ""))
+        if last and lines:
+            text = "\n\n".join([text, *lines]) if text else "\n\n".join(lines)
+        message["text"] = _cite(message, text, claims)
+        if last and attachments:
+            message["attachments"] = [*message.get("attachments", []), *attachments]
+        _fit(message)
+    return shown, rest
+
+
+def closing_lines(answer: Sequence[Payload], thread: Sequence[Payload]) -> list[str]:
+    """The lines that close the answer's last message: first each source its text does not
+    mark (an answer stopped short: its ``[n]`` and title, so its popup opens from there), then
+    the addenda's (the sources past 20, the also consulted)."""
+    claims, lines, _, _ = _addenda(thread)
+    marked = {n for message in answer for n in markers(str(message.get("text", "")))}
+    unmarked = [claims[n] for n in sorted(claims) if n not in marked]
+    return [_listed(unmarked), *lines] if unmarked else lines
+
+
+def _addenda(
+    thread: Sequence[Payload],
+) -> tuple[dict[int, Payload], list[str], list[Payload], list[Payload]]:
+    """The thread's addenda read together (their citations by position, closing lines and
+    attachments), and its other messages."""
     claims: dict[int, Payload] = {}
     lines: list[str] = []
     attachments: list[Payload] = []
@@ -93,21 +124,7 @@ def with_addenda(
             claims.setdefault(int(found["position"]), found)
         lines += addendum.get("lines", [])
         attachments += addendum.get("attachments", [])
-    shown = [copy.deepcopy(dict(message)) for message in answer]
-    marked = {n for message in shown for n in markers(str(message.get("text", "")))}
-    unmarked = [claims[n] for n in sorted(claims) if n not in marked]
-    if unmarked:  # a source its text no longer marks (an answer stopped short): listed
-        lines = [_listed(unmarked), *lines]
-    for index, message in enumerate(shown):
-        last = index == len(shown) - 1
-        text = str(message.get("text", ""))
-        if last and lines:
-            text = "\n\n".join([text, *lines]) if text else "\n\n".join(lines)
-        message["text"] = _cite(message, text, claims)
-        if last and attachments:
-            message["attachments"] = [*message.get("attachments", []), *attachments]
-        _fit(message)
-    return shown, rest
+    return claims, lines, attachments, rest
 
 
 def _listed(claims: list[Payload]) -> str:

@@ -32,6 +32,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from bot.adapter import Whereabouts
 from bot.render.ports import Payload
 from integrations.teams.limits import STREAM_INTERVAL
 from integrations.teams.place import Conversation, answer_key
@@ -286,6 +287,26 @@ class TeamsSink:
             except (TeamsRefused, TooLarge) as refused:
                 form = _plainer(form, refused)
         return False
+
+    def whereabouts(self) -> Whereabouts:
+        """Where the answer is, for the worker that closes it if this one dies
+        (:mod:`.orphans`): its conversation and thread, its Teams region as ``via``."""
+        stream = self._stream
+        streamed = stream is not None and bool(stream.streamed)
+        messages = self.message_ids
+        if not messages and stream is not None and stream.stream_id is not None:
+            messages = (stream.message_id or stream.stream_id,)
+        return Whereabouts(
+            conversation=self._where.id,
+            thread=self._where.thread,
+            messages=messages,
+            shown=bool(self._shown) or streamed,
+            streaming=(stream.stream_id,)
+            if stream is not None and stream.streaming and stream.stream_id is not None
+            else (),
+            group=not self._where.direct,
+            via=self._where.service_url,
+        )
 
     def vote_key(self) -> str | None:
         """Where votes on this answer arrive (``bot.answerlog.VoteKeyed``): its message with

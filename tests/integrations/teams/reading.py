@@ -14,7 +14,7 @@ from typing import Any
 from bot.i18n.wording import Labels
 from bot.render.ports import Payload
 from integrations.teams.cards import ADDENDUM
-from integrations.teams.presenter import with_addenda
+from integrations.teams.presenter import closing_lines, with_addenda
 from tests.integrations.formatter.reading import Card, Reading, markdown_reading, quoted
 
 __all__ = ["claims_of", "read_answer", "read_teams"]
@@ -44,8 +44,9 @@ def read_teams(answer: Sequence[Payload], thread: Sequence[Payload], labels: Lab
     lines = [line for p in thread for line in p.get(ADDENDUM, {}).get("lines", [])]
     shown, _ = with_addenda(answer, thread)
     texts = [str(message.get("text", "")) for message in shown]
-    if lines and texts:
-        texts[-1] = texts[-1].removesuffix("\n\n".join(lines)).rstrip()
+    closing = closing_lines(answer, thread)
+    if closing and texts:
+        texts[-1] = texts[-1].removesuffix("\n\n".join(closing)).rstrip()
     reading = markdown_reading("\n\n".join(texts), _NOTES, in_code=False)
     claims = claims_of(thread)
     reading.footnotes = [

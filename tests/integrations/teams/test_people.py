@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.i18n.wording import Wording
 from bot.places import Place
+from bot.platforms import place_forms
 from integrations.teams.manifest import CHECK_COMMAND
 from tests.integrations.teams.world import CITED, World, teams_world
 from tests.sim.teams import SimMessage, SimPerson, SimTeam
@@ -173,3 +174,30 @@ async def test_check_with_sources_answers_in_the_messages_thread() -> None:
         assert "Life is sacred from conception." in replies[0].text
         assert replies[-1].text.startswith("Life is sacred from conception to natural death[1].")
         assert "Life is sacred from conception." in world.upstream.questions[0][-1]["content"]
+
+
+async def test_ask_a_person_mentions_the_teams_owners_once_for_the_asker() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        team, owner, bob = await _team(world)
+        channel = team.channels[1]
+        place = Place(platform="teams", server=team.id)
+        await world.service.places.set(place, "handoff", "admins", by=owner.id, forms=place_forms())
+        world.upstream.queue(CITED)
+        post, _ = await teams.mention(bob, channel, "Is life sacred?")
+        await world.answered()
+        (shown,) = world.replies(channel, post)
+        ask = [b for b in buttons(shown) if b["value"].get("action") == "ask_person"]
+        assert len(ask) == 1
+        await teams.press(owner, shown, ask[0])  # not the asker: nothing is posted
+        await world.idle()
+        await teams.press(bob, shown, ask[0])
+        await world.idle()
+        await teams.press(bob, shown, ask[0])  # once
+        await world.idle()
+        handed = [m for m in world.replies(channel, post) if m.activity.get("entities")]
+        handoffs = [m for m in handed if "<at>" in m.text]
+        assert len(handoffs) == 1
+        mentioned = [e["mentioned"]["id"] for e in handoffs[0].activity["entities"]]
+        assert mentioned == [owner.id]
+        assert "Bob Baker" in handoffs[0].text

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.platforms import load_platform
+from bot.platforms import load_platform, place_forms
 from config import SettingsError
 from integrations.teams.settings import TeamsSettings
 
@@ -66,8 +66,12 @@ def test_a_bad_value_is_one_line_naming_its_variable(variables: dict[str, str], 
     assert SECRET not in str(error.value)
 
 
-def test_the_registry_has_teams_but_the_worker_does_not_run_it_yet() -> None:
+def test_the_worker_runs_teams_and_its_places_are_places() -> None:
     teams = load_platform("teams")
     assert teams.environment is TeamsSettings
-    assert not teams.runs
+    assert teams.runs
     assert teams.presenter().name == "teams"
+    team = "19:abc@thread.tacv2"
+    assert str(place_forms().parse(f"teams:{team}/19:def@thread.tacv2")) == (
+        f"teams:{team}/19:def@thread.tacv2"
+    )

@@ -1,5 +1,6 @@
-"""A running citebot Teams bot between the simulated Teams and the simulated upstream: the real
-Teams SDK models and client, the bot's own ways in and out, the real answer service."""
+"""A running citebot Teams worker between the simulated Teams and the simulated upstream: the
+real Teams SDK models and client, the worker's own runner on the core's HTTP way in, the real
+answer service."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
 from pydantic import SecretStr
 
 from bot.kit import PlatformKit
@@ -19,9 +19,10 @@ from bot.serving import answer_service
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config.settings import Settings, load_settings
 from integrations.teams.platform import TEAMS
-from integrations.teams.run import PATH, teams_bot
+from integrations.teams.run import PATH, run_teams
 from integrations.teams.settings import TeamsSettings
 from tests.patience import PATIENCE
+from tests.sim.redis_server import free_port
 from tests.sim.teams import SimConversation, SimMessage, TeamsSim
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
@@ -60,6 +61,7 @@ def teams_config(teams: TeamsSim, upstream: UpstreamSim, **extra: str) -> Config
         "TEAMS_OPENID_URL": teams.openid_url,
         "TEAMS_TOKEN_URL": teams.token_url,
         "TEAMS_GRAPH_URL": teams.graph_url,
+        "TEAMS_PORT": str(free_port()),
         "UPSTREAM_BASE_URL": upstream.base_url,
         "UPSTREAM_API_KEY": "sk-test",
         "HISTORY_TURNS": "3",
@@ -128,19 +130,22 @@ async def teams_world(
         kit = PlatformKit(
             service, TEAMS, environment=config.teams, settings=config.settings, pacer=FAST
         )
-        bot = await stack.enter_async_context(teams_bot(kit, config.teams, stream_interval=STREAM))
-        await stack.enter_async_context(kit.serving(_closer))
-        app = web.Application()
-        app.router.add_post(PATH, bot.handle)
-        runner = web.AppRunner(app, handle_signals=False)
-        await runner.setup()
-        stack.push_async_callback(runner.cleanup)
-        await web.TCPSite(runner, "127.0.0.1", 0).start()
-        teams.bot_url = f"http://127.0.0.1:{runner.addresses[0][1]}{PATH}"
+        stop, ready = asyncio.Event(), asyncio.Event()
+        task = asyncio.create_task(
+            run_teams(kit, config.teams, ready, stop=stop, stream_interval=STREAM)
+        )
+        stack.push_async_callback(_stopped, stop, task)
+        waiting = asyncio.create_task(ready.wait())
+        await asyncio.wait({task, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            waiting.cancel()
+            task.result()
+        teams.bot_url = f"http://127.0.0.1:{config.teams.port}{PATH}"
         yield World(teams, upstream, config, service, kit)
-        await asyncio.sleep(0)
         teams.assert_valid()
 
 
-async def _closer(orphan: Any) -> None:
-    raise AssertionError(f"no Teams answer is left by a worker in these tests: {orphan}")
+async def _stopped(stop: asyncio.Event, task: asyncio.Task[None]) -> None:
+    """The worker stopped as SIGTERM stops it: no more activities, its answers drained."""
+    stop.set()
+    await task
