@@ -16,8 +16,9 @@ from bot.i18n.wording import Wording
 from bot.service import FORGET_LIMIT
 from bot.state import State, open_state
 from bot.state.names import person_questions
-from tests.integrations.telegram.world import CITED, telegram_world
+from tests.integrations.telegram.world import telegram_world
 from tests.sim.redis_server import RedisProcess
+from tests.sim.upstream import CITED
 
 PLACES = 300
 """Places whose settings others changed: what a forget once walked every time."""

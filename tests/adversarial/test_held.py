@@ -18,9 +18,9 @@ from bot.platforms import load_platform
 from bot.render.formatter import AnswerFormatter
 from bot.upstream.events import AnswerDone
 from integrations.telegram.updates import SECRET_HEADER
-from tests.integrations.telegram.world import CITED, World, telegram_world
+from tests.integrations.telegram.world import World, telegram_world
 from tests.sim.telegram import SimMessage, SimUser
-from tests.sim.upstream import answer
+from tests.sim.upstream import CITED, answer
 
 
 def free_port() -> int:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from prometheus_client import generate_latest
 
-from tests.integrations.telegram.world import CITED, World, telegram_world
+from tests.integrations.telegram.world import World, telegram_world
 from tests.sim.telegram import SimMessage, SimUser
-from tests.sim.upstream import answer
+from tests.sim.upstream import CITED, answer
 
 FORGED = (
     "fb:evil",

@@ -214,6 +214,23 @@ def answer(
     return Stream(tuple(steps))
 
 
+CITED = answer(
+    ["Life is sacred from conception", " to natural death[^1]."],
+    [
+        magisterium_citation(
+            0,
+            "Human life is sacred &apos;from its beginning&apos;.",
+            title="Cherishing Life",
+            author="CBCEW",
+            year="2004",
+            reference="34",
+        )
+    ],
+    related=["What does the Catechism say about it?", "Why is life sacred?"],
+)
+"""An answer with one footnote, its source and two related questions."""
+
+
 def _has_text(step: dict[str, Any]) -> bool:
     choices = step.get("choices") or [{}]
     return bool(choices[0].get("delta", {}).get("content"))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 
-from tests.integrations.teams.world import CITED, teams_world
-from tests.sim.upstream import Cut, Gate, Stream, answer, chunk
+from tests.integrations.teams.world import teams_world
+from tests.sim.upstream import CITED, Cut, Gate, Stream, answer, chunk
 
 
 async def test_a_personal_chats_answer_streams_and_ends_with_its_citations() -> None:

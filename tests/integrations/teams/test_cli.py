@@ -8,8 +8,7 @@ import json
 
 from tests.bot.test_cli import ask_upstream
 from tests.integrations.teams.payloads import validate_teams_payload
-from tests.integrations.teams.world import CITED
-from tests.sim.upstream import UpstreamSim
+from tests.sim.upstream import CITED, UpstreamSim
 
 
 async def test_ask_json_prints_the_answer_with_its_citations_on_it() -> None:

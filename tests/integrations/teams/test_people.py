@@ -14,9 +14,9 @@ from bot.i18n.wording import Wording
 from bot.places import Place
 from bot.platforms import place_forms
 from integrations.teams.manifest import CHECK_COMMAND
-from tests.integrations.teams.world import CITED, World, teams_world
+from tests.integrations.teams.world import World, teams_world
 from tests.sim.teams import SimMessage, SimPerson, SimTeam
-from tests.sim.upstream import answer
+from tests.sim.upstream import CITED, answer
 
 EN = Wording("en", "teams")
 

@@ -24,28 +24,12 @@ from integrations.teams.settings import TeamsSettings
 from tests.patience import PATIENCE
 from tests.sim.redis_server import free_port
 from tests.sim.teams import SimConversation, SimMessage, TeamsSim
-from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
+from tests.sim.upstream import UpstreamSim
 
 FAST = Pacer(min_interval=0.05)
 STREAM = 0.3
 """Seconds between a stream's updates (the simulator's least is a tenth of it)."""
 APP_PASSWORD = "sim-app-secret-not-for-logs"
-
-CITED = answer(
-    ["Life is sacred from conception", " to natural death[^1]."],
-    [
-        magisterium_citation(
-            0,
-            "Human life is sacred &apos;from its beginning&apos;.",
-            title="Cherishing Life",
-            author="CBCEW",
-            year="2004",
-            reference="34",
-        )
-    ],
-    related=["What does the Catechism say about it?", "Why is life sacred?"],
-)
-"""An answer with one footnote, its source and two related questions."""
 
 
 @dataclass(frozen=True)

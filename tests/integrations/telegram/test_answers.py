@@ -10,8 +10,8 @@ import asyncio
 import pytest
 
 from integrations.telegram import sink as sink_module
-from tests.integrations.telegram.world import CITED, World
-from tests.sim.upstream import Gate, Pause, answer, magisterium_citation
+from tests.integrations.telegram.world import World
+from tests.sim.upstream import CITED, Gate, Pause, answer, magisterium_citation
 
 FOOTNOTE = "[¹](https://example.org/doc/1)"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from tests.integrations.telegram.world import CITED, World, telegram_world
-from tests.sim.upstream import answer
+from tests.integrations.telegram.world import World, telegram_world
+from tests.sim.upstream import CITED, answer
 
 
 async def test_a_vote_is_thanked_kept_once_per_person_and_counted_on_its_answer(

@@ -11,9 +11,8 @@ import json
 from bot.i18n.wording import Wording
 from tests.bot.test_cli import ask_upstream, citebot, clean_env
 from tests.integrations.telegram.payloads import validate_telegram_payload
-from tests.integrations.telegram.world import CITED
 from tests.sim.telegram import TelegramSim
-from tests.sim.upstream import UpstreamSim
+from tests.sim.upstream import CITED, UpstreamSim
 
 TOKEN = "123456789:AAHsimulatedTelegramBotTokenForTests0"
 

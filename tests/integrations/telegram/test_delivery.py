@@ -6,8 +6,8 @@ drafts or rich messages gets messages and classic HTML instead."""
 from __future__ import annotations
 
 from tests.integrations.telegram.payloads import validate_telegram_payload
-from tests.integrations.telegram.world import CITED, World
-from tests.sim.upstream import Pause, answer, magisterium_citation
+from tests.integrations.telegram.world import World
+from tests.sim.upstream import CITED, Pause, answer, magisterium_citation
 
 PARAGRAPH = (
     "Grace is the **free and undeserved help** that God gives us to respond to his call, "

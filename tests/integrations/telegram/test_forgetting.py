@@ -16,11 +16,11 @@ import pytest
 
 from bot.i18n.wording import Wording
 from tests.bot.state.scan import everything_stored
-from tests.integrations.telegram.world import CITED, World, telegram_world
+from tests.integrations.telegram.world import World, telegram_world
 from tests.patience import PATIENCE
 from tests.sim.redis_server import RedisProcess
 from tests.sim.telegram import SimChat, SimMessage, SimUser
-from tests.sim.upstream import answer
+from tests.sim.upstream import CITED, answer
 
 GERMAN = Wording(language="de", platform="telegram")
 

@@ -6,9 +6,9 @@ dropped), counted on the worker's metrics."""
 from __future__ import annotations
 
 from integrations.telegram.pace import Pace
-from tests.integrations.telegram.world import CITED, World, telegram_world
+from tests.integrations.telegram.world import World, telegram_world
 from tests.sim.telegram import RateLimits, TelegramSim
-from tests.sim.upstream import Pause, answer
+from tests.sim.upstream import CITED, Pause, answer
 
 SCALED = RateLimits(per_chat=(1, 0.25), per_group=(20, 15.0), overall=(30, 0.25))
 """Telegram's limits, the windows a quarter as long (the group's minute, 15 s)."""

@@ -13,8 +13,8 @@ from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.report_view import report_text
 from tests.bot.ops.reports import widest_report
 from tests.integrations.telegram.payloads import validate_telegram_payload
-from tests.integrations.telegram.world import CITED, World
-from tests.sim.upstream import answer
+from tests.integrations.telegram.world import World
+from tests.sim.upstream import CITED, answer
 
 
 async def test_an_admin_reads_the_groups_report_and_a_member_is_refused(world: World) -> None:

@@ -23,27 +23,11 @@ from integrations.telegram.run import run_telegram
 from integrations.telegram.settings import TelegramSettings
 from tests.patience import PATIENCE
 from tests.sim.telegram import SimChat, SimMessage, SimUser, TelegramSim
-from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
+from tests.sim.upstream import UpstreamSim
 
 FAST = Pacer(min_interval=0.05)
 QUICK = Pace(chat=(1, 0.02), group=(20, 0.4), bot=(30, 0.02))
 """Telegram's pace with windows a fiftieth as long or less: every rule kept, none waited for."""
-
-CITED = answer(
-    ["Life is sacred from conception", " to natural death[^1]."],
-    [
-        magisterium_citation(
-            0,
-            "Human life is sacred &apos;from its beginning&apos;.",
-            title="Cherishing Life",
-            author="CBCEW",
-            year="2004",
-            reference="34",
-        )
-    ],
-    related=["What does the Catechism say about it?", "Why is life sacred?"],
-)
-"""An answer with one footnote, its source and two related questions."""
 
 
 @dataclass(frozen=True)
