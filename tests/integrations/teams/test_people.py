@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.adapter import Venue
 from bot.i18n.wording import Wording
 from bot.places import Place
 from bot.platforms import place_forms
@@ -201,3 +202,51 @@ async def test_ask_a_person_mentions_the_teams_owners_once_for_the_asker() -> No
         mentioned = [e["mentioned"]["id"] for e in handoffs[0].activity["entities"]]
         assert mentioned == [owner.id]
         assert "Bob Baker" in handoffs[0].text
+
+
+async def test_an_own_answer_comes_first_and_ask_the_sources_asks_them() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        team, owner, bob = await _team(world)
+        channel = team.channels[1]
+        venue = Venue(server=team.id)
+        await world.kit.add_own_answer(
+            venue,
+            "When is Mass on Sunday?",
+            "Mass is at 10 on Sundays.",
+            by=owner.id,
+            name=owner.name,
+            language="en",
+        )
+        post, _ = await teams.mention(bob, channel, "When is Mass on Sunday?")
+        await world.idle()
+        (own,) = world.replies(channel, post)
+        assert own.text.startswith("Mass is at 10 on Sundays.")
+        assert world.upstream.requests == []
+        sources = [b for b in buttons(own) if b["value"].get("action") == "ask_sources"]
+        world.upstream.queue(answer(["The parish bulletin lists the times."]))
+        await teams.press(bob, own, sources[0])
+        await world.answered()
+        assert world.replies(channel, post)[-1].text.startswith(
+            "The parish bulletin lists the times."
+        )
+
+
+async def test_a_related_questions_button_asks_it_in_the_same_thread() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        team, _, bob = await _team(world)
+        channel = team.channels[1]
+        world.upstream.queue(CITED, answer(["Because God made it."]))
+        post, _ = await teams.mention(bob, channel, "Is life sacred?")
+        await world.answered()
+        (shown,) = world.replies(channel, post)
+        related = [b for b in buttons(shown) if b["value"].get("citebot") == "related"]
+        assert [b["value"]["question"] for b in related] == [
+            "What does the Catechism say about it?",
+            "Why is life sacred?",
+        ]
+        await teams.press(bob, shown, related[1])
+        await world.answered(2)
+        assert world.upstream.questions[1][-1]["content"].endswith("Why is life sacred?")
+        assert world.replies(channel, post)[-1].text.startswith("Because God made it.")
