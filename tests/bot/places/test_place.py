@@ -28,6 +28,12 @@ def parse_place(written: str) -> Place:
         ("  Discord:1 ", Place("discord", "1")),
         ("telegram:-1001234567890", Place("telegram", "-1001234567890")),
         ("telegram:42", Place("telegram", "42")),
+        ("teams:19:abc@thread.tacv2", Place("teams", "19:abc@thread.tacv2")),
+        (
+            "teams:19:abc@thread.tacv2/19:def@thread.tacv2",
+            Place("teams", "19:abc@thread.tacv2", "19:def@thread.tacv2"),
+        ),
+        ("teams:19:chat_1@thread.v2", Place("teams", "19:chat_1@thread.v2")),
     ],
 )
 def test_a_place_is_read_as_its_platform_writes_its_ids(written: str, place: Place) -> None:
@@ -46,6 +52,7 @@ FORMS = {
     "discord": "discord:GUILD_ID or discord:GUILD_ID/CHANNEL_ID",
     "slack": "slack:TEAM_ID or slack:TEAM_ID/CHANNEL_ID",
     "telegram": "telegram:CHAT_ID",
+    "teams": "teams:TEAM_ID or teams:TEAM_ID/CHANNEL_ID",
 }
 
 
@@ -54,6 +61,7 @@ FORMS = {
     [
         *("discord:abc", "discord:1/", "discord:1/2/3", "discord", "discord:"),
         *("slack:C0123/C0456", "telegram:@parish", "telegram:-100/7"),
+        *("teams:19:abc", "teams:a:1personal"),
     ],
 )
 def test_a_malformed_place_is_refused_with_its_platform_s_forms(written: str) -> None:
@@ -69,7 +77,8 @@ def test_a_platform_without_places_is_refused_with_every_place_s_form(written: s
         parse_place(written)
     assert str(refused.value) == (
         f"{written}: not a place; write discord:GUILD_ID, discord:GUILD_ID/CHANNEL_ID,"
-        " slack:TEAM_ID, slack:TEAM_ID/CHANNEL_ID, or telegram:CHAT_ID"
+        " slack:TEAM_ID, slack:TEAM_ID/CHANNEL_ID, teams:TEAM_ID, teams:TEAM_ID/CHANNEL_ID, or"
+        " telegram:CHAT_ID"
     )
 
 
@@ -78,6 +87,7 @@ def test_the_terminal_is_a_platform_without_places() -> None:
     assert "discord" in place_forms()
     assert "slack" in place_forms()
     assert "telegram" in place_forms()
+    assert "teams" in place_forms()
 
 
 def test_a_platform_another_distribution_installs_has_the_places_its_entry_describes(
