@@ -250,3 +250,32 @@ async def test_a_related_questions_button_asks_it_in_the_same_thread() -> None:
         await world.answered(2)
         assert world.upstream.questions[1][-1]["content"].endswith("Why is life sacred?")
         assert world.replies(channel, post)[-1].text.startswith("Because God made it.")
+
+
+async def test_in_a_group_chat_its_members_set_it_up_a_guest_may_not() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        alice = teams.add_person("Alice Archer")
+        guest = teams.add_person("Gina Guest", role="guest")
+        chat = teams.group_chat("Friends", [alice, guest])
+        asked, _ = await teams.mention(guest, chat, "settings")
+        await world.idle()
+        assert said(world.replies(chat, asked)) == [EN.admins_only()]
+        asked, _ = await teams.mention(alice, chat, "settings")
+        await world.idle()
+        (card,) = world.replies(chat, asked)
+        save = button(card, "settings")
+        await teams.press(alice, card, {**save, "value": {**save["value"], "language": "de"}})
+        await world.idle()
+        assert (await world.service.places.of(Place("teams", chat.id))).language == "de"
+
+
+async def test_help_says_how_citebot_is_asked_in_the_persons_language() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        alice = teams.add_person("Alice Archer", locale="fr-FR")
+        chat = teams.personal_chat(alice)
+        asked, _ = await teams.say(alice, chat, "help")
+        await world.idle()
+        assert said(world.replies(chat, asked)) == [Wording("fr", "teams").mention_help()]
+        assert world.upstream.requests == []
