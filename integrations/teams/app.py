@@ -27,6 +27,7 @@ from typing import Any
 
 from aiohttp import web
 from microsoft_teams.api.activities import (
+    Activity,
     ActivityTypeAdapter,
     ConversationUpdateActivity,
     MessageActivity,
@@ -38,7 +39,7 @@ from microsoft_teams.api.activities.invoke.message_extension import (
 )
 from pydantic import ValidationError
 
-from bot.adapter import FORGET_RETRIES, Admitted, Heard, Kit
+from bot.adapter import FORGET_RETRIES, Admitted, Heard, Kit, Say
 from integrations.teams import cards
 from integrations.teams.admin import SettingsAdmin
 from integrations.teams.admin_view import ANSWERS, SETTINGS
@@ -114,7 +115,7 @@ class TeamsBot:
             return web.Response(status=200)
         return await self._take(activity)
 
-    async def _take(self, activity: Any) -> web.Response:
+    async def _take(self, activity: Activity) -> web.Response:
         if isinstance(activity, MessageActivity):
             self.kit.spawn(self._message(activity))
         elif isinstance(activity, MessageSubmitActionInvokeActivity):
@@ -199,7 +200,7 @@ class TeamsBot:
         elif kind == FORGET:
             await self.forgetting.pressed(activity, where, value)
 
-    def _saying(self, where: Conversation) -> Any:
+    def _saying(self, where: Conversation) -> Say:
         async def say(words: str) -> None:
             await self.chat.say(where, words)
 
