@@ -279,3 +279,29 @@ async def test_help_says_how_citebot_is_asked_in_the_persons_language() -> None:
         await world.idle()
         assert said(world.replies(chat, asked)) == [Wording("fr", "teams").mention_help()]
         assert world.upstream.requests == []
+
+
+async def test_an_owner_adds_and_removes_an_own_answer_from_the_settings_card() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        team, owner, _ = await _team(world)
+        general = team.channels[0]
+        asked, _ = await teams.mention(owner, general, "settings team")
+        await world.idle()
+        (card,) = world.replies(general, asked)
+        add = button(card, "answers")
+        fields = {"own_question": "When is Mass?", "own_answer": "At 10 on Sundays."}
+        await teams.press(owner, card, {**add, "value": {**add["value"], **fields}})
+        await world.idle()
+        venue = Venue(server=team.id)
+        (kept,) = await world.kit.own_answers(venue)
+        assert (kept.question, kept.answer, kept.name) == (
+            "When is Mass?",
+            "At 10 on Sundays.",
+            "Olivia Owner",
+        )
+        remove = [b for b in buttons(card) if b["value"].get("remove") == kept.id]
+        assert len(remove) == 1, "the card shows it again, with its Remove"
+        await teams.press(owner, card, remove[0])
+        await world.idle()
+        assert await world.kit.own_answers(venue) == []
