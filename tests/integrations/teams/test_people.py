@@ -80,12 +80,8 @@ async def test_an_owner_changes_a_channels_settings_anyone_else_is_told_no() -> 
         teams = world.teams
         team, owner, bob = await _team(world)
         channel = team.channels[1]
-        asked, _ = await teams.mention(bob, channel, "settings")
-        await world.idle()
-        assert said(world.replies(channel, asked)) == [EN.admins_only()]
-        asked, _ = await teams.mention(owner, channel, "settings")
-        await world.idle()
-        (card,) = world.replies(channel, asked)
+        assert said(await world.mention(bob, channel, "settings")) == [EN.admins_only()]
+        (card,) = await world.mention(owner, channel, "settings")
         save = button(card, "settings")
         pressed = {**save, "value": {**save["value"], "enabled": "off", "language": ""}}
         await teams.press(bob, card, pressed)  # not an owner: nothing changes
@@ -97,23 +93,16 @@ async def test_an_owner_changes_a_channels_settings_anyone_else_is_told_no() -> 
         assert not (await world.service.places.of(place)).enabled
         assert "(enabled)" in json.dumps(card.attachments), "the card shows what was done"
         world.upstream.queue(answer(["Grace is a gift."]))
-        asked, _ = await teams.mention(bob, channel, "What is grace?")
-        await world.idle()
-        assert said(world.replies(channel, asked)) == [EN.not_allowed_here()]
+        assert said(await world.mention(bob, channel, "What is grace?")) == [EN.not_allowed_here()]
         assert world.upstream.requests == []
 
 
 async def test_the_report_is_the_owners() -> None:
     async with teams_world() as world:
-        teams = world.teams
         team, owner, bob = await _team(world)
         channel = team.channels[1]
-        asked, _ = await teams.mention(bob, channel, "report")
-        await world.idle()
-        assert said(world.replies(channel, asked)) == [EN.report_admins_only()]
-        asked, _ = await teams.mention(owner, channel, "report 30d")
-        await world.idle()
-        (card,) = world.replies(channel, asked)
+        assert said(await world.mention(bob, channel, "report")) == [EN.report_admins_only()]
+        (card,) = await world.mention(owner, channel, "report 30d")
         periods = [b["value"]["period"] for b in buttons(card)]
         assert periods == ["today", "7d", "30d"]
 
@@ -142,12 +131,10 @@ async def test_a_press_of_someone_elses_forget_me_is_refused() -> None:
         teams = world.teams
         team, owner, bob = await _team(world)
         channel = team.channels[1]
-        asked, _ = await teams.mention(bob, channel, "forget-me")
-        await world.idle()
-        (card,) = world.replies(channel, asked)
+        (card,) = await world.mention(bob, channel, "forget-me")
         await teams.press(owner, card, button(card, "forget"))
         await world.idle()
-        assert EN.not_your_button() in said(world.replies(channel, asked))
+        assert EN.not_your_button() in said(world.replies(channel, card))
 
 
 async def test_the_bot_removed_from_a_team_forgets_it() -> None:
@@ -258,12 +245,8 @@ async def test_in_a_group_chat_its_members_set_it_up_a_guest_may_not() -> None:
         alice = teams.add_person("Alice Archer")
         guest = teams.add_person("Gina Guest", role="guest")
         chat = teams.group_chat("Friends", [alice, guest])
-        asked, _ = await teams.mention(guest, chat, "settings")
-        await world.idle()
-        assert said(world.replies(chat, asked)) == [EN.admins_only()]
-        asked, _ = await teams.mention(alice, chat, "settings")
-        await world.idle()
-        (card,) = world.replies(chat, asked)
+        assert said(await world.mention(guest, chat, "settings")) == [EN.admins_only()]
+        (card,) = await world.mention(alice, chat, "settings")
         save = button(card, "settings")
         await teams.press(alice, card, {**save, "value": {**save["value"], "language": "de"}})
         await world.idle()
@@ -286,9 +269,7 @@ async def test_an_owner_adds_and_removes_an_own_answer_from_the_settings_card() 
         teams = world.teams
         team, owner, _ = await _team(world)
         general = team.channels[0]
-        asked, _ = await teams.mention(owner, general, "settings team")
-        await world.idle()
-        (card,) = world.replies(general, asked)
+        (card,) = await world.mention(owner, general, "settings team")
         add = button(card, "answers")
         fields = {"own_question": "When is Mass?", "own_answer": "At 10 on Sundays."}
         await teams.press(owner, card, {**add, "value": {**add["value"], **fields}})

@@ -23,7 +23,7 @@ from integrations.teams.run import PATH, run_teams
 from integrations.teams.settings import TeamsSettings
 from tests.patience import PATIENCE
 from tests.sim.redis_server import free_port
-from tests.sim.teams import SimConversation, SimMessage, TeamsSim
+from tests.sim.teams import SimConversation, SimMessage, SimPerson, TeamsSim
 from tests.sim.upstream import UpstreamSim
 
 FAST = Pacer(min_interval=0.05)
@@ -76,6 +76,15 @@ class World:
     async def idle(self) -> None:
         """Until every activity taken was handled."""
         await self.teams.until(lambda: not self.busy())
+
+    async def mention(
+        self, person: SimPerson, conversation: SimConversation, text: str
+    ) -> list[SimMessage]:
+        """``person`` mentions citebot with ``text``; what citebot said in reply once every
+        activity was handled."""
+        asked, _ = await self.teams.mention(person, conversation, text)
+        await self.idle()
+        return self.replies(conversation, asked)
 
     def replies(self, conversation: SimConversation, after: SimMessage) -> list[SimMessage]:
         """The bot's messages in ``conversation`` since ``after`` (in its thread, in a
