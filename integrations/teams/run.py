@@ -53,11 +53,11 @@ async def run_teams(
         bot = await stack.enter_async_context(
             teams_bot(kit, environment, stream_interval=stream_interval, budget=budget)
         )
-        # Entered before activities can arrive, so that on the way out none arrives while
-        # it drains.
-        await stack.enter_async_context(kit.serving(TeamsOrphans(bot.chat)))
+        # The route outlives the drain: while the answers in flight finish, an activity gets
+        # 503 and Teams delivers it again (to a worker that stays), rather than no answer.
         route = Route("POST", PATH, bot.handle, accepting=lambda: kit.accepting)
         port = await stack.enter_async_context(kit.serve_http(environment.port, [route]))
+        await stack.enter_async_context(kit.serving(TeamsOrphans(bot.chat)))
         log.info("Teams is listening at %s on port %d as %s", PATH, port, environment.app_id)
         if ready is not None:
             ready.set()

@@ -6,6 +6,7 @@ without Teams' token is refused and nothing is posted."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from tests.integrations.teams.world import teams_world
@@ -111,3 +112,23 @@ async def test_a_stream_cut_by_the_upstream_keeps_its_text_and_says_so() -> None
         assert shown
         assert shown[0].text.startswith("Grace is a gift")
         assert "interrupted" in shown[-1].text
+
+
+async def test_a_worker_stopping_finishes_the_answer_in_flight_and_takes_nothing_new() -> None:
+    held = answer(["Grace is a gift."])
+    async with teams_world() as world:
+        teams = world.teams
+        alice = teams.add_person("Alice Archer")
+        chat = teams.personal_chat(alice)
+        world.upstream.queue(Stream((*held.steps[:1], Gate(), *held.steps[1:])))
+        asked, _ = await teams.say(alice, chat, "What is grace?")
+        await teams.until(lambda: bool(world.upstream.requests))
+        stopping = asyncio.create_task(world.stop())
+        await teams.until(lambda: not world.kit.accepting)
+        _, late = await teams.say(alice, chat, "And mercy?")
+        assert late.status == 503, "Teams delivers it again, to a worker that stays"
+        world.upstream.release()
+        await stopping
+        (shown,) = world.replies(chat, asked)
+        assert shown.text.startswith("Grace is a gift.")
+        assert len(world.upstream.requests) == 1

@@ -64,8 +64,21 @@ class World:
     service: AnswerService
     kit: PlatformKit
 
+    stopping: asyncio.Event
+    task: asyncio.Task[None]
+
     def busy(self) -> bool:
-        return bool(self.kit._tasks)
+        return any(
+            not task.done()
+            for task in asyncio.all_tasks()
+            if task.get_name() == "citebot-teams-answer"
+        )
+
+    async def stop(self) -> None:
+        """Stop the worker as SIGTERM does (``bot.worker``): the answers in flight drained
+        while the route answers 503, then the runner closed."""
+        await self.service.drain(self.config.settings.shutdown_grace_seconds)
+        await _stopped(self.stopping, self.task)
 
     async def answered(self, requests: int = 1, *, within: float = PATIENCE) -> None:
         """Until the upstream was asked ``requests`` times and every answer has finished."""
@@ -134,11 +147,10 @@ async def teams_world(
             waiting.cancel()
             task.result()
         teams.bot_url = f"http://127.0.0.1:{config.teams.port}{PATH}"
-        yield World(teams, upstream, config, service, kit)
+        yield World(teams, upstream, config, service, kit, stop, task)
         teams.assert_valid()
 
 
 async def _stopped(stop: asyncio.Event, task: asyncio.Task[None]) -> None:
-    """The worker stopped as SIGTERM stops it: no more activities, its answers drained."""
     stop.set()
     await task
