@@ -47,7 +47,7 @@ TEAMS = Platform(
     # A personal chat's stream takes one update a second at most (the streaming page asks for
     # 1.5 to 2 s of tokens a chunk); a channel's answer is posted once, when it is done.
     pacer=Pacer(min_interval=1.5),
-    noisy_loggers=("microsoft_teams", "httpx"),
+    noisy_loggers=("microsoft_teams",),
     # Anyone in any tenant can message a multi-tenant bot: a personal chat passes the
     # allowlist only when it names it.
     direct_messages_fenced=True,

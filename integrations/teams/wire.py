@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -130,7 +131,12 @@ class TeamsWire:
     ) -> None:
         self._tokens = tokens
         token = tokens.bot_framework if tokens is not None else None
+        httpx_log = logging.getLogger("httpx")
+        quiet = httpx_log.level
         self.client = Client(ClientOptions(token=token), _http=http)
+        # The SDK's client sets httpx's logger to its own level (NOTSET: a line per request,
+        # which the worker keeps below WARNING since a URL may carry a secret): put it back.
+        httpx_log.setLevel(quiet)
         self.client.use(_Guard(tokens, longest_wait=longest_wait, sleep=sleep))
         self._graph_url = graph_url.rstrip("/")
         self._conversations: dict[str, ConversationClient] = {}
