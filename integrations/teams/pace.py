@@ -12,11 +12,14 @@ finals never wait behind the extras and Teams seldom answers 429 (the wire honou
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.adapter import Limit, Window, WriteBudget
 from integrations.teams.limits import PER_CONVERSATION
 from integrations.teams.sink import Pace
+from integrations.teams.wire import Throttled
 
-__all__ = ["pace_limits", "paced", "windows"]
+__all__ = ["pace_limits", "paced", "throttled", "windows"]
 
 
 def pace_limits() -> dict[str, Limit]:
@@ -27,6 +30,19 @@ def pace_limits() -> dict[str, Limit]:
 def windows(conversation: str) -> tuple[Window, ...]:
     """Every window a write to ``conversation`` counts in."""
     return tuple(Window(name, conversation) for name in pace_limits())
+
+
+def throttled(budget: WriteBudget, heard: Callable[[], None]) -> Throttled:
+    """What a 429 does (:class:`~.wire.TeamsWire`'s ``throttled``): counted (``heard``), and
+    the conversation's writes held for as long as Teams asked, in every worker (the writes
+    that can be skipped are, the others wait)."""
+
+    async def throttle(conversation: str, seconds: float) -> None:
+        heard()
+        if conversation:
+            await budget.pause(windows(conversation)[0], seconds)
+
+    return throttle
 
 
 def paced(budget: WriteBudget) -> Pace:

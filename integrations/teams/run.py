@@ -21,7 +21,7 @@ from integrations.teams.app import TeamsBot
 from integrations.teams.auth import ActivityTokens, BotTokens
 from integrations.teams.limits import STREAM_INTERVAL
 from integrations.teams.orphans import TeamsOrphans
-from integrations.teams.pace import pace_limits, paced
+from integrations.teams.pace import pace_limits, paced, throttled
 from integrations.teams.settings import TeamsSettings
 from integrations.teams.wire import TeamsWire
 
@@ -102,7 +102,12 @@ async def teams_bot(
             )
         yield TeamsBot(
             kit=kit,
-            wire=TeamsWire(http=http, tokens=tokens, graph_url=environment.graph_url),
+            wire=TeamsWire(
+                http=http,
+                tokens=tokens,
+                graph_url=environment.graph_url,
+                throttled=throttled(budget, kit.rate_limited),
+            ),
             pace=paced(budget),
             checker=checker,
             graph=tokens is not None,

@@ -22,7 +22,9 @@ import asyncio
 import email.utils
 import logging
 import random
+import re
 import time
+import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -38,7 +40,7 @@ from bot.render.ports import Payload
 from integrations.teams.auth import BotTokens
 from integrations.teams.limits import ACTIVITY_BYTES, utf16_bytes
 
-__all__ = ["TRIES", "TeamsRefused", "TeamsWire", "TooLarge"]
+__all__ = ["TRIES", "TeamsRefused", "TeamsWire", "Throttled", "TooLarge"]
 
 TRIES = 4
 """Attempts of one call that Teams throttles or fails in passing."""
@@ -79,6 +81,21 @@ def _refused(response: httpx.Response) -> TeamsRefused:
     return TeamsRefused(response.status_code, code or response.reason_phrase, message)
 
 
+Throttled = Callable[[str, float], Awaitable[None]]
+"""Told of a 429: the conversation it was in ("" for none) and the seconds to wait."""
+_CONVERSATION = re.compile(r"/v3/conversations/([^/?]+)")
+
+
+async def _unheard(conversation: str, seconds: float) -> None:
+    """No one to tell (a test of the wire alone)."""
+
+
+def _conversation(url: str) -> str:
+    """The conversation a connector call is in (its thread's part dropped), "" for none."""
+    found = _CONVERSATION.search(url)
+    return urllib.parse.unquote(found.group(1)).partition(";")[0] if found else ""
+
+
 class _Guard:
     """The middleware every call passes (the SDK client's ``Middleware``)."""
 
@@ -88,10 +105,12 @@ class _Guard:
         *,
         longest_wait: float,
         sleep: Callable[[float], Awaitable[None]],
+        throttled: Throttled,
     ) -> None:
         self._tokens = tokens
         self._longest_wait = longest_wait
         self._sleep = sleep
+        self._throttled = throttled
 
     async def send(self, context: MiddlewareContext, next: MiddlewareNext) -> httpx.Response:
         if context.json is not None and utf16_bytes(context.json) > ACTIVITY_BYTES:
@@ -109,6 +128,8 @@ class _Guard:
                 if response.status_code not in RETRIED or attempt == TRIES - 1:
                     raise _refused(response) from None
                 wait = _wait(response)
+                if response.status_code == 429:
+                    await self._throttled(_conversation(context.url), wait or 1.0)
                 if wait is None:
                     wait = min(self._longest_wait, 2.0**attempt) * random.uniform(0.8, 1.2)
                 if wait > self._longest_wait:
@@ -128,7 +149,10 @@ class TeamsWire:
         graph_url: str,
         longest_wait: float = 30.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        throttled: Throttled = _unheard,
     ) -> None:
+        """``throttled(conversation, seconds)``: told each 429 and how long Teams asked to
+        wait (the conversation's id; "" for a call to none), before the wait."""
         self._tokens = tokens
         token = tokens.bot_framework if tokens is not None else None
         httpx_log = logging.getLogger("httpx")
@@ -137,7 +161,7 @@ class TeamsWire:
         # The SDK's client sets httpx's logger to its own level (NOTSET: a line per request,
         # which the worker keeps below WARNING since a URL may carry a secret): put it back.
         httpx_log.setLevel(quiet)
-        self.client.use(_Guard(tokens, longest_wait=longest_wait, sleep=sleep))
+        self.client.use(_Guard(tokens, longest_wait=longest_wait, sleep=sleep, throttled=throttled))
         self._graph_url = graph_url.rstrip("/")
         self._conversations: dict[str, ConversationClient] = {}
 

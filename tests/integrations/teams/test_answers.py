@@ -132,3 +132,24 @@ async def test_a_worker_stopping_finishes_the_answer_in_flight_and_takes_nothing
         (shown,) = world.replies(chat, asked)
         assert shown.text.startswith("Grace is a gift.")
         assert len(world.upstream.requests) == 1
+
+
+async def test_a_call_teams_throttles_is_counted_and_waited_out_and_the_answer_lands() -> None:
+    async with teams_world() as world:
+        teams = world.teams
+        owner = teams.add_person("Olivia Owner")
+        channel = teams.add_team("Parish", owners=[owner]).channels[0]
+        world.upstream.queue(answer(["Grace is a gift."]))
+        teams.refuse_next("POST", 429, "Throttled", retry_after=1)
+        post, _ = await teams.mention(owner, channel, "What is grace?")
+        await world.answered()
+        await teams.until(lambda: bool(world.replies(channel, post)))
+        (shown,) = world.replies(channel, post)
+        assert shown.text.startswith("Grace is a gift.")
+        throttled = [r for r in teams.requests if r.status == 429]
+        assert len(throttled) == 1
+        limited = world.service.metrics.registry.get_sample_value(
+            "citebot_platform_rate_limited_total", {"platform": "teams"}
+        )
+        assert limited == 1
+        teams.take_violations()  # the throttled call is Teams' doing here, not the bot's
