@@ -1,0 +1,169 @@
+"""The reader processes of one worker: where pages are read and quotes matched.
+
+Reading a page (lxml, trafilatura, pypdf) and matching a quote on it (rapidfuzz) hold Python's
+lock for as long as they run, even in a thread: a hostile page cited in one answer would freeze
+every answer of the worker. So they run in a few processes of their own
+(:mod:`bot.verify.reader`), each job with a deadline that kills its process: a reader that
+overran is gone, and another is started when one is next needed. Readers start when the first
+page is to be read, never at start-up; each is replaced once it has read
+``ReadLimits.jobs_per_reader`` pages or its memory grew past ``ReadLimits.recycle_bytes``, and
+its address space is capped at ``ReadLimits.memory_bytes``. The pipes are the event loop's
+own: no executor is involved, so a page being read takes nothing from the threads DNS lookups
+run in. Not a :class:`concurrent.futures.ProcessPoolExecutor`: it cannot stop one job without
+breaking the whole pool, and a deadline that only stops waiting leaves the work running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.verify.jobs import Reply, job_frame, read_reply
+from bot.verify.page import Page, Unreadable
+from bot.verify.verdict import Verdict
+
+__all__ = ["ReadLimits", "ReaderPool"]
+
+log = logging.getLogger(__name__)
+
+_MiB = 1024 * 1024
+_ROOT = str(Path(__file__).resolve().parents[2])
+"""Where this ``bot`` package is imported from: the readers import the same one."""
+_BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from bot.verify.reader import main; " + (
+    "main(*map(int, sys.argv[2:]))"
+)
+_ENVIRONMENT = ("LANG", "LC_ALL", "LC_CTYPE", "TZ")
+"""All a reader is given of the worker's environment: no token, key or URL reaches it."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadLimits:
+    """The caps on one worker's reading; the defaults are the service's (docs/decisions.md,
+    "Quote checks out of the event loop")."""
+
+    readers: int = 2
+    """Reader processes at most, so pages read at once."""
+    seconds: float = 10.0
+    """For one page's reading and matching (its reader's start included); then it is killed."""
+    wait_seconds: float = 15.0
+    """For a free reader; past it the page is unreadable."""
+    memory_bytes: int = 256 * _MiB
+    """A reader's address space: a page that needs more is unreadable and its reader replaced."""
+    recycle_bytes: int = 160 * _MiB
+    """A reader whose resident memory peaked past this is replaced after its job."""
+    jobs_per_reader: int = 200
+
+
+class ReaderPool:
+    """Reads pages in reader processes; close it with ``aclose()``."""
+
+    def __init__(self, limits: ReadLimits | None = None) -> None:
+        """Cheap, and safe outside an event loop: no process starts before the first page."""
+        self.limits = limits or ReadLimits()
+        self._slots = asyncio.Semaphore(self.limits.readers)
+        self._idle: list[asyncio.subprocess.Process] = []
+        self._ending: set[asyncio.Task[int]] = set()
+
+    async def judge(self, page: Page, quotes: Sequence[str]) -> tuple[Verdict, ...]:
+        """Each quote's verdict on ``page``; :class:`Unreadable` when the page could not be read
+        (no text, too big, too slow, its reader failed) or no reader was free in time."""
+        try:
+            async with asyncio.timeout(self.limits.wait_seconds):
+                await self._slots.acquire()
+        except TimeoutError:
+            raise Unreadable(f"no reader free within {self.limits.wait_seconds:g} s") from None
+        try:
+            reply = await self._read(job_frame(page, quotes), len(quotes))
+        finally:
+            self._slots.release()
+        if reply.why is not None:
+            raise Unreadable(reply.why)
+        return reply.verdicts
+
+    async def aclose(self) -> None:
+        """End the idle readers (each reading job has been cancelled, which ends its reader)."""
+        idle, self._idle = self._idle, []
+        for process in idle:
+            if process.stdin is not None:
+                process.stdin.close()  # a reader exits at the end of its input
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(2.0):
+                await asyncio.gather(*(process.wait() for process in idle))
+        for process in idle:
+            self._reap(process)
+        await asyncio.gather(*self._ending, return_exceptions=True)
+
+    async def _read(self, frame: bytes, quotes: int) -> Reply:
+        process: asyncio.subprocess.Process | None = None
+        try:
+            async with asyncio.timeout(self.limits.seconds):
+                process = await self._reader()
+                reply = await _ask(process, frame, quotes)
+        except TimeoutError:
+            await self._end(process)
+            raise Unreadable(f"not read within {self.limits.seconds:g} s") from None
+        except (OSError, EOFError, ValueError) as error:  # the reader died or spoke nonsense
+            await self._end(process)
+            log.warning("quote check: a reader failed (%s); another will start", error)
+            raise Unreadable("the page's reader stopped") from None
+        except BaseException:  # cancelled: the reader is mid-job, so it cannot be reused
+            await self._end(process)
+            raise
+        if reply.last:
+            self._reap(process)  # it exits on its own
+        else:
+            self._idle.append(process)
+        return reply
+
+    async def _reader(self) -> asyncio.subprocess.Process:
+        """An idle reader still alive, or a new one."""
+        while self._idle:
+            process = self._idle.pop()
+            if process.returncode is None:
+                return process
+            self._reap(process)
+        limits = self.limits
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-I",
+            "-c",
+            _BOOT,
+            _ROOT,
+            str(limits.memory_bytes),
+            str(int(2 * limits.seconds) + 1),
+            str(limits.jobs_per_reader),
+            str(limits.recycle_bytes),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env={name: os.environ[name] for name in _ENVIRONMENT if name in os.environ},
+        )
+
+    async def _end(self, process: asyncio.subprocess.Process | None) -> None:
+        """Kill ``process`` and wait until it is gone (a second cancellation leaves the reaping
+        to :meth:`aclose`)."""
+        if process is not None:
+            await asyncio.shield(self._reap(process))
+
+    def _reap(self, process: asyncio.subprocess.Process) -> asyncio.Task[int]:
+        """Kill ``process`` if it still runs, and collect its exit."""
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+        reaping = asyncio.ensure_future(process.wait())
+        self._ending.add(reaping)
+        reaping.add_done_callback(self._ending.discard)
+        return reaping
+
+
+async def _ask(process: asyncio.subprocess.Process, frame: bytes, quotes: int) -> Reply:
+    assert process.stdin is not None
+    assert process.stdout is not None
+    process.stdin.write(frame)
+    await process.stdin.drain()
+    return await read_reply(process.stdout, quotes)

@@ -1,0 +1,104 @@
+"""A reader process: one worker's pages read and their quotes matched, one page at a time.
+
+Started by :mod:`bot.verify.pool` (``python -I -c ...``, an empty environment: a reader sees
+no secret); it reads jobs on stdin and writes replies on a copy of stdout, whose own descriptor
+then points at stderr so that nothing a library prints can break a frame. Before it reads a
+page it confines itself: at most ``memory`` bytes of address space (a page that needs more
+fails here, not in the worker), a CPU budget per job (should the worker die mid-job, the
+reader still stops), lower priority than the worker's event loop, no core files, and Ctrl-C
+left to the worker. It exits at the end of its input, after ``jobs`` jobs, or once its peak
+resident memory passed ``recycle`` bytes: the pool starts another when one is needed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+import logging
+import os
+import resource
+import signal
+import sys
+from collections.abc import Callable
+from typing import BinaryIO
+
+from bot.verify.jobs import Reply, read_job, reply_frame
+from bot.verify.page import Unreadable
+
+__all__ = ["main"]
+
+log = logging.getLogger(__name__)
+
+
+def main(memory: int, cpu_seconds: int, jobs: int, recycle: int) -> None:
+    """Serve jobs until the input ends or the reader is spent (arguments: see the module)."""
+    replies = _confine(memory)
+    from bot.verify.read import judge  # after the limits: the heavy imports count against them
+
+    trim = _malloc_trim()
+    for done in range(1, jobs + 1):
+        job = read_job(sys.stdin.buffer)
+        if job is None:
+            return
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        _lower(resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime) + cpu_seconds, soft=True)
+        page, quotes = job
+        spent = done == jobs
+        try:
+            reply = Reply(verdicts=judge(page, quotes))
+        except Unreadable as why:
+            reply = Reply(why=str(why))
+        except MemoryError:
+            reply, spent = Reply(why="the page needs more memory than a reader has"), True
+        except Exception as error:  # a library's bug on a strange page: that page only
+            log.warning("quote check: reading failed (%s)", type(error).__name__, exc_info=True)
+            reply = Reply(why=f"reading failed ({type(error).__name__})")
+        spent = spent or _peak_resident() > recycle
+        replies.write(reply_frame(Reply(reply.verdicts, reply.why, last=spent)))
+        if spent:
+            return
+        del job, page, reply
+        gc.collect()
+        trim()
+
+
+def _confine(memory: int) -> BinaryIO:
+    """The limits above; returns where replies go (the original stdout)."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+    _lower(resource.RLIMIT_AS, memory)
+    _lower(resource.RLIMIT_CORE, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    logging.basicConfig(level=logging.WARNING, format="citebot reader %(process)d: %(message)s")
+    for noisy in ("trafilatura", "htmldate", "courlan", "justext", "pypdf"):
+        logging.getLogger(noisy).setLevel(logging.ERROR)
+    return replies
+
+
+def _lower(limit: int, value: int, *, soft: bool = False) -> None:
+    """Set ``limit`` to ``value`` within what the process may (its hard limit stays where it
+    is when ``soft``: the CPU budget is raised again for the next job)."""
+    _, hard = resource.getrlimit(limit)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(limit, (value, hard if soft else value))
+
+
+def _peak_resident() -> int:
+    """This process's peak resident memory in bytes (kilobytes on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
+
+
+def _malloc_trim() -> Callable[[], object]:
+    """glibc's malloc_trim, which hands the pages a job freed back between jobs; elsewhere
+    nothing."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return lambda: None
+    trim.argtypes = [ctypes.c_size_t]
+    return lambda: trim(0)
