@@ -30,16 +30,18 @@ _REPLY = struct.Struct(">I")
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """A reader's answer: ``verdicts`` in the quotes' order, or ``why`` the page is unreadable;
-    ``last`` when the reader exits after it (recycled)."""
+    """A reader's answer: ``verdicts`` in the quotes' order (None: to be decided by the main
+    text's extraction), or ``why`` the page is unreadable; ``last`` when the reader exits after
+    it (recycled)."""
 
-    verdicts: tuple[Verdict, ...] = ()
+    verdicts: tuple[Verdict | None, ...] = ()
     why: str | None = None
     last: bool = False
 
 
-def job_frame(page: Page, quotes: Sequence[str]) -> bytes:
-    """One page and the quotes to look for on it, as the worker writes them."""
+def job_frame(page: Page, quotes: Sequence[str], *, extract: bool) -> bytes:
+    """One page and the quotes to look for on it, as the worker writes them; ``extract``: look
+    in the page's main text too (``bot.verify.read.judge``)."""
     header = json.dumps(
         {
             "url": page.url,
@@ -47,12 +49,13 @@ def job_frame(page: Page, quotes: Sequence[str]) -> bytes:
             "charset": page.charset,
             "complete": page.complete,
             "quotes": list(quotes),
+            "extract": extract,
         }
     ).encode()
     return _JOB.pack(len(header), len(page.body)) + header + page.body
 
 
-def read_job(stream: BinaryIO) -> tuple[Page, tuple[str, ...]] | None:
+def read_job(stream: BinaryIO) -> tuple[Page, tuple[str, ...], bool] | None:
     """The next job, as a reader reads it (blocking); None once the worker closed the pipe."""
     sizes = _exactly(stream, _JOB.size)
     if sizes is None:
@@ -69,12 +72,16 @@ def read_job(stream: BinaryIO) -> tuple[Page, tuple[str, ...]] | None:
         body=body,
         complete=fields["complete"],
     )
-    return page, tuple(fields["quotes"])
+    return page, tuple(fields["quotes"]), fields["extract"] is True
 
 
 def reply_frame(reply: Reply) -> bytes:
     body = json.dumps(
-        {"verdicts": [v.value for v in reply.verdicts], "why": reply.why, "last": reply.last}
+        {
+            "verdicts": [None if v is None else v.value for v in reply.verdicts],
+            "why": reply.why,
+            "last": reply.last,
+        }
     ).encode()
     return _REPLY.pack(len(body)) + body
 
@@ -92,7 +99,7 @@ async def read_reply(stream: asyncio.StreamReader, quotes: int) -> Reply:
         return Reply(why=why[:MAX_WHY], last=last)
     if not isinstance(values, list):
         raise ValueError("a reply without verdicts")
-    verdicts = tuple(Verdict(value) for value in values)
+    verdicts = tuple(None if value is None else Verdict(value) for value in values)
     if len(verdicts) != quotes:
         raise ValueError(f"{len(verdicts)} verdicts for {quotes} quotes")
     return Reply(verdicts=verdicts, last=last)

@@ -3,7 +3,9 @@
 Reading a page (lxml, trafilatura, pypdf) and matching a quote on it (rapidfuzz) hold Python's
 lock for as long as they run, even in a thread: a hostile page cited in one answer would freeze
 every answer of the worker. So they run in a few processes of their own
-(:mod:`bot.verify.reader`), each job with a deadline that kills its process: a reader that
+(:mod:`bot.verify.reader`), each job bounded twice: in CPU (the reader stops itself past
+``ReadLimits.cpu_seconds``: what the page costs) and in time (the worker kills it past
+``ReadLimits.seconds``: a bound on the wait however starved the reader is). A reader that
 overran is gone, and another is started when one is next needed. Readers start when the first
 page is to be read, never at start-up; each is replaced once it has read
 ``ReadLimits.jobs_per_reader`` pages or its memory grew past ``ReadLimits.recycle_bytes``, and
@@ -19,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,8 +52,14 @@ class ReadLimits:
 
     readers: int = 2
     """Reader processes at most, so pages read at once."""
-    seconds: float = 10.0
-    """For one page's reading and matching (its reader's start included); then it is killed."""
+    cpu_seconds: int = 5
+    """CPU one job may use (the whole text's look, or the main text's); then its reader stops
+    itself (RLIMIT_CPU): what a page costs, however busy the machine is."""
+    seconds: float = 20.0
+    """For one job from sending the page to its verdicts; then its reader is killed: the bound
+    on a wait, for a machine so busy the reader is starved of CPU."""
+    start_seconds: float = 30.0
+    """For a new reader to be ready (a loaded machine takes seconds to import trafilatura)."""
     wait_seconds: float = 15.0
     """For a free reader; past it the page is unreadable."""
     memory_bytes: int = 256 * _MiB
@@ -72,14 +81,36 @@ class ReaderPool:
 
     async def judge(self, page: Page, quotes: Sequence[str]) -> tuple[Verdict, ...]:
         """Each quote's verdict on ``page``; :class:`Unreadable` when the page could not be read
-        (no text, too big, too slow, its reader failed) or no reader was free in time."""
+        (no text, too big, too slow, its reader failed) or no reader was free in time.
+
+        Two jobs at most: the page's whole text first, which finds most quotes; then, for the
+        quotes it lacks, the page's main text, whose extraction can be slow. A second job that
+        fails costs only its quotes (``unreadable``): those found first stay found.
+        """
+        first = await self._job(page, quotes, extract=False)
+        pending = [quote for quote, verdict in zip(quotes, first, strict=True) if verdict is None]
+        if not pending:
+            return tuple(verdict or Verdict.UNREADABLE for verdict in first)
+        try:
+            closer = dict(zip(pending, await self._job(page, pending, extract=True), strict=True))
+        except Unreadable as why:
+            log.info("quote check: main text unreadable: %s", why)
+            closer = {}
+        return tuple(
+            verdict or closer.get(quote) or Verdict.UNREADABLE
+            for quote, verdict in zip(quotes, first, strict=True)
+        )
+
+    async def _job(
+        self, page: Page, quotes: Sequence[str], *, extract: bool
+    ) -> tuple[Verdict | None, ...]:
         try:
             async with asyncio.timeout(self.limits.wait_seconds):
                 await self._slots.acquire()
         except TimeoutError:
             raise Unreadable(f"no reader free within {self.limits.wait_seconds:g} s") from None
         try:
-            reply = await self._read(job_frame(page, quotes), len(quotes))
+            reply = await self._read(job_frame(page, quotes, extract=extract), len(quotes))
         finally:
             self._slots.release()
         if reply.why is not None:
@@ -99,18 +130,25 @@ class ReaderPool:
             self._reap(process)
         await asyncio.gather(*self._ending, return_exceptions=True)
 
-    async def _read(self, frame: bytes, quotes: int) -> Reply:
-        process: asyncio.subprocess.Process | None = None
+    async def _read(self, frame: bytes, quotes: int, *, again: bool = True) -> Reply:
+        """The reply to ``frame``. A reader that had read pages before and dies without a reply
+        (the system killed it for memory while it waited, say) gets the job again, once, on a
+        new reader; one that used up its CPU on the page does not."""
+        process, reused = await self._reader()
         try:
             async with asyncio.timeout(self.limits.seconds):
-                process = await self._reader()
-                reply = await _ask(process, frame, quotes)
+                await _send(process, frame)
+                reply = await read_reply(_output(process), quotes)
         except TimeoutError:
             await self._end(process)
             raise Unreadable(f"not read within {self.limits.seconds:g} s") from None
-        except (OSError, EOFError, ValueError) as error:  # the reader died or spoke nonsense
+        except (OSError, EOFError, ValueError) as error:  # it died, or spoke nonsense
             await self._end(process)
-            log.warning("quote check: a reader failed (%s); another will start", error)
+            if process.returncode == -signal.SIGXCPU:
+                raise Unreadable(f"more than {self.limits.cpu_seconds} s of CPU to read") from None
+            log.warning("quote check: a reader failed (%r); another will start", error)
+            if reused and again:
+                return await self._read(frame, quotes, again=False)
             raise Unreadable("the page's reader stopped") from None
         except BaseException:  # cancelled: the reader is mid-job, so it cannot be reused
             await self._end(process)
@@ -121,28 +159,41 @@ class ReaderPool:
             self._idle.append(process)
         return reply
 
-    async def _reader(self) -> asyncio.subprocess.Process:
-        """An idle reader still alive, or a new one."""
+    async def _reader(self) -> tuple[asyncio.subprocess.Process, bool]:
+        """An idle reader still alive (and True), or a new one once it is ready (its imports
+        done: the job's deadline counts the reading only)."""
         while self._idle:
-            process = self._idle.pop()
-            if process.returncode is None:
-                return process
-            self._reap(process)
+            idle = self._idle.pop()
+            if idle.returncode is None:
+                return idle, True
+            self._reap(idle)
         limits = self.limits
-        return await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-I",
-            "-c",
-            _BOOT,
-            _ROOT,
-            str(limits.memory_bytes),
-            str(int(2 * limits.seconds) + 1),
-            str(limits.jobs_per_reader),
-            str(limits.recycle_bytes),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            env={name: os.environ[name] for name in _ENVIRONMENT if name in os.environ},
-        )
+        process: asyncio.subprocess.Process | None = None
+        try:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-I",
+                "-c",
+                _BOOT,
+                _ROOT,
+                str(limits.memory_bytes),
+                str(limits.cpu_seconds),
+                str(limits.jobs_per_reader),
+                str(limits.recycle_bytes),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                env={name: os.environ[name] for name in _ENVIRONMENT if name in os.environ},
+            )
+            async with asyncio.timeout(limits.start_seconds):
+                await read_reply(_output(process), 0)
+        except (OSError, EOFError, ValueError) as error:  # TimeoutError is an OSError
+            await self._end(process)
+            log.warning("quote check: no reader could start (%r)", error)
+            raise Unreadable("no reader could start") from None
+        except BaseException:
+            await self._end(process)
+            raise
+        return process, False
 
     async def _end(self, process: asyncio.subprocess.Process | None) -> None:
         """Kill ``process`` and wait until it is gone (a second cancellation leaves the reaping
@@ -161,9 +212,12 @@ class ReaderPool:
         return reaping
 
 
-async def _ask(process: asyncio.subprocess.Process, frame: bytes, quotes: int) -> Reply:
+async def _send(process: asyncio.subprocess.Process, frame: bytes) -> None:
     assert process.stdin is not None
-    assert process.stdout is not None
     process.stdin.write(frame)
     await process.stdin.drain()
-    return await read_reply(process.stdout, quotes)
+
+
+def _output(process: asyncio.subprocess.Process) -> asyncio.StreamReader:
+    assert process.stdout is not None
+    return process.stdout

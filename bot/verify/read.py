@@ -50,13 +50,18 @@ script, an interstitial), not as proof the quote is not there."""
 _LINE_END_HYPHEN = re.compile(r"(\w)-\n(\w)")
 
 
-def judge(page: Page, quotes: Sequence[str]) -> tuple[Verdict, ...]:
+def judge(page: Page, quotes: Sequence[str], *, extract: bool) -> tuple[Verdict | None, ...]:
     """Each quote's verdict on ``page``: found in its whole text or else in its main text;
     not found only where the page was read whole and has words enough to be the source;
-    :class:`Unreadable` when the page has no text to look in."""
+    :class:`Unreadable` when the page has no text to look in. Without ``extract``, a quote
+    not found whole on a page whose main text is yet to be extracted is left None: the
+    extraction is a job of its own (:mod:`bot.verify.pool`), so that its deadline costs only
+    the quotes that wait for it."""
     texts = PageTexts(page)
     whole = texts.whole()
     found = [match(quote, (whole,)).found for quote in quotes]
+    if not all(found) and not extract and texts.extracts:
+        return tuple(Verdict.FOUND if seen else None for seen in found)
     if not all(found) and (main := texts.main()) is not None:
         found = [
             seen or match(quote, (main,)).found for quote, seen in zip(quotes, found, strict=True)
@@ -96,6 +101,15 @@ class PageTexts:
             self._whole = Text(text)
         return self._whole
 
+    @property
+    def extracts(self) -> bool:
+        """Whether :meth:`main` extracts an article (the costly look): HTML of at most
+        :data:`MAX_EXTRACTED_ELEMENTS` elements."""
+        if self.page.content_type in ("application/pdf", "text/plain", "text/markdown"):
+            return False
+        tree = self._parsed()
+        return tree is not None and sum(1 for _ in tree.iter()) <= MAX_EXTRACTED_ELEMENTS
+
     def main(self) -> Text | None:
         """The page's main text where it differs from the whole: an article's (HTML of at
         most :data:`MAX_EXTRACTED_ELEMENTS` elements), a PDF's with its hyphens joined."""
@@ -117,13 +131,10 @@ class PageTexts:
     def _main_text(self) -> str | None:
         if self.page.content_type == "application/pdf":
             return _LINE_END_HYPHEN.sub(r"\1\2", self.whole().source)  # "infor-\nmation"
-        if self.page.content_type in ("text/plain", "text/markdown"):
-            return None
-        tree = self._parsed()
-        if tree is None or sum(1 for _ in tree.iter()) > MAX_EXTRACTED_ELEMENTS:
+        if not self.extracts:
             return None
         return trafilatura.extract(
-            tree, include_comments=False, include_tables=True, favor_recall=True
+            self._parsed(), include_comments=False, include_tables=True, favor_recall=True
         )
 
     def _decoded(self) -> str:

@@ -4,10 +4,11 @@ Started by :mod:`bot.verify.pool` (``python -I -c ...``, an empty environment: a
 no secret); it reads jobs on stdin and writes replies on a copy of stdout, whose own descriptor
 then points at stderr so that nothing a library prints can break a frame. Before it reads a
 page it confines itself: at most ``memory`` bytes of address space (a page that needs more
-fails here, not in the worker), a CPU budget per job (should the worker die mid-job, the
-reader still stops), lower priority than the worker's event loop, no core files, and Ctrl-C
-left to the worker. It exits at the end of its input, after ``jobs`` jobs, or once its peak
-resident memory passed ``recycle`` bytes: the pool starts another when one is needed.
+fails here, not in the worker), ``cpu_seconds`` of CPU per job (past it the kernel ends the
+reader with SIGXCPU, the worker alive or not), lower priority than the worker's event loop,
+no core files, and Ctrl-C left to the worker. It exits at the end of its input, after ``jobs``
+jobs, or once its peak resident memory passed ``recycle`` bytes: the pool starts another when
+one is needed.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import contextlib
 import ctypes
 import gc
 import logging
+import math
 import os
 import resource
 import signal
@@ -37,16 +39,18 @@ def main(memory: int, cpu_seconds: int, jobs: int, recycle: int) -> None:
     from bot.verify.read import judge  # after the limits: the heavy imports count against them
 
     trim = _malloc_trim()
+    replies.write(reply_frame(Reply()))  # ready: the job's deadline starts with the job
     for done in range(1, jobs + 1):
         job = read_job(sys.stdin.buffer)
         if job is None:
             return
         used = resource.getrusage(resource.RUSAGE_SELF)
-        _lower(resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime) + cpu_seconds, soft=True)
-        page, quotes = job
+        spent_cpu = math.ceil(used.ru_utime + used.ru_stime)
+        _lower(resource.RLIMIT_CPU, spent_cpu + cpu_seconds, soft=True)  # then SIGXCPU ends it
+        page, quotes, extract = job
         spent = done == jobs
         try:
-            reply = Reply(verdicts=judge(page, quotes))
+            reply = Reply(verdicts=judge(page, quotes, extract=extract))
         except Unreadable as why:
             reply = Reply(why=str(why))
         except MemoryError:
