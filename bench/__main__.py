@@ -34,6 +34,7 @@ SUITES = (
     "quotes",
     "scale",
     "answerlog",
+    "hostile",
 )
 """Module ``bench.bench_<suite>`` each, with ``measure() -> list[Result]``."""
 RESULTS = Path(__file__).with_name("results.json")

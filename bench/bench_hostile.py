@@ -1,0 +1,300 @@
+"""Hostile input against one worker: its event loop and memory while quote checks read
+pathological pages, and the upstream's sources parsed from pathological streams.
+
+- **Stalls and memory.** A worker (``bench/hostile_worker.py``: the answer flow as ``citebot
+  run`` runs it, with a 10 ms heartbeat on its event loop) keeps ``LONG`` answers streaming at
+  50 words a second, then is asked ``CITING`` more, one every ``EVERY`` seconds, each citing
+  the same three pathological pages served on loopback (8 MB of ``<div><p>`` blocks, 8 MB of
+  links, 2 M characters of plain text checked against a 2,000-character quote) and an ordinary
+  article. Its quote checks start as the worker starts them, in the background once the cards
+  are posted; the pages are fetched with the service's limits (robots.txt, 0.5 s between
+  requests to a host). The heartbeat's lateness over ``SECONDS`` (p99 and max), and the peak
+  resident memory of the worker and its children (psutil, every 50 ms), are set against the
+  same run with ``QUOTE_CHECK=off``.
+- **Parsing.** 20,000 ``url_citation`` annotations and a Groq answer of 20,000 ``[`` with ten
+  search results, each through :class:`~bot.upstream.sources.Sources` as the client uses it,
+  against a tenth of each done ten times: linear input gives a ratio near 1.
+
+Run: ``python -m bench.bench_hostile`` (about two minutes). ``BENCH_CITEBOT=DIR`` runs the
+worker on another checkout's code (the "before" figures: a checkout of an older commit with
+``bench/hostile_worker.py`` copied in).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import psutil
+from aiohttp import web
+
+from bench.report import Result
+from bench.table import print_table, verdict
+from bot.upstream.sources import Sources
+from tests.sim.pages import ON_PAGE, article
+from tests.sim.pathological import MB, blocks, links, made_up_words
+from tests.sim.upstream import Numbered, UpstreamSim, answer, magisterium_citation
+
+__all__ = ["measure"]
+
+LONG = 100
+CITING = 13
+EVERY = 1.5
+SECONDS = 20.0
+WORDS = int((LONG * 0.05 + SECONDS + 15) * 50)
+"""Long enough for the long answers to stream through the ramp and the whole measurement."""
+TARGET_P99_MS, TARGET_MAX_MS, TARGET_RSS_MB = 20.0, 100.0, 400.0
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pages() -> dict[str, tuple[bytes, str, str]]:
+    """Path: (body, content type, a quote the page does not hold; the article's it does)."""
+    return {
+        "/blocks": (blocks(8 * MB), "text/html", "word word word word and a word it lacks"),
+        "/links": (links(8 * MB), "text/html", "link 7 link 8 link and no number"),
+        "/long": (made_up_words(2_000_000, 1).encode(), "text/plain", made_up_words(2_000, 2)),
+        "/article": (article(ON_PAGE).encode(), "text/html", ON_PAGE),
+    }
+
+
+@contextlib.asynccontextmanager
+async def serving(served: dict[str, tuple[bytes, str, str]]) -> AsyncIterator[int]:
+    """The pages on 127.0.0.1 (robots.txt: none, so everything is allowed); yields the port."""
+
+    async def page(request: web.Request) -> web.Response:
+        if request.path not in served:
+            raise web.HTTPNotFound()
+        body, content_type, _ = served[request.path]
+        return web.Response(body=body, content_type=content_type, charset="utf-8")
+
+    app = web.Application()
+    app.router.add_get("/{tail:.*}", page)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        yield runner.addresses[0][1]
+    finally:
+        await runner.cleanup()
+
+
+async def run_worker(checks: bool) -> dict[str, Any]:
+    """One worker run; its heartbeat and the peak memory of it and its readers."""
+    served = pages()
+    upstream = UpstreamSim()
+    async with serving(served) as port, upstream.running():
+        citations = [
+            magisterium_citation(n, quote, title=path, url=f"http://127.0.0.1:{port}{path}")
+            for n, (path, (_, _, quote)) in enumerate(served.items())
+        ]
+        cited = answer(
+            ["A gift.", *(f" Said here[^{n}]." for n in range(1, len(citations) + 1))],
+            citations,
+        )
+        upstream.queue(*[Numbered(words=WORDS)] * LONG, *[cited] * CITING)
+        env = {
+            **{
+                k: v
+                for k, v in os.environ.items()
+                if not k.startswith(("UPSTREAM_", "MAGISTERIUM_", "QUOTE_CHECK", "STATE_URL"))
+            },
+            "PYTHONPATH": os.environ.get("BENCH_CITEBOT", str(ROOT)),
+            "UPSTREAM_BASE_URL": upstream.base_url,
+            "UPSTREAM_API_KEY": "sk-bench",
+            "QUOTE_CHECK": "on" if checks else "off",
+            "QUOTE_CHECK_ALLOW_HOSTS": f"127.0.0.1:{port}",
+            "STATE_URL": "memory://",
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.hostile_worker",
+            *map(str, (LONG, CITING, EVERY, SECONDS)),
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        sampler = asyncio.create_task(_sample(process.pid))
+        out, _ = await process.communicate()
+        peak = await sampler
+    result: dict[str, Any] = json.loads(out)
+    result["peak_rss_mb"] = round(peak / MB, 1)
+    return result
+
+
+async def _sample(pid: int) -> int:
+    """The largest resident memory of ``pid`` and its children together, until it exits."""
+    peak = 0
+    with contextlib.suppress(psutil.NoSuchProcess):
+        worker = psutil.Process(pid)
+        while worker.is_running() and worker.status() != psutil.STATUS_ZOMBIE:
+            total = 0
+            for each in (worker, *worker.children(recursive=True)):
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    total += each.memory_info().rss
+            peak = max(peak, total)
+            await asyncio.sleep(0.05)
+    return peak
+
+
+def _timed(work: Callable[[], object], repeat: int = 1) -> float:
+    """Milliseconds ``work`` takes, ``repeat`` times over (best of three)."""
+    best = float("inf")
+    for _ in range(3):
+        began = time.perf_counter()
+        for _ in range(repeat):
+            work()
+        best = min(best, time.perf_counter() - began)
+    return best * 1000
+
+
+def _annotations(count: int) -> Callable[[], object]:
+    chunk = {
+        "choices": [
+            {
+                "index": 0,
+                "delta": {
+                    "annotations": [
+                        {
+                            "type": "url_citation",
+                            "url_citation": {
+                                "url": f"https://example.org/{n}",
+                                "title": f"Page {n}",
+                                "start_index": n,
+                                "end_index": n + 1,
+                            },
+                        }
+                        for n in range(count)
+                    ]
+                },
+            }
+        ]
+    }
+
+    def parse() -> object:
+        sources = Sources()
+        sources.take(chunk)
+        return sources.citations("")
+
+    return parse
+
+
+def _brackets(count: int) -> Callable[[], object]:
+    tool = {
+        "index": 0,
+        "search_results": {
+            "results": [{"url": f"https://example.org/{n}", "title": "t"} for n in range(10)]
+        },
+    }
+    chunk = {"choices": [{"index": 0, "delta": {"executed_tools": [tool]}}]}
+
+    def parse() -> object:
+        sources = Sources()
+        sources.take(chunk)
+        return sources.citations("[" * count)
+
+    return parse
+
+
+def _parsing() -> list[Result]:
+    rows = []
+    for what, make in (
+        ("20,000 url_citation annotations", _annotations),
+        ("a Groq answer of 20,000 '[' with 10 search results", _brackets),
+    ):
+        whole, tenth = _timed(make(20_000)), _timed(make(2_000), repeat=10)
+        rows.append(
+            Result(
+                metric=f"upstream sources parsed: {what}",
+                subject="client",
+                value=round(whole, 1),
+                unit="ms",
+                target="≤ 1.5x (linear)",
+                met=whole <= 1.5 * tenth,
+                baseline=round(tenth, 1),
+                baseline_name="a tenth of it, ten times",
+            )
+        )
+    return rows
+
+
+def measure() -> list[Result]:
+    quiet = asyncio.run(run_worker(checks=False))
+    hostile = asyncio.run(run_worker(checks=True))
+    detail = {"checks_on": hostile, "checks_off": quiet, "long": LONG, "citing": CITING}
+    first_on, first_off = hostile["first_text_ms"], quiet["first_text_ms"]
+    return [
+        Result(
+            metric=f"event loop lateness, p99 of a 10 ms heartbeat ({LONG} answers in flight, "
+            "checks reading hostile pages)",
+            subject="worker",
+            value=hostile["p99_ms"],
+            unit="ms",
+            target=f"≤ {TARGET_P99_MS:g} ms",
+            met=hostile["p99_ms"] <= TARGET_P99_MS,
+            baseline=quiet["p99_ms"],
+            baseline_name="QUOTE_CHECK=off",
+            detail=detail,
+        ),
+        Result(
+            metric="event loop lateness, max of the same heartbeat",
+            subject="worker",
+            value=hostile["max_ms"],
+            unit="ms",
+            target=f"≤ {TARGET_MAX_MS:g} ms",
+            met=hostile["max_ms"] <= TARGET_MAX_MS,
+            baseline=quiet["max_ms"],
+            baseline_name="QUOTE_CHECK=off",
+        ),
+        Result(
+            metric="first text of the answers asked meanwhile (median)",
+            subject="worker",
+            value=round(statistics.median(first_on), 1),
+            unit="ms",
+            target="≤ 1.5x",
+            met=statistics.median(first_on) <= 1.5 * statistics.median(first_off),
+            baseline=round(statistics.median(first_off), 1),
+            baseline_name="QUOTE_CHECK=off",
+        ),
+        Result(
+            metric="peak memory of the worker and its readers, same run",
+            subject="worker",
+            value=hostile["peak_rss_mb"],
+            unit="MB",
+            target=f"≤ {TARGET_RSS_MB:g} MB",
+            met=hostile["peak_rss_mb"] <= TARGET_RSS_MB,
+            baseline=quiet["peak_rss_mb"],
+            baseline_name="QUOTE_CHECK=off",
+        ),
+        *_parsing(),
+    ]
+
+
+def main() -> None:
+    results = measure()
+    print_table(
+        "hostile input",
+        ["metric", "value", "baseline", "target"],
+        [
+            [
+                r.metric,
+                verdict(f"{r.value:g} {r.unit}", r.met),
+                f"{r.baseline:g} {r.unit} ({r.baseline_name})" if r.baseline is not None else "–",
+                r.target,
+            ]
+            for r in results
+        ],
+    )
+    on = results[0].detail["checks_on"]
+    print("checks on:", json.dumps({k: v for k, v in on.items() if k != "first_text_ms"}))
+
+
+if __name__ == "__main__":
+    main()
