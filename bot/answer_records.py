@@ -9,7 +9,8 @@ import logging
 from collections.abc import Callable, Sequence
 
 from bot.answer import AnswerSink, Outcome, Question
-from bot.answerlog import AnswerLog, LogEntry, VoteKeyed, seconds_kept, tokens_used
+from bot.answerlog import AnswerLog, LogEntry, VoteKeyed, seconds_kept
+from bot.billing import Tariff, bill
 from bot.i18n.conversation_words import Reason
 from bot.ops.metrics import Metrics
 from bot.places import Places, PlaceSettings
@@ -32,8 +33,10 @@ class AnswerRecords:
         places: Places,
         answer_log: AnswerLog,
         conversation_key: Callable[[Question], str | None],
+        tariff: Tariff,
     ) -> None:
         self.state = state
+        self.tariff = tariff
         self.metrics = metrics
         self.places = places
         self.answer_log = answer_log
@@ -47,14 +50,14 @@ class AnswerRecords:
         place: PlaceSettings | None,
         sink: AnswerSink | None = None,
     ) -> None:
-        """Everything an answer leaves: its counts, its JSON line, its tokens on its place's
-        budget, its record in the answer log (and where its votes will arrive: ``sink``'s).
+        """Everything an answer leaves: its counts, its JSON line, its tokens and cost on its
+        place's budgets, its record in the answer log (and where its votes will arrive: ``sink``'s).
         Never raises: a store that fails here (one used without the fail-open wrapper) costs
         the record, not the answer."""
         question = entry.question
         citations = len(outcome.rendered.citations) if outcome.rendered else 0
-        tokens = tokens_used(question, outcome)
-        self.metrics.observe_answer(question.platform, outcome, tokens)
+        billed = bill(question, outcome, self.tariff)
+        self.metrics.observe_answer(question.platform, outcome, billed)
         log.info(
             "answer",
             extra={
@@ -72,21 +75,22 @@ class AnswerRecords:
                     "citations": citations,
                     "writes": outcome.writes,
                     "model": outcome.model,
-                    "tokens": tokens.count,
-                    "tokens_estimated": tokens.estimated,
+                    "provider": billed.provider,
+                    "tokens": billed.total,
+                    "tokens_by_kind": dict(billed.tokens),
+                    "tokens_estimated": sorted(billed.estimated),
+                    "cost_usd": None if billed.cost is None else str(billed.cost),
                     "error": type(outcome.error).__name__ if outcome.error else None,
                 }
             },
         )
         try:
             if place is not None:
-                await self.places.spend_tokens(
-                    place, question.platform, question.server_id, tokens.count
-                )
+                await self.places.spend(place, question.platform, question.server_id, billed)
             await self.answer_log.answered(
                 entry,
                 outcome,
-                tokens=tokens,
+                bill=billed,
                 vote_key=sink.vote_key() if isinstance(sink, VoteKeyed) else None,
                 thread=self._conversation_key(question),
             )

@@ -1,7 +1,9 @@
 """The answer log: what the service keeps of each question, as ``ANSWER_LOG`` allows.
 
 ``metadata`` (the default) keeps who asked where, when, in which language, what became of it,
-how fast, with which model and how many tokens, the sources cited with their quote checks, and
+how fast, with which model and provider, its tokens (as the upstream reported them and as
+citebot estimated them, apart) and their cost (bot/billing.py), the sources cited with their
+quote checks, and
 the votes with their reasons; ``questions`` adds the question's words (and a 👎's comment),
 ``full`` the answer's too; ``off`` keeps nothing. Records go ``ANSWER_LOG_DAYS`` after their
 question. Whatever the mode, the store notes which conversations' memory and which votes
@@ -11,15 +13,14 @@ belong to whom (ids only), so forget-me and a removed place find them.
 from __future__ import annotations
 
 import asyncio
-import math
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal, Protocol, runtime_checkable
 
 from bot.answer import Outcome, Question
+from bot.billing import Bill
 from bot.state import (
     FEEDBACK_TTL,
     MEMORY_TTL,
@@ -36,11 +37,8 @@ __all__ = [
     "AnswerLog",
     "LogEntry",
     "Mode",
-    "TokensUsed",
     "VoteKeyed",
-    "estimate_tokens",
     "seconds_kept",
-    "tokens_used",
 ]
 
 Mode = Literal["full", "questions", "metadata", "off"]
@@ -60,38 +58,6 @@ class VoteKeyed(Protocol):
     a vote to its answer by it. A platform whose sink cannot say has its votes kept, unlinked."""
 
     def vote_key(self) -> str | None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class TokensUsed:
-    count: int
-    estimated: bool
-    """The upstream reported no ``usage``: counted from the characters sent and received."""
-
-
-def estimate_tokens(text: str) -> int:
-    """About how many tokens ``text`` is: a token for every four characters (OpenAI's rule of
-    thumb for English, close for the other Latin-script languages), and one for each wide
-    character (Chinese, Japanese, Korean), which tokenisers cut finer."""
-    wide = sum(unicodedata.east_asian_width(character) in "WF" for character in text)
-    return wide + math.ceil((len(text) - wide) / 4)
-
-
-def tokens_used(question: Question, outcome: Outcome) -> TokensUsed:
-    """The tokens an answer cost: the upstream's count, else an estimate from the question,
-    the turns sent with it and the text that came back. Nothing when no text came (the
-    upstream failed, or refused before answering)."""
-    usage = outcome.usage
-    if usage is not None:
-        total = usage.total_tokens
-        if total is None and (usage.prompt_tokens or usage.completion_tokens):
-            total = (usage.prompt_tokens or 0) + (usage.completion_tokens or 0)
-        if total is not None:
-            return TokensUsed(total, estimated=False)
-    if outcome.status == "failed" and not outcome.text:
-        return TokensUsed(0, estimated=False)
-    sent = question.text + "".join(turn.content for turn in question.history)
-    return TokensUsed(estimate_tokens(sent) + estimate_tokens(outcome.text), estimated=True)
 
 
 class LogEntry:
@@ -155,7 +121,7 @@ class AnswerLog:
         entry: LogEntry,
         outcome: Outcome,
         *,
-        tokens: TokensUsed,
+        bill: Bill,
         vote_key: str | None,
         thread: str | None,
     ) -> None:
@@ -182,8 +148,12 @@ class AnswerLog:
             first_text_seconds=seconds_kept(outcome.first_text_seconds),
             total_seconds=seconds_kept(outcome.total_seconds),
             model=outcome.model,
-            tokens=tokens.count,
-            tokens_estimated=tokens.estimated,
+            provider=bill.provider,
+            tokens=bill.total,
+            reported=bill.reported,
+            estimated=bill.estimated,
+            cost=bill.cost,
+            cost_reported=bill.cost_reported,
             answer=_clipped(outcome.text, MAX_KEPT_ANSWER) if self.mode == "full" else None,
             sources=sources,
             vote_key=vote_key,

@@ -34,6 +34,7 @@ from bot.answer import (
 )
 from bot.answer_records import AnswerRecords
 from bot.answerlog import AnswerLog, LogEntry
+from bot.billing import Tariff, tariff
 from bot.connect import open_quote_checker
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
@@ -41,13 +42,14 @@ from bot.ops.metrics import Metrics
 from bot.pacing import Pacer
 from bot.places import Places, PlaceSettings
 from bot.render.ports import Presenter
-from bot.state import State, open_state
+from bot.state import State, kept_by_nothing, open_state
 from bot.state.coordination import Coordination, shared_coordination
 from bot.state.failopen import FailOpenState
 from bot.state.names import rate_window
 from bot.upstream.client import AnswerClient
 from bot.upstream.events import Turn
 from config import Settings
+from config.environment import shown_url
 from config.settings import HostPort
 
 if TYPE_CHECKING:
@@ -57,8 +59,17 @@ log = logging.getLogger("citebot.answers")
 
 __all__ = ["LOGGED_REFUSALS", "AnswerService", "Limits", "answer_service"]
 
+UNKNOWN_TARIFF = Tariff(provider="upstream")
+"""An upstream whose bill nobody said: no overhead, no prices."""
 LOGGED_REFUSALS = frozenset(
-    {"rate_limit", "too_long", "daily_questions", "daily_questions_per_person", "daily_tokens"}
+    {
+        "rate_limit",
+        "too_long",
+        "daily_questions",
+        "daily_questions_per_person",
+        "daily_tokens",
+        "daily_cost",
+    }
 )
 """The refusals the answer log keeps: a person who asked and was turned away for what they
 asked. Not kept: an empty question (nothing was asked) and a worker restarting (the worker's
@@ -106,12 +117,14 @@ class AnswerService:
         coordination: Coordination | None = None,
         places: Places | None = None,
         answer_log: AnswerLog | None = None,
+        tariff: Tariff = UNKNOWN_TARIFF,
     ) -> None:
         """``checker``: the process's quote checks of posted cards (None: QUOTE_CHECK=off);
         ``coordination``: the workers' shared Redis (None: this worker is alone), for the
         platforms' shard leases and rate windows; ``places``: each place's settings (None:
         the environment's everywhere); ``answer_log``: what is kept of each answer (None:
-        ``ANSWER_LOG``'s defaults)."""
+        ``ANSWER_LOG``'s defaults); ``tariff``: how the upstream bills an answer (the
+        settings' :func:`bot.billing.tariff`)."""
         self.client = client
         self.checker = checker
         self.state = state
@@ -131,6 +144,7 @@ class AnswerService:
             places=self.places,
             answer_log=self.answer_log,
             conversation_key=self.conversation_key,
+            tariff=tariff,
         )
         """What each answer leaves (counts, its log line, tokens, its record) and its votes."""
         self._tasks: set[asyncio.Task[object]] = set()
@@ -328,7 +342,8 @@ class AnswerService:
     ) -> tuple[str, str] | None:
         """Why not to answer ``question``, and the words that say it in ``wording``; None to
         answer it. The place's daily quotas are asked last, so a question refused for any other
-        reason counts on none; its token budget just before them (it counts nothing)."""
+        reason counts on none; its budgets of tokens and cost just before them (they count
+        nothing)."""
         if not self._accepting:
             return "restarting", wording.restarting()
         if not question.text.strip():
@@ -344,14 +359,17 @@ class AnswerService:
             self.metrics.rate_limited_users.labels(question.platform).inc()
             return "rate_limit", wording.user_rate_limited(decision.retry_after)
         if place is not None:
-            budget = await self.places.token_budget(place)
-            if not budget.allowed:
-                return "daily_tokens", wording.daily_tokens_used(budget.limit, budget.retry_after)
+            budget = await self.places.budget(place)
+            if not budget.allowed and budget.refused_by is not None:
+                said = wording.daily_budget_spent(
+                    budget.refused_by, budget.limit, budget.retry_after
+                )
+                return budget.refused_by, said
             quota = await self.places.take_question(place, question.user_id)
             if not quota.allowed:
                 per_person = quota.refused_by == "daily_questions_per_person"
                 said = wording.daily_limit_reached(
-                    quota.limit, quota.retry_after, per_person=per_person
+                    int(quota.limit), quota.retry_after, per_person=per_person
                 )
                 return quota.refused_by or "daily_questions", said
         return None
@@ -410,6 +428,9 @@ async def answer_service(
     ``QUOTE_CHECK_ALLOW_HOSTS``: the demo's pages); drained and closed on exit."""
     metrics = metrics or Metrics()
     backend = open_state(settings.state_url, timeout=settings.state_timeout_seconds)
+    log.info("state store: %s", shown_url(settings.state_url))
+    if (warning := kept_by_nothing(settings.state_url)) is not None:
+        log.warning(warning)
     failures = metrics.state_failures
     async with (
         FailOpenState(
@@ -440,6 +461,7 @@ async def answer_service(
             inflight=inflight,
             checker=checker,
             coordination=coordination,
+            tariff=tariff(settings),
         )
         try:
             yield service

@@ -1,4 +1,4 @@
-"""Settings (pydantic-settings): the variables of CONTRACT.md and the worker's knobs.
+"""Settings (pydantic-settings): the variables operators set and the worker's knobs.
 
 ``Settings`` is what every platform shares; each platform defines its own variables on
 ``PlatformSettings`` in its package.

@@ -13,14 +13,16 @@ from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Self
 from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, SecretStr, ValidationError
+from pydantic import AliasChoices, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = [
+    "SHOWN_DEFAULT",
     "CommaList",
     "EnvironmentSettings",
     "PlatformSettings",
     "SettingsError",
+    "allowlist",
     "blank_is_unset",
     "comma_list",
     "http_url",
@@ -30,6 +32,11 @@ __all__ = [
 
 CommaList = Annotated[tuple[str, ...], NoDecode]
 """A comma-separated variable (``a, b,c``); parse it with :func:`comma_list`."""
+
+SHOWN_DEFAULT = "shown_default"
+"""A field's ``json_schema_extra`` key for its default as a person reads it, where its value
+alone would mislead (an empty allowlist is ``everyone``); the documentation's configuration
+table shows it."""
 
 _SWITCH = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
 
@@ -49,7 +56,8 @@ def shown_url(value: str) -> str:
         return repr(value.strip().split(":", 1)[0] + ":…")
     userinfo = "…@" if "@" in parts.netloc else ""
     rest = "?…" if parts.query or parts.fragment else ""
-    netloc = f"//{userinfo}{host}{port}" if parts.netloc else ""
+    slashes = parts.netloc or value.strip().startswith(f"{parts.scheme}://")  # sqlite:////path
+    netloc = f"//{userinfo}{host}{port}" if slashes else ""
     return repr(f"{parts.scheme}:{netloc}{parts.path}{rest}" if parts.scheme else "…")
 
 
@@ -67,6 +75,17 @@ def comma_list(value: Any) -> Any:
     if isinstance(value, str):
         return tuple(part.strip() for part in value.split(",") if part.strip())
     return value
+
+
+def allowlist(variable: str, *, description: str) -> Any:
+    """A comma-separated allowlist's field: empty (the default) lets everyone in, and the
+    documentation says so. Parse it with :func:`comma_list`."""
+    return Field(
+        default=(),
+        validation_alias=variable,
+        json_schema_extra={SHOWN_DEFAULT: "everyone"},
+        description=description,
+    )
 
 
 def switch(value: Any) -> Any:
@@ -112,12 +131,22 @@ class EnvironmentSettings(BaseSettings):
             raise SettingsError(cls._one_line(error)) from None
 
     @classmethod
-    def variable(cls, field_name: str) -> str:
-        """The environment variable a field is read from."""
+    def names(cls, field_name: str) -> tuple[str, ...]:
+        """The environment variables a field is read from, its own name first, then aliases."""
         alias = cls.model_fields[field_name].validation_alias
         if isinstance(alias, AliasChoices):
-            return str(alias.choices[0])
-        return str(alias or field_name.upper())
+            return tuple(str(choice) for choice in alias.choices)
+        return (str(alias or field_name.upper()),)
+
+    @classmethod
+    def variable(cls, field_name: str) -> str:
+        """The environment variable a field is read from."""
+        return cls.names(field_name)[0]
+
+    @classmethod
+    def variables(cls) -> tuple[str, ...]:
+        """Every variable the model reads, by its own name (aliases left out)."""
+        return tuple(cls.variable(name) for name in cls.model_fields)
 
     @classmethod
     def _one_line(cls, error: ValidationError) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from uuid import uuid4
 
@@ -17,6 +19,20 @@ from tests.sim.redis_server import (
     start_redis_server,
 )
 from tests.sim.upstream import UpstreamSim
+
+_DATA_HOME = "CITEBOT_TESTS_DATA_HOME"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No test writes in the real home: the user's data directory (where the embedded store
+    lives when ``STATE_URL`` is unset) is a folder of the run's own, and every process the
+    tests start keeps state in memory unless its test names a store (or unsets ``STATE_URL``
+    and gives a ``XDG_DATA_HOME`` of its own). xdist's workers inherit the controller's."""
+    if _DATA_HOME not in os.environ:
+        os.environ[_DATA_HOME] = tempfile.mkdtemp(prefix="citebot-tests-")
+        config.add_cleanup(lambda: shutil.rmtree(os.environ.pop(_DATA_HOME), ignore_errors=True))
+    os.environ["XDG_DATA_HOME"] = os.environ[_DATA_HOME]
+    os.environ["STATE_URL"] = "memory://"
 
 
 @pytest.fixture

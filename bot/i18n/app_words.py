@@ -83,6 +83,7 @@ class AppWording:
             "daily_questions": self._("Questions a day"),
             "daily_questions_per_person": self._("Questions a day per person"),
             "daily_tokens": self._("Tokens a day"),
+            "daily_cost": self._("Spending a day (US dollars)"),
             "quote_check": self._("Check each quote on its page"),
             "disclaimer": self._("Disclaimer under each answer"),
         }
@@ -100,6 +101,11 @@ class AppWording:
         return self._("A whole number from 1 to {most}, or none for no limit.").format(
             most=self.number(most)
         )
+
+    def dollars_hint(self: _Speaker, most: int) -> str:
+        return self._(
+            "US dollars from 0.01 to {most}, such as 5 or 2.50, or none for no limit."
+        ).format(most=self.number(most))
 
     def text_hint(self: _Speaker, limit: int) -> str:
         return self._("One line of at most {limit} characters, or none.").format(

@@ -7,7 +7,12 @@ translated with every other sentence."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import time
+from decimal import Decimal
 from typing import Protocol
+
+from babel import Locale
+from babel.dates import format_time
 
 __all__ = ["ReportLabels", "ReportWording"]
 
@@ -21,7 +26,7 @@ class ReportLabels:
     """``answered``, ``interrupted``, ``failed``, ``filtered``, ``refused``."""
     refusals: dict[str, str]
     """Why a question was refused: ``rate_limit``, ``too_long``, ``daily_questions``,
-    ``daily_questions_per_person``, ``daily_tokens``."""
+    ``daily_questions_per_person``, ``daily_tokens``, ``daily_cost``."""
     votes: str
     down_reasons: str
     no_reason: str
@@ -33,8 +38,13 @@ class ReportLabels:
     first_text: str
     """Time to first text (p50, p95)."""
     tokens: str
-    reported: str
+    kinds: dict[str, str]
+    """The kinds of tokens a provider bills: ``input``, ``system``, ``output``."""
     estimated: str
+    """Of the tokens, those citebot estimated (the upstream reported none of their kind)."""
+    cost: str
+    unpriced: str
+    """Answers whose provider's prices are unknown, so their cost is not counted."""
     channels: str
     what: str
     count: str
@@ -42,7 +52,12 @@ class ReportLabels:
 
 
 class _Speaker(Protocol):
+    @property
+    def locale(self) -> Locale: ...
+
     def _(self, text: str) -> str: ...
+
+    def dollars(self, amount: Decimal) -> str: ...
 
     def number(self, n: float) -> str: ...
 
@@ -71,6 +86,7 @@ class ReportWording:
                 "daily_questions": self._("Refused: daily question limit"),
                 "daily_questions_per_person": self._("Refused: daily limit per person"),
                 "daily_tokens": self._("Refused: daily token budget"),
+                "daily_cost": self._("Refused: daily spending limit"),
             },
             votes=self._("Votes"),
             down_reasons=self._("Why 👎"),
@@ -80,8 +96,14 @@ class ReportWording:
             sites=self._("Sites those quotes cite"),
             first_text=self._("Time to first text, in seconds"),
             tokens=self._("Tokens used"),
-            reported=self._("As the answer service reported them"),
-            estimated=self._("Estimated from characters"),
+            kinds={
+                "input": self._("Input: the questions and their context"),
+                "system": self._("System: the answer service's own searching"),
+                "output": self._("Output: the answers"),
+            },
+            estimated=self._("Of these, estimated by citebot"),
+            cost=self._("Cost"),
+            unpriced=self._("Answers of unknown price, not in the cost"),
             channels=self._("Where most questions were asked"),
             what=self._("What"),
             count=self._("Count"),
@@ -114,13 +136,26 @@ class ReportWording:
     def not_a_report_format(self: _Speaker, got: str) -> str:
         return self._("--format: must be table, csv or json, got {got}").format(got=got)
 
-    def daily_tokens_used(self: _Speaker, limit: int, retry_after: float) -> str:
-        """A question where today's ``daily_tokens`` are used up; the day is UTC's, ending in
-        ``retry_after`` seconds."""
-        return self._(
-            "Today's budget of {limit} tokens here has been used. citebot will answer here "
-            "again tomorrow, in {wait}, when the day ends (UTC)."
-        ).format(limit=self.number(limit), wait=self.duration(retry_after))
+    def daily_budget_spent(
+        self: _Speaker, setting: str, limit: int | Decimal, retry_after: float
+    ) -> str:
+        """A question where today's ``daily_tokens`` or ``daily_cost`` is used up: which, and
+        when it resets: at the end of the UTC day, said as a time in this language's way
+        (``12:00 AM``, ``00:00``) and as a wait (``retry_after`` seconds)."""
+        midnight = format_time(time(0, 0), format="short", locale=self.locale)
+        if setting == "daily_cost":
+            said = self._(
+                "Today's spending limit here ({limit}) has been reached. citebot will answer "
+                "here again at {time} (UTC), in {wait}."
+            )
+            amount = self.dollars(Decimal(limit))
+        else:
+            said = self._(
+                "Today's budget of {limit} tokens here has been used. citebot will answer here "
+                "again at {time} (UTC), in {wait}."
+            )
+            amount = self.number(int(limit))
+        return said.format(limit=amount, time=midnight, wait=self.duration(retry_after))
 
     def forgot_you(self: _Speaker) -> str:
         """Forget-me done."""

@@ -91,6 +91,12 @@ class SettingsWording:
             key=key, most=self.number(most), got=got
         )
 
+    def setting_dollars(self: _Speaker, key: str, most: int, got: str) -> str:
+        """A daily amount of US dollars (``daily_cost``); ``none`` is no limit."""
+        return self._(
+            "{key}: must be US dollars from 0.01 to {most}, such as 5 or 2.50, or none, got {got}"
+        ).format(key=key, most=self.number(most), got=got)
+
     def setting_one_line(self: _Speaker, key: str) -> str:
         return self._("{key}: must be one line, without line breaks or control characters").format(
             key=key

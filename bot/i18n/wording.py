@@ -22,11 +22,12 @@ import gettext
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
 from babel.core import get_global, parse_locale
-from babel.numbers import format_decimal
+from babel.numbers import format_currency, format_decimal
 
 from bot.i18n.app_words import AppWording
 from bot.i18n.conversation_words import ConversationWording
@@ -197,6 +198,13 @@ class Wording(SettingsWording, ConversationWording, ReportWording, AppWording, M
     def number(self, n: float) -> str:
         """``n`` written as this language writes it: ``1,000``, ``1.000``, ``1 000``."""
         return format_decimal(n, locale=self.locale)
+
+    def dollars(self, amount: Decimal) -> str:
+        """US dollars as this language writes them (``$2.50``, ``2,50 $US``, ``US$2.50``):
+        to the cent from a dollar up, every digit kept below it (an answer's ``$0.01276``)."""
+        whole = abs(amount) >= 1
+        shown = amount.quantize(Decimal("0.01")) if whole else amount
+        return format_currency(shown, "USD", locale=self.locale, decimal_quantization=whole)
 
     def _(self, text: str) -> str:
         return _translations(self.language or "en").gettext(text)

@@ -1,7 +1,9 @@
 """Prometheus metrics of one worker, in a registry of its own (tests make many).
 
 They count what the answer log's reports count (answers by outcome, refusals, votes and the
-👎's reasons, quote checks, time to first text, tokens), without the words or the places:
+👎's reasons, quote checks, time to first text, tokens and their cost), without the words or
+the places; a provider is labelled by the name the configuration gives it, never by anything
+an upstream sent (bot/billing.py), so the labels stay a small fixed set:
 ``docs/grafana-dashboard.json`` is built on them."""
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 
 if TYPE_CHECKING:
     from bot.answer import Outcome
-    from bot.answerlog import TokensUsed
+    from bot.billing import Bill
 
 __all__ = ["Metrics"]
 
@@ -74,7 +76,7 @@ class Metrics:
         self.refusals = Counter(
             "citebot_refusals",
             "Questions refused by why (the refusals the answer log keeps): rate_limit, "
-            "too_long, daily_questions, daily_questions_per_person, daily_tokens.",
+            "too_long, daily_questions, daily_questions_per_person, daily_tokens, daily_cost.",
             ["platform", "reason"],
             registry=self.registry,
         )
@@ -104,18 +106,27 @@ class Metrics:
         )
         self.tokens = Counter(
             "citebot_tokens",
-            "Upstream tokens used, as the upstream reported them or estimated from characters.",
-            ["platform", "counted"],
+            "Upstream tokens billed, by kind (input, system, output), as the upstream reported "
+            "them or as citebot estimated them (counted: reported, estimated).",
+            ["platform", "provider", "kind", "counted"],
+            registry=self.registry,
+        )
+        self.cost = Counter(
+            "citebot_cost_usd",
+            "What answers cost, in US dollars: as the upstream reported it, else their tokens "
+            "at the provider's prices (UPSTREAM_PRICES); answers of unknown price count nothing.",
+            ["platform", "provider"],
             registry=self.registry,
         )
 
-    def observe_answer(
-        self, platform: str, outcome: Outcome, tokens: TokensUsed | None = None
-    ) -> None:
+    def observe_answer(self, platform: str, outcome: Outcome, bill: Bill | None = None) -> None:
         self.answers.labels(platform, outcome.status).inc()
-        if tokens is not None and tokens.count:
-            counted = "estimated" if tokens.estimated else "reported"
-            self.tokens.labels(platform, counted).inc(tokens.count)
+        if bill is not None:
+            for kind, n in bill.tokens.items():
+                counted = "estimated" if kind in bill.estimated else "reported"
+                self.tokens.labels(platform, bill.provider, kind, counted).inc(n)
+            if bill.cost:
+                self.cost.labels(platform, bill.provider).inc(float(bill.cost))
         self.answer_seconds.labels(platform).observe(outcome.total_seconds)
         if outcome.first_text_seconds is not None:
             self.first_text.labels(platform).observe(outcome.first_text_seconds)

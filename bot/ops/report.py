@@ -16,10 +16,15 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
+from bot.billing import KINDS, reported_kinds
 from bot.state import AnswerLogStore, LoggedAnswer
+
+if TYPE_CHECKING:
+    from bot.i18n.wording import Wording
 
 __all__ = [
     "PERIODS",
@@ -30,6 +35,7 @@ __all__ = [
     "labelled",
     "percentile",
     "reported_since",
+    "spending",
     "utc_minute",
 ]
 
@@ -68,10 +74,13 @@ class Report:
     """The sites of those quotes -> how many quotes not found there."""
     first_text_p50: float | None = None
     first_text_p95: float | None = None
-    tokens_reported: int = 0
-    """Tokens as the upstream reported them."""
-    tokens_estimated: int = 0
-    """Tokens of answers whose upstream reported none, estimated from characters."""
+    tokens: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Kind (``input``, ``system``, ``output``) -> ``reported`` and ``estimated`` tokens (as
+    the upstream reported them; as citebot estimated them, where it reported none)."""
+    cost: Decimal = Decimal(0)
+    """US dollars, to the millionth: every answer of known price."""
+    unpriced: int = 0
+    """Answers that used tokens at a price nobody knows (their cost is not in :attr:`cost`)."""
     busiest_channels: tuple[tuple[str, int], ...] = ()
     """Places (``discord:GUILD/CHANNEL``) -> questions asked there."""
 
@@ -79,6 +88,10 @@ class Report:
     def questions(self) -> int:
         """Every question of the period, refused ones included."""
         return sum(self.outcomes.values())
+
+    def tokens_counted(self, counted: str) -> int:
+        """Every kind's tokens, ``reported`` or ``estimated``."""
+        return sum(kinds.get(counted, 0) for kinds in self.tokens.values())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,7 +112,12 @@ class Report:
                 "sites": [{"site": site, "count": n} for site, n in self.unfound_sites],
             },
             "first_text_seconds": {"p50": self.first_text_p50, "p95": self.first_text_p95},
-            "tokens": {"reported": self.tokens_reported, "estimated": self.tokens_estimated},
+            "tokens": {
+                "reported": self.tokens_counted("reported"),
+                "estimated": self.tokens_counted("estimated"),
+                "by_kind": {kind: dict(counts) for kind, counts in self.tokens.items()},
+            },
+            "cost": {"usd": str(self.cost), "unpriced_answers": self.unpriced},
             "busiest_channels": [{"place": p, "count": n} for p, n in self.busiest_channels],
         }
 
@@ -116,6 +134,25 @@ def reported_since(period: str, now: float) -> timedelta:
 def utc_minute(seconds: float) -> str:
     """A report's time as its heading says it (in UTC, to the minute)."""
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def spending(report: Report, wording: Wording) -> list[tuple[str, str]]:
+    """The report's tokens and cost as every platform lists them, each row a label and its
+    value in ``wording``'s language: each kind's tokens, those of them citebot estimated, the
+    cost in US dollars, and the answers of unknown price left out of it."""
+    labels = wording.report_labels
+    rows = [
+        (labels.kinds[kind], wording.number(sum(report.tokens[kind].values())))
+        for kind in KINDS
+        if kind in report.tokens
+    ]
+    if rows:
+        rows.append((labels.estimated, wording.number(report.tokens_counted("estimated"))))
+    if report.cost or (not report.unpriced and rows):
+        rows.append((labels.cost, wording.dollars(report.cost)))
+    if report.unpriced:
+        rows.append((labels.unpriced, wording.number(report.unpriced)))
+    return rows
 
 
 def labelled(counts: dict[str, int], labels: dict[str, str]) -> list[tuple[str, int]]:
@@ -138,7 +175,9 @@ class _Tally:
         self.unfound = 0
         self.sites: Counter[str] = Counter()
         self.first_text: list[float] = []
-        self.tokens: Counter[bool] = Counter()
+        self.tokens: dict[str, Counter[str]] = {}
+        self.cost = Decimal(0)
+        self.unpriced = 0
         self.channels: Counter[str] = Counter()
 
     def take(self, record: LoggedAnswer) -> None:
@@ -159,7 +198,18 @@ class _Tally:
             self.sites.update(_site(url) for url in unfound)
         if record.outcome in _ASKED and record.first_text_seconds is not None:
             self.first_text.append(record.first_text_seconds)
-        self.tokens[record.tokens_estimated] += record.tokens
+        reported = reported_kinds(record.reported)
+        for kind in KINDS:
+            for counted, n in (
+                ("reported", reported.get(kind)),
+                ("estimated", record.estimated.get(kind)),
+            ):
+                if n:
+                    self.tokens.setdefault(kind, Counter())[counted] += n
+        if record.cost is not None:
+            self.cost += record.cost
+        elif record.tokens:
+            self.unpriced += 1
         if record.place is not None:
             self.channels[record.place] += 1
 
@@ -181,8 +231,9 @@ class _Tally:
             unfound_sites=tuple(self.sites.most_common(top)),
             first_text_p50=percentile(self.first_text, 50),
             first_text_p95=percentile(self.first_text, 95),
-            tokens_reported=self.tokens[False],
-            tokens_estimated=self.tokens[True],
+            tokens={kind: dict(self.tokens[kind]) for kind in KINDS if kind in self.tokens},
+            cost=self.cost,
+            unpriced=self.unpriced,
             busiest_channels=tuple(self.channels.most_common(top)),
         )
 

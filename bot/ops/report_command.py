@@ -26,7 +26,7 @@ from rich.text import Text
 
 from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
-from bot.ops.report import Report, build_report, utc_minute
+from bot.ops.report import Report, build_report, spending, utc_minute
 from bot.places import SettingRefused, parse_place
 from bot.state import StateUnavailable, open_state
 from config import Settings
@@ -133,8 +133,12 @@ def csv_rows(report: Report) -> Iterator[tuple[str, str, str]]:
         yield "unfound_sites", site, str(n)
     for name, seconds in (("p50", report.first_text_p50), ("p95", report.first_text_p95)):
         yield "first_text_seconds", name, "" if seconds is None else str(seconds)
-    yield "tokens", "reported", str(report.tokens_reported)
-    yield "tokens", "estimated", str(report.tokens_estimated)
+    for kind, counts in report.tokens.items():
+        yield "tokens", kind, str(sum(counts.values()))
+    for counted in ("reported", "estimated"):
+        yield "tokens", counted, str(report.tokens_counted(counted))
+    yield "cost", "usd", str(report.cost)
+    yield "cost", "unpriced_answers", str(report.unpriced)
     for channel, n in report.busiest_channels:
         yield "busiest_channels", channel, str(n)
 
@@ -176,13 +180,7 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
             labels.first_text,
             [(name, wording.number(round(s, 2))) for name, s in seconds if s is not None],
         ),
-        (
-            labels.tokens,
-            [
-                (labels.reported, wording.number(report.tokens_reported)),
-                (labels.estimated, wording.number(report.tokens_estimated)),
-            ],
-        ),
+        (labels.tokens, spending(report, wording)),
         (labels.channels, [(p, wording.number(n)) for p, n in report.busiest_channels]),
     ]
     for title, rows in sections:

@@ -9,7 +9,7 @@ the keys, their values and defaults are in :mod:`bot.places.keys`, the places in
 
 from __future__ import annotations
 
-from bot.places.keys import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, Key, Value
+from bot.places.keys import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, MOST_DOLLARS, Key, Value
 from bot.places.place import Place, has_places, parse_place, place_forms
 from bot.places.refused import SettingRefused
 from bot.places.resolver import CACHE_TTL, DailyQuota, Places
@@ -20,6 +20,7 @@ __all__ = [
     "DISCLAIMER_LIMIT",
     "KEYS",
     "MOST_A_DAY",
+    "MOST_DOLLARS",
     "DailyQuota",
     "Key",
     "Place",

@@ -8,9 +8,11 @@ A value is stored as its text (``on``, ``fr``, ``30``, ``none``), the one form t
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Literal
 
 from bot.i18n.wording import LANGUAGES, Wording, catalogue_language, language_name, language_setting
@@ -22,6 +24,7 @@ __all__ = [
     "DISCLAIMER_LIMIT",
     "KEYS",
     "MOST_A_DAY",
+    "MOST_DOLLARS",
     "Key",
     "Value",
     "check_key",
@@ -31,14 +34,18 @@ __all__ = [
     "written",
 ]
 
-Value = bool | str | int | None
-Kind = Literal["switch", "language", "count", "text"]
+Value = bool | str | int | Decimal | None
+Kind = Literal["switch", "language", "count", "dollars", "text"]
 
 DISCLAIMER_LIMIT = 200
 """Characters in a disclaimer: one short line under every answer."""
 MOST_A_DAY = 1_000_000_000
 """The largest daily count a place may set (``daily_tokens`` needs millions)."""
+MOST_DOLLARS = 1_000_000
+"""The largest daily amount a place may set (``daily_cost``), in US dollars."""
 NONE = "none"
+_DOLLARS = re.compile(r"\$?\s*(\d{1,7})(?:\.(\d{1,2}))?")
+"""An amount as an admin writes it: ``5``, ``2.5``, ``$0.75`` (to the cent)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +67,7 @@ KEYS: Mapping[str, Key] = {
         Key("daily_questions", "count", lambda settings: None),
         Key("daily_questions_per_person", "count", lambda settings: None),
         Key("daily_tokens", "count", lambda settings: None),
+        Key("daily_cost", "dollars", lambda settings: None),
         Key("quote_check", "switch", lambda settings: settings.quote_check),
         Key("disclaimer", "text", lambda settings: None),
     )
@@ -98,6 +106,8 @@ def check_value(key: Key, text: str) -> str:
         if not (value.isascii() and value.isdigit() and 1 <= int(value) <= MOST_A_DAY):
             raise SettingRefused(lambda wording: wording.setting_count(key.name, MOST_A_DAY, got))
         return str(int(value))
+    if key.kind == "dollars":
+        return _dollars(key, value, got)
     if not value or value.lower() == NONE:
         return NONE
     if any(unicodedata.category(character) in ("Cc", "Zl", "Zp") for character in value):
@@ -120,7 +130,20 @@ def read_value(key: Key, text: str) -> Value:
         return None
     if key.kind == "count":
         return int(value)
+    if key.kind == "dollars":
+        return Decimal(value)
     return value
+
+
+def _dollars(key: Key, value: str, got: str) -> str:
+    """An amount to the cent, written with two decimals (``5`` is ``5.00``)."""
+    if value.lower() == NONE:
+        return NONE
+    match = _DOLLARS.fullmatch(value) if value.isascii() else None
+    amount = Decimal(f"{match[1]}.{match[2] or 0}") if match else Decimal(0)
+    if not Decimal("0.01") <= amount <= MOST_DOLLARS:
+        raise SettingRefused(lambda wording: wording.setting_dollars(key.name, MOST_DOLLARS, got))
+    return f"{amount:.2f}"
 
 
 def written(value: Value) -> str:
@@ -146,5 +169,7 @@ def value_as_said(key: str, value: Value, words: Wording) -> str:
     if kind == "language":
         return language_name(str(value))
     if value is None:
-        return labels.no_limit if kind == "count" else labels.none
+        return labels.no_limit if kind in ("count", "dollars") else labels.none
+    if isinstance(value, Decimal):
+        return words.dollars(value)
     return words.number(value) if isinstance(value, int) else str(value)

@@ -13,14 +13,16 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
+from bot.billing import Bill, micro_dollars
 from bot.places.document import checked_document
 from bot.places.keys import KEYS, check_key, check_value
 from bot.places.place import Place, parse_place
 from bot.places.settings import PlaceSettings, layered
 from bot.state import SettingChange, State
 from bot.state.base import utc_day
-from bot.state.names import person_questions, place_questions, place_tokens
+from bot.state.names import person_questions, place_cost, place_questions, place_tokens
 from config import Settings
 
 __all__ = ["CACHED_PLACES", "CACHE_TTL", "DailyQuota", "Places"]
@@ -33,12 +35,14 @@ CACHED_PLACES = 10_000
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DailyQuota:
-    """Whether a question was counted; when refused, by which setting (``daily_questions`` or
-    ``daily_questions_per_person``), its limit, and the seconds until the UTC day ends."""
+    """Whether a question was counted; when refused, by which setting (``daily_questions``,
+    ``daily_questions_per_person``, ``daily_tokens`` or ``daily_cost``), its limit, and the
+    seconds until the UTC day ends."""
 
     allowed: bool
     refused_by: str | None = None
-    limit: int = 0
+    limit: int | Decimal = 0
+    """A count, or US dollars (``daily_cost``)."""
     retry_after: float = 0.0
 
 
@@ -174,28 +178,43 @@ class Places:
             allowed=False, refused_by=setting, limit=limit, retry_after=decision.retry_after
         )
 
-    async def token_budget(self, settings: PlaceSettings) -> DailyQuota:
-        """Whether the place's ``daily_tokens`` leave room for a question today: refused once
-        the tokens its answers used today (in the place that set it) reach it. An answer's
-        tokens are known once it is done, so answers already under way may go past it."""
-        limit, place = settings.daily_tokens, settings.set_in["daily_tokens"]
-        if limit is None or place is None:
+    async def budget(self, settings: PlaceSettings) -> DailyQuota:
+        """Whether the place's ``daily_tokens`` and ``daily_cost`` leave room for a question
+        today: refused once what its answers used today (in the place that set each) reaches
+        either, tokens first. An answer's bill is known once it is done, so answers already
+        under way may go past it."""
+        limits = {
+            "daily_tokens": (settings.daily_tokens, place_tokens, 1),
+            "daily_cost": (settings.daily_cost, place_cost, 1_000_000),
+        }
+        counters = {
+            setting: (counter(str(place)), limit)
+            for setting, (limit, counter, _) in limits.items()
+            if limit is not None and (place := settings.set_in[setting]) is not None
+        }
+        if not counters:
             return DailyQuota(allowed=True)
-        counter = place_tokens(str(place))
-        used = (await self._state.daily_counts([counter])).get(counter, 0)
-        if used < limit:
-            return DailyQuota(allowed=True)
-        _, left = utc_day(time.time())
-        return DailyQuota(allowed=False, refused_by="daily_tokens", limit=limit, retry_after=left)
+        used = await self._state.daily_counts([counter for counter, _ in counters.values()])
+        for setting, (counter, limit) in counters.items():
+            if used.get(counter, 0) >= limit * limits[setting][2]:
+                _, left = utc_day(time.time())
+                return DailyQuota(allowed=False, refused_by=setting, limit=limit, retry_after=left)
+        return DailyQuota(allowed=True)
 
-    async def spend_tokens(
-        self, settings: PlaceSettings, platform: str, server: str | None, tokens: int
+    async def spend(
+        self, settings: PlaceSettings, platform: str, server: str | None, bill: Bill
     ) -> None:
-        """Count an answer's tokens today where ``daily_tokens`` is set (a channel's own limit,
-        else its server's), and on the server where none is, so a limit set later in the day
-        meets the day's tokens already used."""
-        place = settings.set_in["daily_tokens"] or (
-            Place(platform, server) if server is not None else None
-        )
-        if place is not None and tokens > 0:
-            await self._state.add_daily({place_tokens(str(place)): tokens})
+        """Count an answer's tokens and cost today where ``daily_tokens`` and ``daily_cost``
+        are set (a channel's own limit, else its server's), and on the server where neither
+        is, so a limit set later in the day meets the day's use already made. The cost is
+        counted in millionths of a dollar, exactly."""
+        here = Place(platform, server) if server is not None else None
+        spent: dict[str, int] = {}
+        tokens_in = settings.set_in["daily_tokens"] or here
+        if tokens_in is not None and bill.total > 0:
+            spent[place_tokens(str(tokens_in))] = bill.total
+        cost_in = settings.set_in["daily_cost"] or here
+        if cost_in is not None and bill.cost:
+            spent[place_cost(str(cost_in))] = micro_dollars(bill.cost)
+        if spent:
+            await self._state.add_daily(spent)

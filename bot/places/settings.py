@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -34,6 +35,9 @@ class PlaceSettings:
     """Questions this place may ask a UTC day; None: no limit."""
     daily_questions_per_person: int | None
     daily_tokens: int | None
+    """Upstream tokens this place's answers may use a UTC day, the system's included."""
+    daily_cost: Decimal | None
+    """US dollars this place's answers may cost a UTC day; None: no limit."""
     quote_check: bool
     disclaimer: str | None
     """The admin's line under every answer; platforms neutralise its mentions when showing it."""

@@ -1,13 +1,15 @@
 """Shared state behind small async ports; ``STATE_URL`` picks where it lives.
 
-``memory://`` (the default: one worker), ``sqlite:///PATH`` (the workers of one machine, kept on
-restart; ``sqlite:///rel/path`` or ``sqlite:////abs/path``) and ``redis://HOST:PORT/DB`` or
-``rediss://`` (any number of workers).
+``sqlite:///PATH`` (the default, a file in the user's data directory: the workers of one
+machine and the command line, kept on restart; ``sqlite:///rel/path`` or
+``sqlite:////abs/path``), ``redis://HOST:PORT/DB`` or ``rediss://`` (any number of workers),
+and ``memory://`` (one process, kept by nothing: tests).
 """
 
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from urllib.parse import SplitResult, urlsplit
 
 from bot.state.logged import LoggedAnswer, LoggedSource, LoggedVote
@@ -70,8 +72,20 @@ __all__ = [
     "SettingChange",
     "State",
     "StateUnavailable",
+    "kept_by_nothing",
     "open_state",
 ]
+
+KEPT_BY_NOTHING = (
+    "STATE_URL=memory:// keeps settings, the answer log and conversations in this process"
+    " alone: nothing will survive a restart"
+)
+
+
+def kept_by_nothing(url: str) -> str | None:
+    """What to say at start-up about ``url``: that nothing survives a restart on
+    ``memory://``; None for a store that keeps what it holds."""
+    return KEPT_BY_NOTHING if urlsplit(url.strip()).scheme == "memory" else None
 
 
 def open_state(url: str, *, namespace: str = "citebot", timeout: float = STATE_TIMEOUT) -> State:
@@ -96,15 +110,28 @@ def open_state(url: str, *, namespace: str = "citebot", timeout: float = STATE_T
 
 
 def _open_sqlite(netloc: str, path: str, *, timeout: float) -> State:
+    """The file's folder is made when missing (the default's, in a fresh home); one that
+    cannot be made or written is one line saying so and what to set instead."""
     from bot.state.sqlite import SqliteState
 
     path = path.removeprefix("/")
     if netloc or not path:
         raise SettingsError("STATE_URL: write sqlite:///relative/path or sqlite:////absolute/path")
+    instead = "set STATE_URL to a writable sqlite:///PATH, a redis:// URL, or memory://"
+    try:
+        Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise SettingsError(
+            f"STATE_URL: cannot make the folder of the SQLite database {path!r}"
+            f" ({reason}); {instead}"
+        ) from None
     try:
         return SqliteState(path, timeout=timeout)
     except sqlite3.Error as error:
-        raise SettingsError(f"STATE_URL: cannot open SQLite database {path!r}: {error}") from None
+        raise SettingsError(
+            f"STATE_URL: cannot open the SQLite database {path!r} ({error}); {instead}"
+        ) from None
 
 
 def _open_redis(url: str, parts: SplitResult, *, namespace: str, timeout: float) -> State:

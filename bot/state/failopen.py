@@ -1,7 +1,7 @@
 """The state store may fail; an answer may not. Every port of a backend, failing open.
 
 Redis restarts, a network partition or a locked SQLite file must never leave a person without
-an answer (CONTRACT: never silence), so each call gets ``timeout`` seconds and, when it fails,
+an answer (never silence), so each call gets ``timeout`` seconds and, when it fails,
 the answer goes on as if the store had said yes: an event counts as new, a question as within
 its user's limit, a thread as unknown, a vote as stored. A thread's lease falls back to one
 held in this process, so a worker still answers one question of a thread at a time. Each

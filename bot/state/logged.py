@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 __all__ = [
@@ -70,9 +71,21 @@ class LoggedAnswer:
     first_text_seconds: float | None = None
     total_seconds: float | None = None
     model: str | None = None
+    provider: str | None = None
+    """The upstream's name as the configuration gives it (``magisterium``, its host)."""
     tokens: int = 0
-    tokens_estimated: bool = False
-    """The upstream reported no ``usage``: ``tokens`` was estimated from the characters."""
+    """Every token counted (input, system and output): what ``daily_tokens`` counts."""
+    reported: Mapping[str, int] = field(default_factory=dict)
+    """The upstream's own counts (``prompt``, ``completion``, ``total``, ``cached``,
+    ``reasoning``, ``extra_reasoning``, ``system``, ``search_queries``), as far as it said
+    them (:func:`bot.billing.reported_kinds` reads its kinds from them)."""
+    estimated: Mapping[str, int] = field(default_factory=dict)
+    """Kind (``input``, ``system``, ``output``) -> the tokens citebot estimated, for the kinds
+    the upstream said nothing of."""
+    cost: Decimal | None = None
+    """US dollars, to the millionth; None when the provider's prices are unknown."""
+    cost_reported: bool = False
+    """The upstream said the cost (else it is the tokens at the provider's prices)."""
     question: str | None = None
     answer: str | None = None
     sources: tuple[LoggedSource, ...] = ()
@@ -111,9 +124,12 @@ def dumps(record: LoggedAnswer) -> str:
     fields: dict[str, Any] = {
         name: getattr(record, name)
         for name in LoggedAnswer.__dataclass_fields__
-        if name not in ("sources", "votes") and getattr(record, name) not in (None, False, 0)
+        if name not in ("sources", "votes", "cost")
+        and getattr(record, name) not in (None, False, 0, {})
     }
     fields["id"], fields["at"] = record.id, record.at
+    if record.cost is not None:  # as text: a JSON number would come back a float
+        fields["cost"] = str(record.cost)
     fields["sources"] = [fields_of(source) for source in record.sources]
     fields["votes"] = [fields_of(vote) for vote in record.votes]
     return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
@@ -131,8 +147,10 @@ def loads(text: str) -> LoggedAnswer:
         first_text_seconds=fields.get("first_text_seconds"),
         total_seconds=fields.get("total_seconds"),
         model=fields.get("model"),
-        tokens=fields.get("tokens", 0),
-        tokens_estimated=fields.get("tokens_estimated", False),
+        provider=fields.get("provider"),
+        **_tokens(fields),
+        cost=_cost(fields.get("cost")),
+        cost_reported=fields.get("cost_reported", False),
         question=fields.get("question"),
         answer=fields.get("answer"),
         sources=tuple(LoggedSource(**source) for source in _list(fields, "sources")),
@@ -148,6 +166,33 @@ def fields_of(item: LoggedSource | LoggedVote) -> dict[str, Any]:
         for name in type(item).__dataclass_fields__
         if getattr(item, name) is not None
     }
+
+
+def _tokens(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A record's tokens; one written before they were counted by kind (a total, estimated or
+    not) as a total reported, or estimated as output."""
+    tokens = fields.get("tokens", 0)
+    reported, estimated = _counts(fields, "reported"), _counts(fields, "estimated")
+    if tokens and not reported and not estimated:
+        if fields.get("tokens_estimated"):
+            estimated = {"output": tokens}
+        else:
+            reported = {"total": tokens}
+    return {"tokens": tokens, "reported": reported, "estimated": estimated}
+
+
+def _counts(fields: Mapping[str, Any], name: str) -> dict[str, int]:
+    value = fields.get(name)
+    if not isinstance(value, Mapping):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(v, int) and not isinstance(v, bool)}
+
+
+def _cost(value: object) -> Decimal | None:
+    try:
+        return Decimal(value) if isinstance(value, str) else None
+    except InvalidOperation:
+        return None
 
 
 def _list(fields: Mapping[str, Any], name: str) -> list[dict[str, Any]]:

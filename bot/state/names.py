@@ -9,6 +9,7 @@ __all__ = [
     "belongs_to_person",
     "belongs_to_place",
     "person_questions",
+    "place_cost",
     "place_questions",
     "place_tokens",
     "rate_window",
@@ -35,6 +36,11 @@ def place_tokens(place: str) -> str:
     return f"tokens:{place}"
 
 
+def place_cost(place: str) -> str:
+    """Today's cost in the place that counts it (``daily_cost``), in millionths of a dollar."""
+    return f"cost:{place}"
+
+
 def belongs_to_person(counter: str, platform: str, person: str) -> bool:
     """Whether a daily counter or rate window counts ``person``'s questions."""
     return counter == rate_window(platform, person) or (
@@ -45,7 +51,7 @@ def belongs_to_person(counter: str, platform: str, person: str) -> bool:
 def belongs_to_place(counter: str, platform: str, server: str) -> bool:
     """Whether a daily counter counts in ``server`` or one of its channels."""
     kind, _, rest = counter.partition(":")
-    if kind not in ("questions", "questions-by", "tokens"):
+    if kind not in ("questions", "questions-by", "tokens", "cost"):
         return False
     here = f"{platform}:{server}"
     return rest == here or rest.startswith((f"{here}/", f"{here}:"))

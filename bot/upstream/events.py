@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from decimal import Decimal
 from typing import Literal
 
 from bot.upstream.citations import Citation
@@ -33,9 +34,36 @@ class Reasoning:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Usage:
+    """The tokens an upstream says an answer cost, each as far as it says (None: not said)."""
+
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     total_tokens: int | None = None
+    cached_tokens: int | None = None
+    """Of the prompt, read from the provider's cache (OpenAI's
+    ``prompt_tokens_details.cached_tokens``, DeepSeek's ``prompt_cache_hit_tokens``)."""
+    reasoning_tokens: int | None = None
+    """Of the completion, spent reasoning (``completion_tokens_details.reasoning_tokens``)."""
+    extra_reasoning_tokens: int | None = None
+    """Reasoning billed beyond the completion (Perplexity's ``reasoning_tokens``)."""
+    system_tokens: int | None = None
+    """Tokens billed for retrieval, beyond the prompt and the answer (Perplexity's
+    ``citation_tokens``)."""
+    search_queries: int | None = None
+    """Searches the provider ran (Perplexity's ``num_search_queries``), billed by the
+    thousand: in the cost only where the upstream reports it."""
+    cost: Decimal | None = None
+    """US dollars, as the upstream reports them (OpenRouter's ``cost``, Perplexity's
+    ``cost.total_cost``)."""
+
+    def counts(self) -> dict[str, int]:
+        """The counts said, by short name (``prompt``, ``completion``, ``total``, ``cached``,
+        ``reasoning``, ``extra_reasoning``, ``system``, ``search_queries``): what the answer
+        log keeps as reported."""
+        said = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "cost"}
+        return {
+            name.removesuffix("_tokens"): value for name, value in said.items() if value is not None
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

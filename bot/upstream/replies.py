@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import httpx
@@ -179,20 +180,46 @@ def related_of(chunk: Mapping[str, Any]) -> tuple[str, ...]:
 def usage_of(chunk: Mapping[str, Any]) -> Usage | None:
     """The tokens a chunk reports: ``usage`` (OpenAI's last chunk, with no choices, when
     ``stream_options.include_usage`` is asked; Mistral's, DeepSeek's and Perplexity's on their
-    own), or Groq's ``x_groq.usage``."""
+    own), or Groq's ``x_groq.usage``; every count providers are seen to send (the recordings
+    in tests/fixtures/providers, docs/billing.md)."""
     raw = chunk.get("usage")
     groq = chunk.get("x_groq")
     if not isinstance(raw, Mapping) and isinstance(groq, Mapping):
         raw = groq.get("usage")
     if not isinstance(raw, Mapping):
         return None
-
-    def count(key: str) -> int | None:
-        value = raw.get(key)
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-
+    prompt = raw.get("prompt_tokens_details")
+    completion = raw.get("completion_tokens_details")
+    cost = raw.get("cost")
+    cached = _count(prompt, "cached_tokens")
     return Usage(
-        prompt_tokens=count("prompt_tokens"),
-        completion_tokens=count("completion_tokens"),
-        total_tokens=count("total_tokens"),
+        prompt_tokens=_count(raw, "prompt_tokens"),
+        completion_tokens=_count(raw, "completion_tokens"),
+        total_tokens=_count(raw, "total_tokens"),
+        cached_tokens=cached if cached is not None else _count(raw, "prompt_cache_hit_tokens"),
+        reasoning_tokens=_count(completion, "reasoning_tokens"),
+        extra_reasoning_tokens=_count(raw, "reasoning_tokens"),
+        system_tokens=_count(raw, "citation_tokens"),
+        search_queries=_count(raw, "num_search_queries"),
+        cost=_dollars(cost.get("total_cost") if isinstance(cost, Mapping) else cost),
     )
+
+
+MOST_TOKENS = 10**12
+"""A count past this is no count (a hostile upstream's, meant to fill a budget or a log)."""
+MOST_COST = Decimal(10**6)
+
+
+def _count(raw: object, key: str) -> int | None:
+    value = raw.get(key) if isinstance(raw, Mapping) else None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MOST_TOKENS:
+        return value
+    return None
+
+
+def _dollars(value: object) -> Decimal | None:
+    """A reported cost as a Decimal, from the number as JSON wrote it (its shortest form)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    dollars = Decimal(repr(value))
+    return dollars if dollars.is_finite() and 0 <= dollars <= MOST_COST else None

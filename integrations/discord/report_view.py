@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from bot.i18n.wording import Wording
-from bot.ops.report import Period, Report, labelled, utc_minute
+from bot.ops.report import Period, Report, labelled, spending, utc_minute
 from bot.render.text import clip
 from integrations.discord import limits
 from integrations.discord.markdown import DiscordMarkdown
@@ -46,8 +46,6 @@ def report_embed(
     reasons = {str(k): v for k, v in wording.reason_labels.reasons.items()}
     reasons["none"] = labels.no_reason
     up, down = wording.number(report.up), wording.number(report.down)
-    tokens = {"reported": report.tokens_reported, "estimated": report.tokens_estimated}
-    spent = {"reported": labels.reported, "estimated": labels.estimated}
     fields = [
         _field(labels.answers, _counts(asked, wording)),
         _field(labels.votes, f"👍 **{up}** · 👎 **{down}**"),
@@ -55,7 +53,12 @@ def report_embed(
         _field(labels.top_questions, _questions(report, wording, kept)),
         _field(labels.unfound_quotes, _unfound(report, wording)),
         _field(labels.first_text, _first_text(report, wording)),
-        _field(labels.tokens, _counts(labelled(tokens, spent), wording)),
+        _field(
+            labels.tokens,
+            _fitted(
+                f"{_text(label)}: **{_text(value)}**" for label, value in spending(report, wording)
+            ),
+        ),
         _field(
             labels.channels,
             _fitted(

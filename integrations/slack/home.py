@@ -30,6 +30,7 @@ from bot.places import (
     DISCLAIMER_LIMIT,
     KEYS,
     MOST_A_DAY,
+    MOST_DOLLARS,
     Place,
     PlaceSettings,
     SettingRefused,
@@ -172,11 +173,11 @@ def edit_form(
     settings = shown.settings
     own = settings.set_in[key]
     current = written(getattr(settings, key)) if _set_in_the_place_shown(own, shown) else ""
-    hint = (
-        words.count_hint(MOST_A_DAY)
-        if KEYS[key].kind == "count"
-        else words.text_hint(DISCLAIMER_LIMIT)
-    )
+    hints = {
+        "count": lambda: words.count_hint(MOST_A_DAY),
+        "dollars": lambda: words.dollars_hint(MOST_DOLLARS),
+    }
+    hint = hints.get(KEYS[key].kind, lambda: words.text_hint(DISCLAIMER_LIMIT))()
     empty = (
         words.empty_follows_workspace()
         if shown.scope == "channel"

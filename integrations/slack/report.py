@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, Period, Report, labelled, utc_minute
+from bot.ops.report import PERIODS, Period, Report, labelled, spending, utc_minute
 from bot.render.text import clip
 from bot.render.thread import listed
 from integrations.slack.blocks import Block, context, plain_text, section
@@ -67,8 +67,6 @@ def report_blocks(report: Report, *, period: Period, words: Wording, kept: str) 
         return [*blocks, context(mrkdwn(labels.nothing))]
     reasons = {str(k): v for k, v in words.reason_labels.reasons.items()}
     reasons["none"] = labels.no_reason
-    tokens = {"reported": report.tokens_reported, "estimated": report.tokens_estimated}
-    spent = {"reported": labels.reported, "estimated": labels.estimated}
     up, down = words.number(report.up), words.number(report.down)
     asked = labelled(report.outcomes, labels.outcomes) + labelled(report.refusals, labels.refusals)
     parts = [
@@ -76,7 +74,10 @@ def report_blocks(report: Report, *, period: Period, words: Wording, kept: str) 
         _part(labels.votes, [f"👍 *{up}* · 👎 *{down}*"]),
         _part(labels.down_reasons, _counts(labelled(report.down_reasons, reasons), words)),
         _part(labels.first_text, _first_text(report, words)),
-        _part(labels.tokens, _counts(labelled(tokens, spent), words)),
+        _part(
+            labels.tokens,
+            [f"{mrkdwn(label)}: *{mrkdwn(value)}*" for label, value in spending(report, words)],
+        ),
         _part(
             labels.channels,
             [f"{_channel(where)} · *{words.number(n)}*" for where, n in report.busiest_channels],

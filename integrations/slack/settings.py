@@ -8,7 +8,14 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, SecretStr, field_validator
 
-from config.environment import CommaList, PlatformSettings, blank_is_unset, comma_list, http_url
+from config.environment import (
+    CommaList,
+    PlatformSettings,
+    allowlist,
+    blank_is_unset,
+    comma_list,
+    http_url,
+)
 
 __all__ = ["SlackSettings"]
 
@@ -19,16 +26,59 @@ class SlackSettings(PlatformSettings):
         "SLACK_BOT_TOKEN with SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)"
     )
 
-    bot_token: SecretStr | None = Field(default=None, validation_alias="SLACK_BOT_TOKEN")
-    app_token: SecretStr | None = Field(default=None, validation_alias="SLACK_APP_TOKEN")
-    signing_secret: SecretStr | None = Field(default=None, validation_alias="SLACK_SIGNING_SECRET")
-    api_base_url: str = Field(
-        default="https://slack.com/api/", validation_alias="SLACK_API_BASE_URL"
+    bot_token: SecretStr | None = Field(
+        default=None,
+        validation_alias="SLACK_BOT_TOKEN",
+        description=(
+            "The bot token (`xoxb-…`); Slack runs in Socket Mode with `SLACK_APP_TOKEN`, in "
+            "HTTP mode with `SLACK_SIGNING_SECRET`."
+        ),
     )
-    channel_allowlist: CommaList = Field(default=(), validation_alias="SLACK_CHANNEL_ALLOWLIST")
-    admin_users: CommaList = Field(default=(), validation_alias="SLACK_ADMIN_USERS")
+    app_token: SecretStr | None = Field(
+        default=None,
+        validation_alias="SLACK_APP_TOKEN",
+        description="The app-level token (`xapp-…`, `connections:write`) for Socket Mode.",
+    )
+    signing_secret: SecretStr | None = Field(
+        default=None,
+        validation_alias="SLACK_SIGNING_SECRET",
+        description=(
+            "Slack's HTTP (Events API) mode, when set without an app token; it listens on `PORT`."
+        ),
+    )
+    api_base_url: str = Field(
+        default="https://slack.com/api/",
+        validation_alias="SLACK_API_BASE_URL",
+        description=(
+            "The Web API's base (GovSlack, a proxy or a test double); Socket Mode's URL is asked "
+            "of it (`apps.connections.open`)."
+        ),
+    )
+    channel_allowlist: CommaList = allowlist(
+        "SLACK_CHANNEL_ALLOWLIST",
+        description=(
+            "Comma-separated channel ids where the app answers mentions and buttons (a thread "
+            "is in its channel); direct messages are always answered."
+        ),
+    )
+    admin_users: CommaList = Field(
+        default=(),
+        validation_alias="SLACK_ADMIN_USERS",
+        description=(
+            "Comma-separated user ids (`U…`) who may change citebot's settings in Slack besides "
+            "the workspace's admins and owners."
+        ),
+    )
     """User ids who may change citebot's settings besides the workspace's admins and owners."""
-    request_url: str | None = Field(default=None, validation_alias="SLACK_REQUEST_URL")
+    request_url: str | None = Field(
+        default=None,
+        validation_alias="SLACK_REQUEST_URL",
+        description=(
+            "HTTP mode only: this worker's `/slack/events` as Slack reaches it "
+            "(`https://citebot.example.org/slack/events`); `citebot manifest slack` writes it "
+            "as every request URL, and prints a Socket Mode manifest without it."
+        ),
+    )
     """Where Slack posts events, interactions and the slash command in HTTP mode (this
     worker's ``/slack/events``, as the internet reaches it): the app manifest's request URLs."""
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, Report, labelled, utc_minute
+from bot.ops.report import PERIODS, Report, labelled, spending, utc_minute
 from bot.render.text import clip
 from integrations.telegram.chatting import keyboard
 from integrations.telegram.limits import TEXT
@@ -52,8 +52,6 @@ def report_text(report: Report, *, group: str, wording: Wording, kept: str) -> s
     number = wording.number
     reasons = {str(k): v for k, v in wording.reason_labels.reasons.items()}
     reasons["none"] = labels.no_reason
-    tokens = {"reported": report.tokens_reported, "estimated": report.tokens_estimated}
-    spent = {"reported": labels.reported, "estimated": labels.estimated}
     first_text = " · ".join(
         f"{name} <b>{number(round(seconds, 2))}</b>"
         for name, seconds in (("p50", report.first_text_p50), ("p95", report.first_text_p95))
@@ -75,7 +73,13 @@ def report_text(report: Report, *, group: str, wording: Wording, kept: str) -> s
         (labels.top_questions, _questions(report, wording, kept)),
         (labels.unfound_quotes, _unfound(report, wording)),
         (labels.first_text, [first_text] if first_text else []),
-        (labels.tokens, _counts(labelled(tokens, spent), wording)),
+        (
+            labels.tokens,
+            [
+                f"{_text(label)}: <b>{_text(value)}</b>"
+                for label, value in spending(report, wording)
+            ],
+        ),
     ]
     for heading, body in sections:
         if body:

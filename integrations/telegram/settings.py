@@ -10,7 +10,15 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 
-from config.environment import CommaList, PlatformSettings, blank_is_unset, comma_list, http_url
+from config.environment import (
+    SHOWN_DEFAULT,
+    CommaList,
+    PlatformSettings,
+    allowlist,
+    blank_is_unset,
+    comma_list,
+    http_url,
+)
 
 __all__ = ["TelegramSettings"]
 
@@ -23,17 +31,48 @@ class TelegramSettings(PlatformSettings):
     url_fields: ClassVar[frozenset[str]] = frozenset({"api_base_url", "webhook_url"})
     start_with: ClassVar[str] = "TELEGRAM_BOT_TOKEN"
 
-    bot_token: SecretStr | None = Field(default=None, validation_alias="TELEGRAM_BOT_TOKEN")
-    api_base_url: str = Field(
-        default="https://api.telegram.org", validation_alias="TELEGRAM_API_BASE_URL"
+    bot_token: SecretStr | None = Field(
+        default=None,
+        validation_alias="TELEGRAM_BOT_TOKEN",
+        description="The bot's token from BotFather; Telegram runs when it is set.",
     )
-    chat_allowlist: CommaList = Field(default=(), validation_alias="TELEGRAM_CHAT_ALLOWLIST")
-    webhook_url: str | None = Field(default=None, validation_alias="TELEGRAM_WEBHOOK_URL")
+    api_base_url: str = Field(
+        default="https://api.telegram.org",
+        validation_alias="TELEGRAM_API_BASE_URL",
+        description=(
+            "The Bot API server's root, without `/bot` (a local Bot API server, a proxy, a test "
+            "double); calls go to `{base}/bot{TOKEN}/{method}`."
+        ),
+    )
+    chat_allowlist: CommaList = allowlist(
+        "TELEGRAM_CHAT_ALLOWLIST",
+        description=(
+            "Comma-separated chat ids where the bot answers (questions and buttons alike): "
+            "groups (`-100…`) and private chats (the person's id); with it set, a private chat "
+            "it does not list is refused."
+        ),
+    )
+    webhook_url: str | None = Field(
+        default=None,
+        validation_alias="TELEGRAM_WEBHOOK_URL",
+        json_schema_extra={SHOWN_DEFAULT: "none: long polling"},
+        description="Receive updates by webhook at this public URL instead of long polling.",
+    )
     webhook_secret: SecretStr | None = Field(
-        default=None, validation_alias="TELEGRAM_WEBHOOK_SECRET"
+        default=None,
+        validation_alias="TELEGRAM_WEBHOOK_SECRET",
+        json_schema_extra={SHOWN_DEFAULT: "derived from the bot token"},
+        description=(
+            "The secret token Telegram sends with every webhook delivery: 1-256 of "
+            "`A-Z a-z 0-9 _ -`."
+        ),
     )
     webhook_port: int = Field(
-        default=8443, ge=1, le=65535, validation_alias="TELEGRAM_WEBHOOK_PORT"
+        default=8443,
+        ge=1,
+        le=65535,
+        validation_alias="TELEGRAM_WEBHOOK_PORT",
+        description="Where each worker listens for the webhook, at the URL's path.",
     )
 
     @field_validator("bot_token", "webhook_secret", "webhook_url", mode="before")

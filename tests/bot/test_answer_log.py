@@ -13,7 +13,8 @@ import pytest
 
 from bot.admission import Admission
 from bot.answer import Question
-from bot.answerlog import AnswerLog, Mode, estimate_tokens
+from bot.answerlog import AnswerLog, Mode
+from bot.billing import estimate_tokens
 from bot.kit import PlatformKit, Venue
 from bot.platforms import load_platform
 from bot.render.ports import Payload
@@ -138,7 +139,10 @@ async def test_each_answer_leaves_a_record_holding_what_answer_log_keeps(
     assert record.first_text_seconds is not None
     assert record.total_seconds is not None
     assert record.first_text_seconds <= record.total_seconds
-    assert (record.tokens, record.tokens_estimated) == (14, False)  # the upstream's usage
+    # the upstream's usage, and nothing estimated
+    assert (record.tokens, record.estimated) == (14, {})
+    assert record.reported == {"prompt": 12, "completion": 2, "total": 14}
+    assert (record.provider, record.cost) == ("upstream", None)  # nobody said its prices
     assert record.question == ("What is grace?" if question_kept else None)
     assert record.answer == ("Grace is a gift." if answer_kept else None)
     assert record.vote_key is not None
@@ -161,11 +165,20 @@ async def test_an_upstream_without_usage_has_its_tokens_estimated_and_the_report
     await ask(kit, "Qu'est-ce que la grâce ?")
     await ask(kit, "And this?")
     first, second = await logged(kit)
-    expected = estimate_tokens("Qu'est-ce que la grâce ?") + estimate_tokens("La grâce est un don.")
-    assert (first.tokens, first.tokens_estimated) == (expected, True)
-    assert (second.tokens, second.tokens_estimated) == (13, False)
+    sent, received = (
+        estimate_tokens("Qu'est-ce que la grâce ?"),
+        estimate_tokens("La grâce est un don."),
+    )
+    assert (first.tokens, first.reported) == (sent + received, {})
+    assert first.estimated == {"input": sent, "output": received}
+    assert (second.tokens, second.estimated) == (13, {})
     report = await kit.report(GROUP, timedelta(days=1))
-    assert (report.tokens_estimated, report.tokens_reported) == (expected, 13)
+    assert report.tokens_counted("estimated") == sent + received
+    assert report.tokens_counted("reported") == 13
+    assert report.tokens == {
+        "input": {"estimated": sent, "reported": 12},
+        "output": {"estimated": received, "reported": 1},
+    }
 
 
 async def test_votes_and_their_reasons_are_kept_on_their_answer_and_counted(
@@ -210,7 +223,7 @@ async def test_a_comment_is_not_kept_where_the_log_keeps_no_words(
     assert (vote.reason, vote.comment) == ("other", None)
 
 
-async def test_a_place_over_its_token_budget_is_told_to_come_back_tomorrow_in_the_askers_language(
+async def test_a_place_over_its_token_budget_is_told_when_it_resets_in_the_askers_language(
     kits: Kit, upstream: UpstreamSim
 ) -> None:
     kit = kits()
@@ -222,17 +235,17 @@ async def test_a_place_over_its_token_budget_is_told_to_come_back_tomorrow_in_th
     assert first.shown[-1] == second.shown[-1] == "Hello world."
     assert len(upstream.requests) == 2
     assert refused.shown[-1].startswith(
-        "Le budget du jour de 20 tokens est épuisé ici. citebot répondra de nouveau ici demain, "
-        "dans "
+        "Le budget du jour de 20 tokens est épuisé ici. citebot répondra de nouveau ici à 00:00 "
+        "(UTC), dans "
     )
     assert english.shown[-1].startswith(
-        "Today's budget of 20 tokens here has been used. citebot will answer here again "
-        "tomorrow, in "
+        "Today's budget of 20 tokens here has been used. citebot will answer here again at "
+        "12:00\u202fAM (UTC), in "
     )
     report = await kit.report(GROUP, timedelta(days=1))
     assert report.outcomes == {"answered": 2, "refused": 2}
     assert report.refusals == {"daily_tokens": 2}
-    assert report.tokens_reported == 28
+    assert report.tokens_counted("reported") == 28
 
 
 async def test_the_quote_checks_complete_the_record_and_the_report_names_their_sites(

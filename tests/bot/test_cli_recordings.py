@@ -1,5 +1,5 @@
 """``citebot ask`` in a subprocess against a loopback server replaying real provider traffic:
-the ``--json`` citations as CONTRACT.md numbers them, and what a pipe receives."""
+the ``--json`` citations as docs/commands.md numbers them, and what a pipe receives."""
 
 from __future__ import annotations
 

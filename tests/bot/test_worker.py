@@ -79,14 +79,15 @@ def past_thinking(sim: SlackSim, channel: str, ts: str) -> bool:
     return bool(sim.bot_replies(channel, ts))
 
 
-@asynccontextmanager
-async def workers(
-    count: int, sim: SlackSim, upstream: UpstreamSim, state_url: str, **extra: str
-) -> AsyncIterator[list[Worker]]:
+def worker_env(
+    sim: SlackSim, upstream: UpstreamSim, state_url: str | None, **extra: str
+) -> dict[str, str]:
+    """A worker's environment on the simulators; ``state_url`` None leaves ``STATE_URL`` unset
+    (the embedded store in the user's data directory: give an ``XDG_DATA_HOME``)."""
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_"))
+        if not key.startswith(("UPSTREAM_", "MAGISTERIUM_", "DISCORD_", "SLACK_", "STATE_URL"))
     }
     env.update(
         {
@@ -95,11 +96,19 @@ async def workers(
             "SLACK_API_BASE_URL": sim.base_url,
             "UPSTREAM_BASE_URL": upstream.base_url,
             "UPSTREAM_API_KEY": "sk-test",
-            "STATE_URL": state_url,
             "QUOTE_CHECK": "off",  # the simulated citations name pages on the internet
+            **({} if state_url is None else {"STATE_URL": state_url}),
             **extra,
         }
     )
+    return env
+
+
+@asynccontextmanager
+async def workers(
+    count: int, sim: SlackSim, upstream: UpstreamSim, state_url: str | None, **extra: str
+) -> AsyncIterator[list[Worker]]:
+    env = worker_env(sim, upstream, state_url, **extra)
     ports = [free_port() for _ in range(count)]
     started = [
         Worker(
@@ -206,3 +215,4 @@ async def test_sigterm_mid_answer_closes_it_with_a_note_and_exits_0(
     assert "interrupted" in shown.shown
     assert not shown.streaming  # nothing is left mid-stream
     assert [line["outcome"] for line in answer_lines(log)] == ["interrupted"]
+    assert "STATE_URL=memory:// keeps settings" in log  # and says nothing will survive it

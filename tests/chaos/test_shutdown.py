@@ -2,7 +2,8 @@
 
 The worker exits 0 within ``SHUTDOWN_GRACE_SECONDS`` + 3 s, and what a person sees is every
 answer closed: the text that came, then the "interrupted" note, nothing left streaming or
-"thinking". The README's measured numbers (with the default 20 s) come from the same setup.
+"thinking". The measured numbers of docs/performance.md (with the default 20 s) come from the
+same setup.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -10,12 +11,24 @@ from config import SettingsError, load_settings
 from config.settings import HostPort
 
 
-def test_defaults_follow_the_contract() -> None:
+def test_defaults_follow_the_contract(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("STATE_URL")  # the suite's own (tests/conftest.py)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     settings = load_settings({})
     assert settings.upstream_base_url == "https://www.magisterium.com/api/v1"
     assert settings.upstream_model == "magisterium-1"
-    assert settings.state_url == "memory://"
+    assert settings.state_url == f"sqlite:///{tmp_path / 'citebot' / 'state.sqlite3'}"
     assert settings.upstream_api_key is None
+    assert (settings.upstream_system_tokens, settings.upstream_prices) == (None, None)
+
+
+def test_prices_are_three_amounts_and_anything_else_is_one_line() -> None:
+    prices = load_settings({"UPSTREAM_PRICES": " 0.50, 0.70 ,2 "}).upstream_prices
+    assert prices == (Decimal("0.50"), Decimal("0.70"), Decimal(2))
+    for wrong in ("0.5,2", "a,b,c", "1,2,-3", "1,nan,2", "1,2,20000"):
+        with pytest.raises(SettingsError) as refused:
+            load_settings({"UPSTREAM_PRICES": wrong})
+        assert str(refused.value).startswith("UPSTREAM_PRICES: write INPUT,SYSTEM,OUTPUT")
 
 
 def test_the_magisterium_alias_sets_the_key_and_never_prints_it() -> None:

@@ -1,6 +1,8 @@
-""".env.example, the file a deployment starts from: every variable README "Configuration" lists
-and no other, none filled in, and copied to .env unchanged it leaves every setting at its
-default. Settings are added over time: the first test keeps the two files in step."""
+""".env.example, the file a deployment starts from: every variable the settings model reads (the
+shared ``Settings`` and each registered platform's) and no other, none filled in, and copied to
+.env unchanged it leaves every setting at its default. Settings are added over time: the first
+test keeps the file in step with the model, which the documentation's configuration table is
+drawn from too (docs/_ext/settings_table.py)."""
 
 from __future__ import annotations
 
@@ -9,22 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from config import Settings, load_settings
+from bot.platforms import load_platforms
+from config import EnvironmentSettings, Settings, load_settings
 from tests.deploy.artifacts import ROOT
 
 LINE = re.compile(r"^(?:# )?([A-Z][A-Z0-9_]*)=(.*)$")
 
 
-def readme_variables() -> list[str]:
-    """The variables of README "Configuration"'s table (first column; aliases left out)."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
-    names: list[str] = []
-    for row in section.splitlines():
-        if row.startswith("| `"):
-            first_column = re.sub(r"\(alias[^)]*\)", "", row.split("|")[1])
-            names += re.findall(r"`([A-Z][A-Z0-9_]*)`", first_column)
-    return names
+def model_variables() -> list[str]:
+    """Every variable the settings model reads, by its own name (aliases left out)."""
+    models: list[type[EnvironmentSettings]] = [Settings]
+    models += [p.environment for p in load_platforms().values() if p.environment is not None]
+    return [name for model in models for name in model.variables()]
 
 
 def example_lines() -> list[tuple[str, str]]:
@@ -33,12 +31,12 @@ def example_lines() -> list[tuple[str, str]]:
     return [(m[1], m[2]) for line in lines if (m := LINE.match(line))]
 
 
-def test_env_example_lists_every_variable_of_the_readme_and_no_other() -> None:
+def test_env_example_lists_every_variable_of_the_settings_model_and_no_other() -> None:
     listed = [name for name, _ in example_lines()]
-    documented = readme_variables()
-    assert len(documented) > 30  # the table was found and read
-    assert sorted(set(documented) - set(listed)) == [], "missing from .env.example"
-    assert sorted(set(listed) - set(documented)) == [], "in .env.example, not in the README"
+    modelled = model_variables()
+    assert len(modelled) > 30  # the shared settings and the platforms' were all read
+    assert sorted(set(modelled) - set(listed)) == [], "missing from .env.example"
+    assert sorted(set(listed) - set(modelled)) == [], "in .env.example, not in the model"
     assert len(listed) == len(set(listed)), "listed twice"
 
 
@@ -49,8 +47,8 @@ def test_env_example_fills_nothing_in() -> None:
 @pytest.fixture
 def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """A working directory holding .env.example copied to .env, no setting in the environment."""
-    for field in Settings.model_fields.values():
-        for name in re.findall(r"[A-Z][A-Z0-9_]+", repr(field.validation_alias)):
+    for field_name in Settings.model_fields:
+        for name in Settings.names(field_name):
             monkeypatch.delenv(name, raising=False)
     (tmp_path / ".env").write_text((ROOT / ".env.example").read_text())
     monkeypatch.chdir(tmp_path)

@@ -4,9 +4,12 @@ in every language."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 
+from bot.billing import KINDS
 from bot.i18n.conversation_words import REASONS
 from bot.ops.report import TOP, Report
+from bot.service import LOGGED_REFUSALS
 
 __all__ = ["widest_report"]
 
@@ -20,16 +23,7 @@ def widest_report(place: str, channels: Sequence[str] = ()) -> Report:
         until=86400.0 * 30,
         place=place,
         outcomes=dict.fromkeys(("answered", "interrupted", "failed", "filtered", "refused"), 10**9),
-        refusals={
-            reason: 10**9
-            for reason in (
-                "rate_limit",
-                "too_long",
-                "daily_questions",
-                "daily_questions_per_person",
-                "daily_tokens",
-            )
-        },
+        refusals=dict.fromkeys(sorted(LOGGED_REFUSALS), 10**9),
         up=10**9,
         down=10**9,
         down_reasons={str(reason): 10**9 for reason in (*REASONS, "none")},
@@ -39,7 +33,8 @@ def widest_report(place: str, channels: Sequence[str] = ()) -> Report:
         unfound_sites=tuple((f"{n}{'x' * 60}.{'y' * 60}.example.org", 10**9) for n in range(TOP)),
         first_text_p50=12345.678,
         first_text_p95=23456.789,
-        tokens_reported=10**12,
-        tokens_estimated=10**12,
+        tokens={kind: {"reported": 10**12, "estimated": 10**12} for kind in KINDS},
+        cost=Decimal("123456789012.345678"),
+        unpriced=10**9,
         busiest_channels=tuple((channel, 10**9) for channel in channels),
     )

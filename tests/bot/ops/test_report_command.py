@@ -17,10 +17,13 @@ import pytest
 from bot.__main__ import main
 from bot.admission import Admission
 from bot.answer import Question
+from bot.billing import tariff
 from bot.ops.report import build_report
 from bot.service import AnswerService
 from bot.state import open_state
 from bot.upstream.client import AnswerClient
+from config import load_settings
+from config.settings import MAGISTERIUM_API as MAGISTERIUM
 from tests.bot.presenter import PlainPresenter
 from tests.bot.test_service import NOW, Sink
 from tests.sim.upstream import UpstreamSim
@@ -62,7 +65,10 @@ async def asked(answer_client: AnswerClient, upstream: UpstreamSim, tmp_path: Pa
     """Three questions on Discord, two in one channel of one server."""
     async with open_state(f"sqlite:///{tmp_path / 'state.db'}") as state:
         service = AnswerService(
-            client=answer_client, state=state, admission=Admission(max_in_flight=2)
+            client=answer_client,
+            state=state,
+            admission=Admission(max_in_flight=2),
+            tariff=tariff(load_settings({"UPSTREAM_BASE_URL": MAGISTERIUM}, env_file=None)),
         )
         for text, server, channel in (
             ("What is grace?", "111", "21"),
@@ -84,7 +90,18 @@ async def test_json_says_what_was_asked_and_agrees_with_the_platforms_report(
     assert shown["place"] == "discord:111"
     assert shown["questions"] == 2
     assert shown["outcomes"] == {"answered": 2}
-    assert shown["tokens"] == {"reported": 28, "estimated": 0}
+    # each answer's usage (12 + 2 tokens), and Magisterium's system tokens it does not report
+    assert shown["tokens"] == {
+        "reported": 28,
+        "estimated": 33_000,
+        "by_kind": {
+            "input": {"reported": 24},
+            "system": {"estimated": 33_000},
+            "output": {"reported": 4},
+        },
+    }
+    # 12 x $0.50 + 16,500 x $0.70 + 2 x $2.00 a million tokens, twice
+    assert shown["cost"] == {"usd": "0.023120", "unpriced_answers": 0}
     assert shown["top_questions"] is None  # metadata: the words are not kept
     assert shown["busiest_channels"] == [{"place": "discord:111/21", "count": 2}]
     async with open_state(f"sqlite:///{tmp_path / 'state.db'}") as state:
@@ -106,6 +123,8 @@ async def test_csv_gives_each_number_a_row(asked: None, report_cli: Report) -> N
     assert rows[0] == ["section", "key", "value"]
     assert ["outcomes", "answered", "3"] in rows
     assert ["tokens", "reported", "42"] in rows
+    assert ["tokens", "system", "49500"] in rows
+    assert ["cost", "usd", "0.034680"] in rows
     assert ["busiest_channels", "discord:111/21", "2"] in rows
 
 

@@ -74,6 +74,7 @@ def test_set_then_show_a_place_and_every_place(settings_cli: Citebot) -> None:
         "daily_questions\tnone\tdefault",
         "daily_questions_per_person\tnone\tdefault",
         "daily_tokens\tnone\tdefault",
+        "daily_cost\tnone\tdefault",
         "quote_check\ton\tdefault",
         "disclaimer\tAnswers can be wrong.\tdiscord:1/2",
     ]
@@ -165,7 +166,8 @@ def test_export_then_import_into_another_store_round_trips(
             ("set", "discord:1", "colour", "red"),
             "citebot: colour: there is no such setting; use one of enabled, language,"
             " private_by_default, follow_ups_without_mention, auto_answer, daily_questions,"
-            " daily_questions_per_person, daily_tokens, quote_check, or disclaimer\n",
+            " daily_questions_per_person, daily_tokens, daily_cost, quote_check, or"
+            " disclaimer\n",
         ),
         (
             ("set", "discord:me", "enabled", "on"),
@@ -181,7 +183,8 @@ def test_export_then_import_into_another_store_round_trips(
             ("unset", "discord:1", "language_"),
             "citebot: language_: there is no such setting; use one of enabled, language,"
             " private_by_default, follow_ups_without_mention, auto_answer, daily_questions,"
-            " daily_questions_per_person, daily_tokens, quote_check, or disclaimer\n",
+            " daily_questions_per_person, daily_tokens, daily_cost, quote_check, or"
+            " disclaimer\n",
         ),
         (("show", "terminal:1"), None),
         (("history", "irc:#citebot"), None),

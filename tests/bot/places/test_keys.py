@@ -23,6 +23,7 @@ def test_every_setting_of_the_contract_is_a_key_and_a_field() -> None:
         "daily_questions",
         "daily_questions_per_person",
         "daily_tokens",
+        "daily_cost",
         "quote_check",
         "disclaimer",
     ]
@@ -40,6 +41,7 @@ def test_the_defaults_are_the_environment_s(environment: Settings) -> None:
         "daily_questions": None,
         "daily_questions_per_person": None,
         "daily_tokens": None,
+        "daily_cost": None,
         "quote_check": False,
         "disclaimer": None,
     }
@@ -152,7 +154,7 @@ def test_an_unknown_key_names_every_setting() -> None:
     assert str(refused.value) == (
         "colour: there is no such setting; use one of enabled, language, private_by_default,"
         " follow_ups_without_mention, auto_answer, daily_questions, daily_questions_per_person,"
-        " daily_tokens, quote_check, or disclaimer"
+        " daily_tokens, daily_cost, quote_check, or disclaimer"
     )
 
 

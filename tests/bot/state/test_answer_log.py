@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from decimal import Decimal
 
 from redis.asyncio import Redis
 
@@ -35,7 +36,11 @@ def record(
         first_text_seconds=0.8,
         total_seconds=4.2,
         model="magisterium-1",
-        tokens=120,
+        provider="magisterium",
+        tokens=16_620,
+        reported={"prompt": 100, "completion": 20, "total": 120},
+        estimated={"system": 16_500},
+        cost=Decimal("0.011640"),
         sources=sources,
         vote_key=vote_key,
     )

@@ -40,8 +40,8 @@ async def test_answers_fill_the_log_votes_count_and_the_report_agrees(
     await harness.votes(f"discord:{first.id}")
 
     assert over.content.startswith(
-        "Today's budget of 20 tokens here has been used. citebot will answer here again "
-        "tomorrow, in "
+        "Today's budget of 20 tokens here has been used. citebot will answer here again at "
+        "12:00\u202fAM (UTC), in "
     )
     assert len(harness.upstream.requests) == 2
     records = await logged(harness)
@@ -66,7 +66,7 @@ async def test_answers_fill_the_log_votes_count_and_the_report_agrees(
     assert report.outcomes == {"answered": 2, "refused": 1}
     assert report.refusals == {"daily_tokens": 1}
     assert (report.up, report.down, report.down_reasons) == (0, 1, {"none": 1})
-    assert (report.tokens_reported, report.tokens_estimated) == (28, 0)
+    assert (report.tokens_counted("reported"), report.tokens_counted("estimated")) == (28, 0)
     assert report.busiest_channels == ((f"discord:{sim.text.guild_id}/{sim.text.id}", 3),)
     assert report.first_text_p50 is not None
 

@@ -134,7 +134,8 @@ async def test_the_report_agrees_with_what_was_asked(
     ]
     assert re.fullmatch(r"p50 \*\*[\d,]+\*\* · p95 \*\*[\d,]+\*\*", said[labels.first_text])
     tokens = [line.rsplit("**", 2)[1] for line in said[labels.tokens].split("\n")]
-    assert [int(n) for n in tokens] == [16 + 13 + 13, 0]  # the usage: 12, and one a piece
+    # the usage: 12 in, one out a piece (16 + 13 + 13), none estimated; nobody priced the sim
+    assert [int(n) for n in tokens] == [12 * 3, 4 + 1 + 1, 0, 3]
     seen_by = {
         person.id: {m.id for m in sim.channel_messages(sim.text.id, viewer=person.id)}
         for person in (sim.user, sim.admin)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.i18n.wording import LANGUAGES, Wording
-from bot.places import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, Place, PlaceSettings
+from bot.places import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, MOST_DOLLARS, Place, PlaceSettings
 from bot.places.settings import layered
 from bot.state import SettingChange
 from config import load_settings
@@ -48,6 +48,7 @@ def _settings(place: Place, language: str) -> PlaceSettings:
         "daily_questions": str(MOST_A_DAY),
         "daily_questions_per_person": str(MOST_A_DAY),
         "daily_tokens": str(MOST_A_DAY),
+        "daily_cost": f"{MOST_DOLLARS}.00",
         "quote_check": "off",
         "disclaimer": LOUD,
     }

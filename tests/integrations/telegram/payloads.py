@@ -27,7 +27,7 @@ def validate_telegram_payload(payload: Payload) -> list[str]:
     spec = spec_method(name)
     if spec is None:
         return [f"no Bot API method {name!r}"]
-    # Where it goes is the sink's to say (CONTRACT.md: chat_id may be left out): a chat's id
+    # Where it goes is the sink's to say (docs/commands.md: chat_id may be left out): a chat's id
     # stands in for it.
     params = {"chat_id": -1001, **{k: v for k, v in payload.items() if k != "method"}}
     problems = list(check_request(spec, Params(values=params, encoding="json")).problems)

@@ -62,7 +62,7 @@ async def test_ask_in_a_group_is_answered_in_place_with_its_cards_replying_to_th
 
 
 async def test_a_mention_is_answered_where_telegram_delivers_it(world: World) -> None:
-    """Privacy mode keeps plain mentions from a bot (and it says so in the README); a bot that
+    """Privacy mode keeps plain mentions from a bot (and docs/telegram.md says so); a bot that
     is a group's admin gets every message: it answers a mention and lets the chatter be."""
     world.upstream.queue(CITED)
     group = await world.group("Study group", admin=True)

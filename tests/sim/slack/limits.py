@@ -2,8 +2,8 @@
 
 Every block is first parsed and validated by slack_sdk's Block Kit models (``Block.parse`` and
 ``validate_json``: the field's own library, which knows every block type and most limits), then
-against the documented limits those models leave out (numbers from CONTRACT.md /
-PLATFORM-NOTES.md, and the observed ``msg_too_long`` at 4000). Markdown goes through
+against the documented limits those models leave out (numbers from Slack's documentation,
+docs/platform-spec.md, and the observed ``msg_too_long`` at 4000). Markdown goes through
 :mod:`tests.sim.slack.markdown` (what the markdown block documents as unsupported). Each check
 returns ``None`` or ``(error_code, detail)``; the detail goes to ``response_metadata.messages``
 like Slack's ``invalid_blocks`` answers.
