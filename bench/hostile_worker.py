@@ -106,13 +106,14 @@ async def run(long: int, citing: int, every: float, seconds: float) -> dict[str,
             await sink.first.wait()
         heartbeat = Heartbeat()
         heartbeat.start()
-        began = time.monotonic()
+        began, cpu = time.monotonic(), time.process_time()
         citing_answers = []
         for n in range(long, long + citing):
             citing_answers.append(asyncio.create_task(ask(n, _Shown())))
             await asyncio.sleep(max(0.0, began + (n - long + 1) * every - time.monotonic()))
         await asyncio.sleep(max(0.0, began + seconds - time.monotonic()))
         await heartbeat.stop()
+        busy = (time.process_time() - cpu) / (time.monotonic() - began)
         in_flight = sum(1 for task in answers if not task.done())
         cited = await asyncio.gather(*citing_answers)
         for task in answers:
@@ -128,6 +129,7 @@ async def run(long: int, citing: int, every: float, seconds: float) -> dict[str,
         "p99_ms": round(_percentile(late, 0.99) * 1000, 2),
         "max_ms": round(max(late) * 1000, 2),
         "long_in_flight_at_end": in_flight,
+        "worker_cpu": round(busy, 2),
         "first_text_ms": [round(seconds * 1000, 1) for seconds in first_text],
         "verdicts": dict(verdicts),
         "quote_check": settings.quote_check,
