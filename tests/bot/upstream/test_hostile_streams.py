@@ -8,20 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.upstream.client import AnswerClient
-from tests.bot.upstream.streams import collect, delta
+from tests.bot.upstream.streams import annotation, collect, delta
 from tests.sim.upstream import Stream, UpstreamSim, chunk
-
-
-def annotation(n: int) -> dict[str, Any]:
-    return {
-        "type": "url_citation",
-        "url_citation": {
-            "url": f"https://example.org/{n}",
-            "title": f"Page {n}",
-            "start_index": 0,
-            "end_index": 6,
-        },
-    }
 
 
 async def test_twenty_thousand_annotations_each_sent_twice_are_twenty_thousand_sources(
