@@ -175,6 +175,19 @@ async def test_readers_start_with_the_first_page_and_end_with_the_checker(site: 
     assert readers() == set()
 
 
+async def test_a_reader_sees_none_of_the_workers_secrets(
+    site: Site, checker: QuoteChecker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page could subvert the reader that parses it: it holds nothing worth taking."""
+    monkeypatch.setenv("UPSTREAM_API_KEY", "sk-secret-of-the-worker")
+    site.html("/prayer", ARTICLE)
+    assert await checker.check(site.url("/prayer"), QUOTE) is Verdict.FOUND
+    (reader,) = readers()
+    environment = Path(f"/proc/{reader}/environ").read_bytes()
+    assert b"sk-secret-of-the-worker" not in environment
+    assert b"UPSTREAM" not in environment
+
+
 async def test_a_reader_killed_between_pages_is_replaced(site: Site, checker: QuoteChecker) -> None:
     site.html("/prayer", ARTICLE)
     assert await checker.check(site.url("/prayer"), QUOTE) is Verdict.FOUND
