@@ -68,6 +68,7 @@ def pages() -> dict[str, tuple[bytes, str, str]]:
 
 async def run_worker(checks: bool) -> dict[str, Any]:
     """One worker run; its heartbeat and the peak memory of it and its readers."""
+    code = os.environ.get("BENCH_CITEBOT", str(ROOT))
     upstream = UpstreamSim()
     async with running_site() as site, upstream.running():
         citations = []
@@ -85,7 +86,7 @@ async def run_worker(checks: bool) -> dict[str, Any]:
                 for k, v in os.environ.items()
                 if not k.startswith(("UPSTREAM_", "MAGISTERIUM_", "QUOTE_CHECK", "STATE_URL"))
             },
-            "PYTHONPATH": os.environ.get("BENCH_CITEBOT", str(ROOT)),
+            "PYTHONPATH": code,
             "UPSTREAM_BASE_URL": upstream.base_url,
             "UPSTREAM_API_KEY": "sk-bench",
             "QUOTE_CHECK": "on" if checks else "off",
@@ -98,6 +99,7 @@ async def run_worker(checks: bool) -> dict[str, Any]:
             "bench.hostile_worker",
             *map(str, (LONG, CITING, EVERY, SECONDS)),
             env=env,
+            cwd=code,
             stdout=asyncio.subprocess.PIPE,
         )
         sampler = asyncio.create_task(_sample(process.pid))
