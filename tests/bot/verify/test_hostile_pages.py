@@ -61,6 +61,10 @@ def readers() -> set[int]:
     return found
 
 
+def environ_of(pid: int) -> bytes:
+    return Path(f"/proc/{pid}/environ").read_bytes()
+
+
 @pytest.mark.parametrize(
     "page",
     [
@@ -82,26 +86,26 @@ async def test_megabytes_of_markup_are_read_as_far_as_the_cap(
     ]
 
 
-class _FirstText(CollectingSink):
-    """Notes whether ``running`` was still running when the answer first showed text."""
+class _Shown(CollectingSink):
+    """Notes, at each write of the answer, whether ``running`` was still running."""
 
-    def __init__(self, running: asyncio.Task[Verdict]) -> None:
+    def __init__(self, running: asyncio.Future[list[Verdict]]) -> None:
         super().__init__()
         self.running = running
-        self.check_was_running: bool | None = None
+        self.while_running: list[bool] = []
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
         await super().show(messages, final=final)
-        if self.check_was_running is None:
-            self.check_was_running = not self.running.done()
+        self.while_running.append(not self.running.done())
 
 
-async def test_another_answer_streams_while_a_long_page_is_read(
+async def test_another_answer_streams_whole_while_a_long_page_is_read(
     site: Site, upstream: UpstreamSim, answer_client: AnswerClient
 ) -> None:
-    """2 M characters matched against a 2,000-character quote take a reader seconds; the
-    answer asked meanwhile shows its text before that check ends (it once froze every answer
-    of the worker until the check was done)."""
+    """Five 2,000-character quotes matched against 2 M characters take a reader far more than
+    its 3 s of CPU; an answer of twenty pieces 0.1 s apart, asked meanwhile, is shown whole
+    before that reading ends (it once froze every answer of the worker until the check was
+    done)."""
     requested = asyncio.Event()
 
     async def long_page(request: web.Request) -> web.Response:
@@ -109,13 +113,14 @@ async def test_another_answer_streams_while_a_long_page_is_read(
         return web.Response(text=LONG_PAGE, content_type="text/plain")
 
     site.routes["/long"] = long_page
-    upstream.queue(answer(["Meanwhile", " another answer."], between=[Pause(0.1)]))
+    upstream.queue(answer([f" piece {n}." for n in range(20)], between=[Pause(0.1)]))
     allow = [("127.0.0.1", site.port)]
-    reading = ReadLimits(cpu_seconds=1)
+    reading = ReadLimits(cpu_seconds=3)
+    quotes = [made_up_words(MAX_QUOTE_CHARS, seed=2 + n) for n in range(5)]
     async with QuoteChecker(allow_hosts=allow, limits=FAST, reading=reading) as checker:
-        check = asyncio.create_task(checker.check(site.url("/long"), LONG_QUOTE))
+        checks = asyncio.ensure_future(checker.check_all([(site.url("/long"), q) for q in quotes]))
         await requested.wait()
-        sink = _FirstText(check)
+        sink = _Shown(checks)
         question = Question(text="And?", platform="discord", user_id="u", channel_id="c")
         outcome = await answer_question(
             question,
@@ -125,8 +130,10 @@ async def test_another_answer_streams_while_a_long_page_is_read(
             pacer=Pacer(min_interval=0.0),
         )
         assert outcome.status == "answered"
-        assert sink.check_was_running is True
-        assert await check is Verdict.UNREADABLE
+        assert "piece 19." in outcome.text
+        assert len(sink.while_running) >= 10  # it streamed
+        assert all(sink.while_running)
+        assert await checks == [Verdict.UNREADABLE] * 5
 
 
 @pytest.mark.parametrize(
@@ -183,7 +190,7 @@ async def test_a_reader_sees_none_of_the_workers_secrets(
     site.html("/prayer", ARTICLE)
     assert await checker.check(site.url("/prayer"), QUOTE) is Verdict.FOUND
     (reader,) = readers()
-    environment = Path(f"/proc/{reader}/environ").read_bytes()
+    environment = environ_of(reader)
     assert b"sk-secret-of-the-worker" not in environment
     assert b"UPSTREAM" not in environment
 
