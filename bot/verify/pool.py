@@ -55,12 +55,12 @@ class ReadLimits:
     cpu_seconds: int = 5
     """CPU one job may use (the whole text's look, or the main text's); then its reader stops
     itself (RLIMIT_CPU): what a page costs, however busy the machine is."""
-    seconds: float = 20.0
+    seconds: float = 30.0
     """For one job from sending the page to its verdicts; then its reader is killed: the bound
-    on a wait, for a machine so busy the reader is starved of CPU."""
+    on a wait, for a machine so busy the reader (at a lower priority) is starved of CPU."""
     start_seconds: float = 30.0
     """For a new reader to be ready (a loaded machine takes seconds to import trafilatura)."""
-    wait_seconds: float = 15.0
+    wait_seconds: float = 30.0
     """For a free reader; past it the page is unreadable."""
     memory_bytes: int = 256 * _MiB
     """A reader's address space: a page that needs more is unreadable and its reader replaced."""

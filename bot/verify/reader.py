@@ -5,13 +5,15 @@ no secret); it reads jobs on stdin and writes replies on a copy of stdout, whose
 then points at stderr so that nothing a library prints can break a frame. Before it reads a
 page it confines itself: at most ``memory`` bytes of address space (a page that needs more
 fails here, not in the worker), ``cpu_seconds`` of CPU per job (past it the kernel ends the
-reader with SIGXCPU, the worker alive or not), no core files, and Ctrl-C left to the
-worker. It exits at the end of its input, after ``jobs`` jobs, or once its peak resident
-memory passed ``recycle`` bytes: the pool starts another when one is needed.
+reader with SIGXCPU, the worker alive or not), a lower priority than the worker's, no core
+files, and Ctrl-C left to the worker. It exits at the end of its input, after ``jobs`` jobs,
+or once its peak resident memory passed ``recycle`` bytes: the pool starts another when one
+is needed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import logging
@@ -67,6 +69,8 @@ def main(memory: int, cpu_seconds: int, jobs: int, recycle: int) -> None:
 
 def _confine(memory: int) -> BinaryIO:
     """The limits above; returns where replies go (the original stdout)."""
+    with contextlib.suppress(OSError):
+        os.nice(10)  # below the worker, whose event loop must wake on time
     _lower(resource.RLIMIT_AS, memory)
     _lower(resource.RLIMIT_CORE, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
