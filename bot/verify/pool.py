@@ -8,7 +8,7 @@ every answer of the worker. So they run in a few processes of their own
 ``ReadLimits.seconds``: a bound on the wait however starved the reader is). A reader that
 overran is gone, and another is started when one is next needed. Readers start when the first
 page is to be read, never at start-up; each is replaced once it has read
-``ReadLimits.jobs_per_reader`` pages or its memory grew past ``ReadLimits.recycle_bytes``, and
+``ReadLimits.jobs_per_reader`` pages or kept more memory than ``ReadLimits.recycle_bytes``, and
 its address space is capped at ``ReadLimits.memory_bytes``. The pipes are the event loop's
 own: no executor is involved, so a page being read takes nothing from the threads DNS lookups
 run in. Not a :class:`concurrent.futures.ProcessPoolExecutor`: it cannot stop one job without
@@ -64,8 +64,9 @@ class ReadLimits:
     """For a free reader; past it the page is unreadable."""
     memory_bytes: int = 256 * _MiB
     """A reader's address space: a page that needs more is unreadable and its reader replaced."""
-    recycle_bytes: int = 160 * _MiB
-    """A reader whose resident memory peaked past this is replaced after its job."""
+    recycle_bytes: int = 128 * _MiB
+    """A reader still holding more than this after a job (what the job freed handed back:
+    about 55 MiB after start-up) is replaced."""
     jobs_per_reader: int = 200
 
 

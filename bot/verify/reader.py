@@ -7,8 +7,8 @@ page it confines itself: at most ``memory`` bytes of address space (a page that 
 fails here, not in the worker), ``cpu_seconds`` of CPU per job (past it the kernel ends the
 reader with SIGXCPU, the worker alive or not), a lower priority than the worker's, no core
 files, and Ctrl-C left to the worker. It exits at the end of its input, after ``jobs`` jobs,
-or once its peak resident memory passed ``recycle`` bytes: the pool starts another when one
-is needed.
+or once it holds more than ``recycle`` bytes after a job (what the job freed handed back):
+the pool starts another when one is needed.
 """
 
 from __future__ import annotations
@@ -58,13 +58,13 @@ def main(memory: int, cpu_seconds: int, jobs: int, recycle: int) -> None:
         except Exception as error:  # a library's bug on a strange page: that page only
             log.warning("quote check: reading failed (%s)", type(error).__name__, exc_info=True)
             reply = Reply(why=f"reading failed ({type(error).__name__})")
-        spent = spent or _peak_resident() > recycle
+        del job, page
+        gc.collect()
+        trim()
+        spent = spent or _resident() > recycle
         replies.write(reply_frame(Reply(reply.verdicts, reply.why, last=spent)))
         if spent:
             return
-        del job, page, reply
-        gc.collect()
-        trim()
 
 
 def _confine(memory: int) -> BinaryIO:
@@ -91,10 +91,15 @@ def _lower(limit: int, value: int, *, soft: bool = False) -> None:
     resource.setrlimit(limit, (value, hard if soft else value))
 
 
-def _peak_resident() -> int:
-    """This process's peak resident memory in bytes (kilobytes on Linux, bytes on macOS)."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024
+def _resident() -> int:
+    """This process's resident memory now, in bytes, where Linux says it (/proc); elsewhere its
+    peak. Not the peak on Linux: a reader started by vfork inherits its worker's peak."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
 
 
 def _malloc_trim() -> Callable[[], object]:
