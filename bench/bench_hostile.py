@@ -104,11 +104,11 @@ async def run_worker(checks: bool) -> dict[str, Any]:
             cwd=code,
             stdout=asyncio.subprocess.PIPE,
         )
-        sampler = asyncio.create_task(_sample(process.pid))
+        sampler = asyncio.create_task(_peaks(process.pid))
         out, _ = await process.communicate()
-        peak = await sampler
+        peaks = await sampler
     result: dict[str, Any] = json.loads(out)
-    result["peak_rss_mb"] = round(peak / MB, 1)
+    result.update({key: round(value / MB, 1) for key, value in peaks.items()})
     return result
 
 
@@ -119,19 +119,21 @@ def _serving(body: bytes, content_type: str) -> Handler:
     return page
 
 
-async def _sample(pid: int) -> int:
-    """The largest resident memory of ``pid`` and its children together, until it exits."""
-    peak = 0
+async def _peaks(pid: int) -> dict[str, int]:
+    """The largest resident memory of ``pid`` and its children together (and of each side
+    alone), sampled every 50 ms until it exits."""
+    peaks = {"peak_rss_mb": 0, "peak_worker_mb": 0, "peak_readers_mb": 0}
     with contextlib.suppress(psutil.NoSuchProcess):
         worker = psutil.Process(pid)
         while worker.is_running() and worker.status() != psutil.STATUS_ZOMBIE:
-            total = 0
-            for each in (worker, *worker.children(recursive=True)):
+            own, readers = worker.memory_info().rss, 0
+            for child in worker.children(recursive=True):
                 with contextlib.suppress(psutil.NoSuchProcess):
-                    total += each.memory_info().rss
-            peak = max(peak, total)
+                    readers += child.memory_info().rss
+            for key, value in zip(peaks, (own + readers, own, readers), strict=True):
+                peaks[key] = max(peaks[key], value)
             await asyncio.sleep(0.05)
-    return peak
+    return peaks
 
 
 def _timed(work: Callable[[], object], repeat: int = 1) -> float:

@@ -190,11 +190,15 @@ class _Hop:
 
 
 async def _read(response: aiohttp.ClientResponse, max_bytes: int) -> tuple[bytes, bool]:
+    """The body up to ``max_bytes``, and whether that was all of it (joined once: no copy of
+    a cut page is kept beside it)."""
     chunks: list[bytes] = []
     size = 0
     async for chunk in response.content.iter_chunked(_CHUNK):
+        room = max_bytes - size
+        if len(chunk) > room:
+            chunks.append(chunk[:room])
+            return b"".join(chunks), False
         chunks.append(chunk)
         size += len(chunk)
-        if size > max_bytes:
-            return b"".join(chunks)[:max_bytes], False
     return b"".join(chunks), True

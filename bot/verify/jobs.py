@@ -39,9 +39,10 @@ class Reply:
     last: bool = False
 
 
-def job_frame(page: Page, quotes: Sequence[str], *, extract: bool) -> bytes:
-    """One page and the quotes to look for on it, as the worker writes them; ``extract``: look
-    in the page's main text too (``bot.verify.read.judge``)."""
+def job_frame(page: Page, quotes: Sequence[str], *, extract: bool) -> tuple[bytes, bytes]:
+    """One page and the quotes to look for on it, as the worker writes them: the frame's head,
+    then its body (the page's own bytes, not copied); ``extract``: look in the page's main text
+    too (``bot.verify.read.judge``)."""
     header = json.dumps(
         {
             "url": page.url,
@@ -52,7 +53,7 @@ def job_frame(page: Page, quotes: Sequence[str], *, extract: bool) -> bytes:
             "extract": extract,
         }
     ).encode()
-    return _JOB.pack(len(header), len(page.body)) + header + page.body
+    return _JOB.pack(len(header), len(page.body)) + header, page.body
 
 
 def read_job(stream: BinaryIO) -> tuple[Page, tuple[str, ...], bool] | None:

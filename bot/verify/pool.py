@@ -36,6 +36,7 @@ __all__ = ["ReadLimits", "ReaderPool"]
 log = logging.getLogger(__name__)
 
 _MiB = 1024 * 1024
+_PIPE = 64 * 1024
 _ROOT = str(Path(__file__).resolve().parents[2])
 """Where this ``bot`` package is imported from: the readers import the same one."""
 _BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from bot.verify.reader import main; " + (
@@ -62,8 +63,10 @@ class ReadLimits:
     """For a new reader to be ready (a loaded machine takes seconds to import trafilatura)."""
     wait_seconds: float = 30.0
     """For a free reader; past it the page is unreadable."""
-    memory_bytes: int = 256 * _MiB
-    """A reader's address space: a page that needs more is unreadable and its reader replaced."""
+    memory_bytes: int = 160 * _MiB
+    """A reader's address space, so its resident memory too: a page that needs more is
+    unreadable and its reader replaced. Two readers and a worker of about 110 MiB stay near
+    400 MiB (docs/decisions.md)."""
     recycle_bytes: int = 128 * _MiB
     """A reader still holding more than this after a job (what the job freed handed back:
     about 55 MiB after start-up) is replaced."""
@@ -131,7 +134,7 @@ class ReaderPool:
             self._reap(process)
         await asyncio.gather(*self._ending, return_exceptions=True)
 
-    async def _read(self, frame: bytes, quotes: int, *, again: bool = True) -> Reply:
+    async def _read(self, frame: tuple[bytes, bytes], quotes: int, *, again: bool = True) -> Reply:
         """The reply to ``frame``. A reader that had read pages before and dies without a reply
         (the system killed it for memory while it waited, say) gets the job again, once, on a
         new reader; one that used up its CPU on the page does not."""
@@ -213,10 +216,14 @@ class ReaderPool:
         return reaping
 
 
-async def _send(process: asyncio.subprocess.Process, frame: bytes) -> None:
+async def _send(process: asyncio.subprocess.Process, frame: tuple[bytes, bytes]) -> None:
+    """The frame, a pipe's worth at a time: the pipe's buffer never holds a copy of the page."""
     assert process.stdin is not None
-    process.stdin.write(frame)
-    await process.stdin.drain()
+    for part in frame:
+        view = memoryview(part)
+        for start in range(0, len(view), _PIPE):
+            process.stdin.write(view[start : start + _PIPE])
+            await process.stdin.drain()
 
 
 def _output(process: asyncio.subprocess.Process) -> asyncio.StreamReader:
