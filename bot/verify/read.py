@@ -18,7 +18,6 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import trafilatura
 
@@ -42,8 +41,9 @@ MAX_TEXT_CHARS = 2_000_000
 """A page's text past this is not matched (the page counts as cut): about what the 2 MiB of
 markup ``FetchLimits.max_text_bytes`` lets through holds."""
 MAX_EXTRACTED_ELEMENTS = 5_000
-"""Pages with more elements are read whole only: vatican.va's longest documents have about
-3,000 (Amoris laetitia, 555 KB); 5,000 ``<div><p>`` take trafilatura 1.4 s, 20,000 take 18."""
+"""Pages with more elements (counted by their tags) are read whole only: vatican.va's longest
+documents have about 3,000 (Amoris laetitia, 555 KB); 5,000 ``<div><p>`` take trafilatura
+1.4 s, 20,000 take 18."""
 MIN_WORDS = 30
 """A page with fewer words than this that lacks the quote is taken as unread (a page built by
 script, an interstitial), not as proof the quote is not there."""
@@ -78,8 +78,6 @@ class PageTexts:
     """One page's texts, each made once, when first asked for."""
 
     page: Page
-    _tree: Any = field(default=None, init=False)
-    """lxml's parsed page (lxml ships no type information)."""
     _whole: Text | None = field(default=None, init=False)
     _main: Text | None = field(default=None, init=False)
     _looked: bool = field(default=False, init=False)
@@ -103,12 +101,12 @@ class PageTexts:
 
     @property
     def extracts(self) -> bool:
-        """Whether :meth:`main` extracts an article (the costly look): HTML of at most
-        :data:`MAX_EXTRACTED_ELEMENTS` elements."""
+        """Whether :meth:`main` extracts an article (the costly look): HTML of at most about
+        :data:`MAX_EXTRACTED_ELEMENTS` elements (counted by their tags, before any parsing:
+        an opening and a closing one each)."""
         if self.page.content_type in ("application/pdf", "text/plain", "text/markdown"):
             return False
-        tree = self._parsed()
-        return tree is not None and sum(1 for _ in tree.iter()) <= MAX_EXTRACTED_ELEMENTS
+        return self.page.body.count(b"<") <= 2 * MAX_EXTRACTED_ELEMENTS
 
     def main(self) -> Text | None:
         """The page's main text where it differs from the whole: an article's (HTML of at
@@ -125,8 +123,7 @@ class PageTexts:
             return _pdf(self.page)
         if self.page.content_type in ("text/plain", "text/markdown"):
             return self._decoded()
-        tree = self._parsed()
-        return trafilatura.html2txt(tree) if tree is not None else ""
+        return trafilatura.html2txt(self._source())
 
     def _main_text(self) -> str | None:
         if self.page.content_type == "application/pdf":
@@ -134,19 +131,17 @@ class PageTexts:
         if not self.extracts:
             return None
         return trafilatura.extract(
-            self._parsed(), include_comments=False, include_tables=True, favor_recall=True
+            self._source(), include_comments=False, include_tables=True, favor_recall=True
         )
 
     def _decoded(self) -> str:
         return self.page.body.decode(self.page.charset or "utf-8", errors="replace")
 
-    def _parsed(self) -> Any:
-        """The page parsed once: both texts copy this tree rather than parse it again. Without
-        a charset from HTTP, trafilatura reads the page's own declaration from the bytes."""
-        if self._tree is None:
-            source = self._decoded() if self.page.charset else self.page.body
-            self._tree = trafilatura.load_html(source)
-        return self._tree
+    def _source(self) -> str | bytes:
+        """What trafilatura parses, each text its own parse (one tree at a time in memory, not
+        a tree and its copy): without a charset from HTTP, the bytes, whose own declaration
+        it reads."""
+        return self._decoded() if self.page.charset else self.page.body
 
 
 def _pdf(page: Page) -> str:
