@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bench.report import Result
@@ -35,7 +36,7 @@ def print_results(title: str, results: Sequence[Result]) -> None:
         ["metric", "value", "baseline", "target"],
         [
             [
-                r.metric,
+                escape(r.metric),
                 verdict(f"{r.value:g} {r.unit}", r.met),
                 f"{r.baseline:g} {r.unit} ({r.baseline_name})" if r.baseline is not None else "–",
                 r.target,
