@@ -9,13 +9,14 @@ pathological pages, and the upstream's sources parsed from pathological streams.
   article. Its quote checks start as the worker starts them, in the background once the cards
   are posted; the pages are fetched with the service's limits (robots.txt, 0.5 s between
   requests to a host). The worker, and so its readers, run on core 0 (a worker with one core:
-  the hardest case for its event loop), the simulators and this process on core 1. The heartbeat's lateness over ``SECONDS`` (p99 and max), and the peak
-  resident memory of the worker and its children (psutil, every 50 ms), are set against the
-  same run with ``QUOTE_CHECK=off``.
+  the hardest case for its event loop), the simulators and this process on core 1. The
+  heartbeat's lateness over ``SECONDS`` (p99 and max), the first text of the citing answers,
+  and the peak resident memory of the worker and its children (psutil, every 50 ms) are set
+  against the same run with ``QUOTE_CHECK=off``.
 - **Parsing.** 20,000 ``url_citation`` annotations and a Groq answer of 20,000 ``[`` with ten
   search results, each through :class:`~bot.upstream.sources.Sources` as the client uses it,
   and a quote of 20,000 unclosed Markdown links read as its words (the checker's first step),
-  against a tenth of each done ten times: linear work gives a ratio near 1.
+  against a part of each done as many times: linear work gives a ratio near 1.
 
 Run: ``python -m bench.bench_hostile`` (about two minutes). ``BENCH_CITEBOT=DIR`` runs the
 worker on another checkout's code (the "before" figures: a checkout of an older commit with
