@@ -29,7 +29,7 @@ from bot.pacing import Pacer
 from bot.platforms import load_platform
 from bot.preview import CollectingSink
 from bot.verify import Verdict
-from bot.worker import event_loop_factory
+from bot.worker import event_loop_factory, settle_collector
 from config import load_settings
 
 BEAT = 0.01
@@ -87,6 +87,7 @@ async def run(long: int, citing: int, every: float, seconds: float) -> dict[str,
         answer_client(settings) as client,
         open_quote_checker(settings, cache=None) as checker,
     ):
+        settle_collector()  # as citebot run does once its platforms are up
 
         async def ask(n: int, sink: _Shown) -> Outcome:
             return await answer_question(
