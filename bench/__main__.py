@@ -34,6 +34,8 @@ SUITES = (
     "quotes",
     "scale",
     "answerlog",
+    "memory",
+    "matching",
     "hostile",
 )
 """Module ``bench.bench_<suite>`` each, with ``measure() -> list[Result]``."""

@@ -17,13 +17,17 @@ from collections.abc import Callable, Coroutine, Sequence
 from importlib import metadata
 from typing import Any
 
-from bot.connect import open_quote_checker, open_upstream, wants_demo
+from bot.connect import open_providers, open_quote_checker, open_upstream, wants_demo
 from bot.i18n.wording import language_setting
 from bot.ops.report_command import describe as describe_report
 from bot.ops.report_command import report_command
+from bot.places import PlaceSettings, SettingRefused
 from bot.places.cli import describe as describe_settings
 from bot.places.cli import settings_command
+from bot.places.own_cli import answers_command
+from bot.places.own_cli import describe as describe_answers
 from bot.platforms import load_platform, load_platforms, platform_names
+from bot.upstream.trust import TrustedSources
 from bot.verify import Verdict
 from config import Settings, SettingsError, load_settings
 
@@ -64,6 +68,11 @@ def _parser() -> argparse.ArgumentParser:
         help="also print a link to the platform's own preview of the thread, where it has one ",
     )
     ask.add_argument(
+        "--place",
+        metavar="PLACE",
+        help="answer as citebot would there (its trusted sources and provider, from STATE_URL)",
+    )
+    ask.add_argument(
         "--locale",
         metavar="TAG",
         help="the language of citebot's own words, e.g. pt-BR (default: "
@@ -86,6 +95,9 @@ def _parser() -> argparse.ArgumentParser:
     manifest.add_argument("platform", choices=platform_names(), help="the platform")
 
     describe_settings(commands.add_parser("settings", help="places' settings, on STATE_URL"))
+    describe_answers(
+        commands.add_parser("answers", help="the questions a place answers itself, on STATE_URL")
+    )
     describe_report(
         commands.add_parser("report", help="what was asked and answered, from the answer log")
     )
@@ -125,11 +137,21 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
             )
         )
     verdicts: Sequence[Verdict] | None = None
+    place = await _place_settings(settings, args.place) if args.place else None
+    trusted = place.trusted if place is not None else None
     async with (
         open_upstream(settings, demo=wants_demo(settings)) as upstream,
+        open_providers(settings) as providers,
         open_quote_checker(settings, cache=None, pages=upstream.pages) as checker,
         sink.live(question),
     ):
+        provider = place.provider if place is not None else None
+        chosen = providers.get(provider) if provider is not None else None
+        client = upstream.client if provider is None else chosen.client if chosen else None
+        if client is None:
+            raise SettingsError(
+                f"{args.place}: its provider {provider!r} is not in UPSTREAM_PROFILES"
+            )
         outcome = await answer_question(
             Question(
                 text=question,
@@ -139,10 +161,11 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
                 language=language,
                 locale=args.locale,
             ),
-            client=upstream.client,
+            client=client,
             presenter=presenter,
             sink=sink,
             wording=wording,
+            trusted=trusted,
             pacer=Pacer(min_interval=0.0 if preview else 0.05),
             # what the worker would post: --json and the terminal keep its caps
             max_messages=settings.max_answer_messages,
@@ -165,6 +188,7 @@ async def _ask(settings: Settings, args: argparse.Namespace) -> int:
             outcome,
             verdicts,
             builder=args.builder_url,
+            trusted=trusted,
         )
     if outcome.status == "answered":
         return 0
@@ -181,6 +205,7 @@ def _print_json(
     verdicts: Sequence[Verdict] | None,
     *,
     builder: bool,
+    trusted: TrustedSources | None,
 ) -> None:
     rendered = outcome.rendered
     citations = []
@@ -195,11 +220,27 @@ def _print_json(
             quote_check = None if verdict is None or nothing_to_check else verdict.value
             citations.append({**citation.to_json(), "quote_check": quote_check})
         citations += [{**c.to_json(), "quote_check": None} for c in rendered.also_consulted]
+        for shown in citations:  # among the place's trusted sources (None: it names none)
+            url = shown["source_url"]
+            shown["trusted"] = None if trusted is None else trusted.covers(url)
     document = {"platform": platform, "answer": list(answer), "thread": list(thread)}
     print(json.dumps({**document, "citations": citations}, ensure_ascii=False, indent=2))
     preview_url = load_platform(platform).preview_url
     if builder and preview_url is not None:
         print(preview_url(thread), file=sys.stderr)
+
+
+async def _place_settings(settings: Settings, place: str) -> PlaceSettings:
+    """``--place``: that place's settings in ``STATE_URL``'s store."""
+    from bot.places import Places, parse_place
+    from bot.state import open_state
+
+    try:
+        where = parse_place(place)
+    except SettingRefused as refused:
+        raise SettingsError(f"--place: {refused}") from None
+    async with open_state(settings.state_url, timeout=settings.state_timeout_seconds) as state:
+        return await Places(state, defaults=settings).of(where)
 
 
 async def _demo_server(settings: Settings, args: argparse.Namespace) -> int:
@@ -289,6 +330,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sync-commands": _sync_commands,
         "manifest": lambda: _manifest(args),
         "settings": lambda: settings_command(settings, args),
+        "answers": lambda: answers_command(settings, args),
         "report": lambda: report_command(settings, args),
     }
     loop_factory = None

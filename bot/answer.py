@@ -22,10 +22,11 @@ from bot.i18n.wording import Wording
 from bot.pacing import Pacer
 from bot.quote_checks import show_quote_checks
 from bot.render.formatter import AnswerFormatter, RenderedAnswer
-from bot.render.ports import Payload, Presenter
-from bot.upstream.client import AnswerClient
+from bot.render.ports import Button, Payload, Presenter
+from bot.upstream.client import Answerer
 from bot.upstream.errors import ContentFiltered, UpstreamError
 from bot.upstream.events import AnswerDone, TextDelta, Turn, Usage
+from bot.upstream.trust import TrustedSources
 
 if TYPE_CHECKING:
     from bot.verify.checker import QuoteChecker
@@ -70,6 +71,9 @@ class Question:
     locale: str | None = None
     """The asker's own locale as their platform reports it (``ja-JP``), catalogue or not: the
     upstream is asked to answer in it. None: ``language``, if any, is the asker's."""
+    own_answers: bool = True
+    """Whether the place's own answers may answer it (False: the asker pressed "Ask the
+    sources" under one)."""
 
 
 def fingerprint(payloads: object) -> int:
@@ -133,6 +137,8 @@ class Outcome:
     """The tokens the upstream reported; None when it reported none (or never finished)."""
     model: str | None = None
     """The model that answered, as the upstream named it."""
+    own_answer: str | None = None
+    """The ID of the place's own answer given instead of the sources' (nothing went upstream)."""
 
 
 class _Writer:
@@ -231,7 +237,7 @@ class _Streamer:
 async def answer_question(
     question: Question,
     *,
-    client: AnswerClient,
+    client: Answerer,
     presenter: Presenter,
     sink: AnswerSink,
     pacer: Pacer,
@@ -241,6 +247,9 @@ async def answer_question(
     max_cards: int | None = None,
     disclaimer: str | None = None,
     on_verdicts: Callable[[Sequence[Verdict]], Awaitable[None]] | None = None,
+    closing: str | None = None,
+    buttons: Sequence[Button] = (),
+    trusted: TrustedSources | None = None,
 ) -> Outcome:
     """Answer one question into ``sink``; never raises an upstream failure, only words it
     (in ``wording``, by default the question's language). An answer longer than
@@ -249,7 +258,9 @@ async def answer_question(
     oversized event in, keeps its text and says why it stops (the client's deadline and cap).
     With a ``checker``, the cards' quotes are then checked on their pages in the background
     and the verdicts edited in, then handed to ``on_verdicts`` (the answer log). ``disclaimer``
-    closes the answer (a place's admins' line)."""
+    closes the answer (a place's admins' line), after ``closing`` (what an own answer says of
+    itself). ``buttons`` go under the finished answer ("Ask a person"); a card of a source
+    outside ``trusted`` (the place's trusted sources) says so."""
     started = time.monotonic()
     wording = wording or Wording(language=question.language, platform=question.platform)
     formatter = AnswerFormatter(
@@ -258,6 +269,8 @@ async def answer_question(
         max_messages=max_messages,
         max_cards=max_cards,
         disclaimer=disclaimer,
+        buttons=buttons,
+        trusted=trusted,
     )
     writer = _Writer(sink=sink, pacer=pacer, started=started)
     streamer = _Streamer(formatter, writer)
@@ -304,7 +317,7 @@ async def answer_question(
             await writer.write((presenter.notice(wording.empty()),), final=True)
             return outcome("failed", done.text)
         cut_short = wording.cut_short() if done.finish_reason == "length" else None
-        rendered = formatter.finish(done, note=cut_short)
+        rendered = formatter.finish(done, note=cut_short or closing)
         await writer.write(rendered.answer, final=True)
         if rendered.thread:
             await sink.post_thread(rendered.thread)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from bot.answer import AnswerSink, Outcome, Question
 from bot.answerlog import AnswerLog, LogEntry, VoteKeyed, seconds_kept
 from bot.billing import Tariff, bill
-from bot.i18n.conversation_words import Reason
+from bot.i18n.conversation_words import REASONS, VOTES, Reason
 from bot.ops.metrics import Metrics
 from bot.places import Places, PlaceSettings
 from bot.state import State
@@ -49,14 +49,16 @@ class AnswerRecords:
         *,
         place: PlaceSettings | None,
         sink: AnswerSink | None = None,
+        tariff: Tariff | None = None,
     ) -> None:
         """Everything an answer leaves: its counts, its JSON line, its tokens and cost on its
-        place's budgets, its record in the answer log (and where its votes will arrive: ``sink``'s).
+        place's budgets (billed as ``tariff``, its upstream's, else the default upstream's), its
+        record in the answer log (and where its votes will arrive: ``sink``'s).
         Never raises: a store that fails here (one used without the fail-open wrapper) costs
         the record, not the answer."""
         question = entry.question
         citations = len(outcome.rendered.citations) if outcome.rendered else 0
-        billed = bill(question, outcome, self.tariff)
+        billed = bill(question, outcome, tariff or self.tariff)
         self.metrics.observe_answer(question.platform, outcome, billed)
         log.info(
             "answer",
@@ -81,6 +83,7 @@ class AnswerRecords:
                     "tokens_estimated": sorted(billed.estimated),
                     "cost_usd": None if billed.cost is None else str(billed.cost),
                     "error": type(outcome.error).__name__ if outcome.error else None,
+                    "own_answer": outcome.own_answer,
                 }
             },
         )
@@ -93,6 +96,7 @@ class AnswerRecords:
                 bill=billed,
                 vote_key=sink.vote_key() if isinstance(sink, VoteKeyed) else None,
                 thread=self._conversation_key(question),
+                trusted=place.trusted if place is not None else None,
             )
         except Exception as error:
             log.warning("an answer's record was not kept: %s", type(error).__name__)
@@ -110,7 +114,11 @@ class AnswerRecords:
         """Keep one person's vote on an answer, with why when a 👎 said it, on its answer's
         record too (its comment where ``ANSWER_LOG`` keeps a person's words), and log it (one
         JSON line with the vote and its reason; a comment's words are the person's, never
-        logged)."""
+        logged). A value or a reason citebot never offers (a forged button's) is not a vote:
+        nothing is kept or counted of it, and False is returned."""
+        if value not in VOTES or (reason is not None and reason not in REASONS):
+            log.info("a vote of no value citebot offers was ignored (%s)", platform)
+            return False
         changed = await self.state.record_feedback(answer_key, user_id, value)
         await self.answer_log.vote(
             platform,

@@ -29,9 +29,12 @@ from bot.state import (
     LoggedVote,
     State,
 )
+from bot.state.logged import HANDOFF, PERSON
+from bot.upstream.trust import TrustedSources
 from bot.verify.verdict import Verdict
 
 __all__ = [
+    "LOGGED_REFUSALS",
     "MAX_KEPT_ANSWER",
     "MAX_SOURCES",
     "AnswerLog",
@@ -42,6 +45,21 @@ __all__ = [
 ]
 
 Mode = Literal["full", "questions", "metadata", "off"]
+
+LOGGED_REFUSALS = frozenset(
+    {
+        "rate_limit",
+        "too_long",
+        "daily_questions",
+        "daily_questions_per_person",
+        "daily_tokens",
+        "daily_cost",
+    }
+)
+"""The refusals the answer log keeps: a person who asked and was turned away for what they
+asked. Not kept: an empty question (nothing was asked) and a worker restarting (the worker's
+state, not the place's); a place that turned citebot off, or that the allowlists leave out, is
+refused before the service (``PlatformKit.refusal``) and leaves no record there."""
 
 MAX_SOURCES = 50
 """Sources kept per record: a runaway answer's hundreds would each cost a record's worth."""
@@ -124,9 +142,11 @@ class AnswerLog:
         bill: Bill,
         vote_key: str | None,
         thread: str | None,
+        trusted: TrustedSources | None = None,
     ) -> None:
         """What became of an asked question (``entry.question`` with the turns sent with it);
-        ``thread`` is its conversation's memory key, ``vote_key`` where its votes arrive."""
+        ``thread`` is its conversation's memory key, ``vote_key`` where its votes arrive;
+        ``trusted``: the place's trusted sources, each source kept with whether it is one."""
         question = entry.question
         await self.state.note_belongings(
             question.platform,
@@ -138,7 +158,11 @@ class AnswerLog:
         )
         rendered = outcome.rendered
         sources = tuple(
-            LoggedSource(title=citation.title, url=citation.source_url)
+            LoggedSource(
+                title=citation.title,
+                url=citation.source_url,
+                trusted=None if trusted is None else trusted.covers(citation.source_url),
+            )
             for citation in (rendered.citations if rendered else ())[:MAX_SOURCES]
         )
         if not self.keeps:
@@ -157,6 +181,7 @@ class AnswerLog:
             answer=_clipped(outcome.text, MAX_KEPT_ANSWER) if self.mode == "full" else None,
             sources=sources,
             vote_key=vote_key,
+            own_answer=outcome.own_answer,
         )
         await self._write(entry, record)
 
@@ -212,6 +237,15 @@ class AnswerLog:
             ttl=max(FEEDBACK_TTL, self.retention),
         )
         return record
+
+    async def handed_off(self, answer_key: str) -> LoggedAnswer | None:
+        """A person was asked about the answer whose votes arrive under ``answer_key`` ("Ask
+        a person"): kept on its record, beside its votes; the record as it was, None when
+        there is none."""
+        if not self.keeps:
+            return None
+        handoff = LoggedVote(user=HANDOFF, value=PERSON, at=self._clock())
+        return await self.state.log_vote(answer_key, handoff)
 
 
 def _clipped(text: str, most: int) -> str:

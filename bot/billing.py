@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from config import Settings
+from config.profiles import UpstreamProfile
 
 if TYPE_CHECKING:
     from bot.answer import Outcome, Question
@@ -41,6 +42,7 @@ __all__ = [
     "bill",
     "estimate_tokens",
     "micro_dollars",
+    "profile_tariff",
     "reported_kinds",
     "tariff",
 ]
@@ -97,16 +99,29 @@ def tariff(settings: Settings) -> Tariff:
     ``UPSTREAM_PRICES`` override either."""
     url = settings.upstream_base_url
     host = "demo" if settings.uses_demo else (urlsplit(url).hostname or "upstream")
-    known = next(
-        (t for suffix, t in KNOWN.items() if host == suffix or host.endswith(f".{suffix}")),
-        Tariff(provider=host),
-    )
+    known = _known(host)
     prices = known.prices if settings.upstream_prices is None else Prices(*settings.upstream_prices)
     system = settings.upstream_system_tokens
     return Tariff(
         provider=known.provider,
         system_tokens=known.system_tokens if system is None else system,
         prices=prices,
+    )
+
+
+def profile_tariff(name: str, profile: UpstreamProfile) -> Tariff:
+    """How one of ``UPSTREAM_PROFILES`` bills: as the provider its host is known to be (its
+    overhead and prices), labelled by the profile's name; no prices where its host is none
+    citebot knows (a profile may carry its own later, as ``UPSTREAM_PRICES`` does)."""
+    known = _known(urlsplit(profile.base_url).hostname or "upstream")
+    return Tariff(provider=name, system_tokens=known.system_tokens, prices=known.prices)
+
+
+def _known(host: str) -> Tariff:
+    """The known provider at ``host`` or one of its parents, else one named by the host."""
+    return next(
+        (t for suffix, t in KNOWN.items() if host == suffix or host.endswith(f".{suffix}")),
+        Tariff(provider=host),
     )
 
 
@@ -152,11 +167,14 @@ def reported_kinds(reported: Mapping[str, int]) -> dict[str, int]:
 
 
 def bill(question: Question, outcome: Outcome, tariff: Tariff) -> Bill:
-    """What ``outcome`` cost: nothing when no text came and the upstream failed (it refused
-    before answering, or never answered); else each kind reported or estimated, and priced."""
+    """What ``outcome`` cost: nothing for a place's own answer, nor when no text came and the
+    upstream failed (it refused before answering, or never answered); else each kind reported
+    or estimated, and priced."""
     usage = outcome.usage
     reported = usage.counts() if usage is not None else {}
-    if usage is None and outcome.status == "failed" and not outcome.text:
+    if outcome.own_answer is not None or (
+        usage is None and outcome.status == "failed" and not outcome.text
+    ):  # a place's own answer went nowhere upstream
         return Bill(provider=tariff.provider, cost=Decimal(0) if tariff.prices else None)
     counted = reported_kinds(reported)
     estimated: dict[str, int] = {}

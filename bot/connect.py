@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from bot.billing import Tariff, profile_tariff
 from bot.state.ports import Cache
 from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
 from config import Settings
+from config.profiles import UpstreamProfile
 from config.settings import MAGISTERIUM_API, HostPort
 
 if TYPE_CHECKING:
@@ -20,8 +22,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "USAGE_ASKED",
+    "Provider",
     "Upstream",
     "answer_client",
+    "open_providers",
     "open_quote_checker",
     "open_upstream",
     "wants_demo",
@@ -42,14 +46,21 @@ class Upstream:
 
 
 def answer_client(
-    settings: Settings, *, base_url: str | None = None, on_retry: Callable[[], None] | None = None
+    settings: Settings,
+    *,
+    base_url: str | None = None,
+    on_retry: Callable[[], None] | None = None,
+    profile: UpstreamProfile | None = None,
 ) -> AnswerClient:
-    """The one client of a process; ``base_url`` overrides the settings (the demo's URL)."""
-    url = base_url or settings.upstream_base_url
+    """The default upstream's client (one a process); ``base_url`` overrides the settings (the
+    demo's URL), ``profile`` names another upstream (``UPSTREAM_PROFILES``: its URL, model and
+    key), asked with the same deadlines and retries."""
+    url = profile.base_url if profile else base_url or settings.upstream_base_url
+    key = profile.api_key if profile else None if base_url else settings.upstream_api_key
     return AnswerClient(
         base_url=url,
-        api_key=None if base_url else settings.upstream_api_key,
-        model=settings.upstream_model,
+        api_key=key,
+        model=profile.model if profile else settings.upstream_model,
         timeouts=Timeouts(
             connect=settings.upstream_connect_timeout,
             idle=settings.upstream_idle_timeout,
@@ -103,6 +114,28 @@ async def open_upstream(
         answer_client(settings, base_url=url, on_retry=on_retry) as client,
     ):
         yield Upstream(client, pages=(quote_check_host(url),))
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    """One of ``UPSTREAM_PROFILES``, open: its client, and how it bills."""
+
+    client: AnswerClient
+    tariff: Tariff
+
+
+@asynccontextmanager
+async def open_providers(settings: Settings) -> AsyncIterator[dict[str, Provider]]:
+    """Each of ``UPSTREAM_PROFILES`` by name (none: an empty mapping), its client closed on the
+    way out."""
+    async with AsyncExitStack() as stack:
+        yield {
+            name: Provider(
+                await stack.enter_async_context(answer_client(settings, profile=profile)),
+                profile_tariff(name, profile),
+            )
+            for name, profile in settings.upstream_profiles.items()
+        }
 
 
 @asynccontextmanager

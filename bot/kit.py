@@ -24,19 +24,20 @@ from bot.answer import AnswerSink, Outcome, Question
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
 from bot.inflight import Closer
+from bot.kit_community import CommunityKit
 from bot.ops.report import Report, build_report
 from bot.pacing import Pacer
 from bot.places import Place, PlaceSettings, SettingRefused
 from bot.platforms import Platform
 from bot.render.ports import Presenter
 from bot.render.text import clip
-from bot.service import AnswerService
+from bot.service import AnswerService, ForgetTooSoon
 from bot.state import SettingChange, StateUnavailable
 from bot.state.coordination import Coordination
 from bot.upstream.events import Turn
 from config import PlatformSettings, Settings
 
-__all__ = ["CLAIM_SECONDS", "FORGET_RETRIES", "PlatformKit", "Venue"]
+__all__ = ["CLAIM_SECONDS", "FORGET_RETRIES", "ForgetTooSoon", "PlatformKit", "Venue"]
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +65,9 @@ class Venue:
     """A conversation with the bot alone (a DM, a Telegram private chat)."""
 
 
-class PlatformKit:
-    """One platform's handle on the answer service, shared by all its adapter's handlers."""
+class PlatformKit(CommunityKit):
+    """One platform's handle on the answer service, shared by all its adapter's handlers; its
+    places' own answers and the buttons under answers are :class:`CommunityKit`'s."""
 
     def __init__(
         self,
@@ -244,9 +246,10 @@ class PlatformKit:
 
     async def forget_person(self, user_id: str) -> int:
         """Delete everything kept about ``user_id`` on this platform (their forget-me: say
-        :meth:`Wording.forgot_you`); how many things went. Anyone may ask it for themselves.
-        Raises :class:`~bot.state.StateUnavailable` when the store cannot, and then nothing
-        was deleted (:meth:`Wording.could_not_forget`)."""
+        :meth:`Wording.forgot_you`); how many things went. Anyone may ask it for themselves,
+        a few times an hour: raises :class:`ForgetTooSoon` past that
+        (:meth:`Wording.forget_me_too_soon`), and :class:`~bot.state.StateUnavailable` when
+        the store cannot; either way nothing was deleted (:meth:`Wording.could_not_forget`)."""
         return await self._service.forget_person(self.name, user_id)
 
     async def forget_place(self, server: str) -> int:

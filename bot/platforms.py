@@ -58,6 +58,12 @@ class PlaceIds:
     channel_name: str | None = None
     upper: bool = False
     """Ids written in capitals (Slack's): a lower-case one is read as its capitals."""
+    handoff: str | None = None
+    """A regular expression whom "Ask a person" may reach matches whole (the ``handoff``
+    setting: a role's or a group's id, ``admins``), in capitals where :attr:`upper`; None:
+    nobody, the platform has no way to notify them."""
+    handoff_names: tuple[str, ...] = ()
+    """How those are written, for an admin who wrote something else (``ROLE_ID``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

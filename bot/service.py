@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -33,48 +34,48 @@ from bot.answer import (
     answer_question,
 )
 from bot.answer_records import AnswerRecords
-from bot.answerlog import AnswerLog, LogEntry
-from bot.billing import Tariff, tariff
-from bot.connect import open_quote_checker
+from bot.answerlog import LOGGED_REFUSALS, AnswerLog, LogEntry, VoteKeyed
+from bot.billing import Tariff
+from bot.connect import Provider
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
 from bot.ops.metrics import Metrics
+from bot.own_answers import OwnAnswerClient, answer_buttons, own_answer_for, own_mark
 from bot.pacing import Pacer
 from bot.places import Places, PlaceSettings
 from bot.render.ports import Presenter
-from bot.state import State, kept_by_nothing, open_state
-from bot.state.coordination import Coordination, shared_coordination
-from bot.state.failopen import FailOpenState
+from bot.state import State
+from bot.state.coordination import Coordination
 from bot.state.names import rate_window
-from bot.upstream.client import AnswerClient
+from bot.tickets import Tickets
+from bot.upstream.client import AnswerClient, Answerer
+from bot.upstream.errors import UpstreamDown
 from bot.upstream.events import Turn
 from config import Settings
-from config.environment import shown_url
-from config.settings import HostPort
 
 if TYPE_CHECKING:
     from bot.verify.checker import QuoteChecker
 
 log = logging.getLogger("citebot.answers")
 
-__all__ = ["LOGGED_REFUSALS", "AnswerService", "Limits", "answer_service"]
+__all__ = ["FORGET_LIMIT", "AnswerService", "ForgetTooSoon", "Limits"]
+
+FORGET_LIMIT = (3, 3600.0)
+"""At most 3 forget-me's a person an hour on a platform: the first deletes everything, and a
+button pressed in a loop would otherwise cost the store a forget each time."""
+
+
+class ForgetTooSoon(Exception):
+    """Forget-me asked again within :data:`FORGET_LIMIT`: nothing was done (say
+    :meth:`Wording.forget_me_too_soon` with :attr:`retry_after`)."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"forget-me again in {retry_after:.0f} s")
+        self.retry_after = retry_after
+
 
 UNKNOWN_TARIFF = Tariff(provider="upstream")
 """An upstream whose bill nobody said: no overhead, no prices."""
-LOGGED_REFUSALS = frozenset(
-    {
-        "rate_limit",
-        "too_long",
-        "daily_questions",
-        "daily_questions_per_person",
-        "daily_tokens",
-        "daily_cost",
-    }
-)
-"""The refusals the answer log keeps: a person who asked and was turned away for what they
-asked. Not kept: an empty question (nothing was asked) and a worker restarting (the worker's
-state, not the place's); a place that turned citebot off, or that the allowlists leave out, is
-refused before the service (``PlatformKit.refusal``) and leaves no record there."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -118,6 +119,7 @@ class AnswerService:
         places: Places | None = None,
         answer_log: AnswerLog | None = None,
         tariff: Tariff = UNKNOWN_TARIFF,
+        providers: Mapping[str, Provider] | None = None,
     ) -> None:
         """``checker``: the process's quote checks of posted cards (None: QUOTE_CHECK=off);
         ``coordination``: the workers' shared Redis (None: this worker is alone), for the
@@ -130,7 +132,7 @@ class AnswerService:
         self.state = state
         self.admission = admission
         self.limits = limits
-        self.metrics = metrics or Metrics()
+        self.metrics = metrics or Metrics(providers=(tariff.provider,))
         self.wording = wording
         self.inflight = inflight or InFlight(None)
         """Every answer's record, so that another worker closes it if this one dies."""
@@ -147,6 +149,10 @@ class AnswerService:
             tariff=tariff,
         )
         """What each answer leaves (counts, its log line, tokens, its record) and its votes."""
+        self.providers = dict(providers or {})
+        """The operator's ``UPSTREAM_PROFILES``, by name: a place's ``provider`` picks one."""
+        self.tickets = Tickets(state, ttl=limits.memory_ttl)
+        """The questions under answers whose buttons may still be pressed."""
         self._tasks: set[asyncio.Task[object]] = set()
         self._accepting = True
 
@@ -181,6 +187,14 @@ class AnswerService:
         """The words for a person who speaks ``language`` (None: this worker's default), with
         ``platform``'s own words for its threads and channels."""
         return Wording(language=language or self.wording.language, platform=platform)
+
+    def provider_for(self, place: PlaceSettings | None) -> Provider | None:
+        """The upstream that answers where ``place`` is: its ``provider``, else the default;
+        None for a provider the operator no longer configures (its questions must not go
+        to another upstream than the one its admins chose)."""
+        if place is None or place.provider is None:
+            return Provider(self.client, self.records.tariff)
+        return self.providers.get(place.provider)
 
     async def refuse(self, sink: AnswerSink, presenter: Presenter, words: str) -> None:
         """Answer with one short message instead of an answer."""
@@ -256,7 +270,8 @@ class AnswerService:
         """:meth:`ask`'s work; notices go to ``sink`` itself, the answer through the sink the
         in-flight record tracks, its writes told to ``after_show``."""
         notices = sink
-        refusal = await self._gate(question, wording, place)
+        own = await own_answer_for(self.places, question) if place is not None else None
+        refusal = await self._gate(question, wording, place, upstream=own is None)
         if refusal is not None:
             why, words = refusal
             await self.refuse(notices, presenter, words)
@@ -264,6 +279,21 @@ class AnswerService:
                 self.metrics.refusals.labels(question.platform, why).inc()
                 await self.answer_log.refused(entry, why)
             return None
+        provider = self.provider_for(place)
+        client: Answerer
+        if own is not None:
+            client, tariff = OwnAnswerClient(own), None
+        elif provider is not None:
+            client, tariff = provider.client, provider.tariff
+        else:
+            assert place is not None
+            log.error(
+                "%s: provider %r is not in UPSTREAM_PROFILES", question.platform, place.provider
+            )
+            failed = UpstreamDown(f"no upstream profile named {place.provider!r}")
+            await self.refuse(notices, presenter, wording.explain(failed))
+            return Outcome(status="failed", text="", error=failed)
+        buttons = answer_buttons(wording, place, own=own is not None)
         with self._tracked():
             key = self.conversation_key(question)
 
@@ -288,19 +318,25 @@ class AnswerService:
                     if not question.history:
                         question = replace(question, history=await self.history(question))
                     entry.question = question
+                    checks = place is None or place.quote_check
                     outcome = await answer_question(
                         question,
-                        client=self.client,
+                        client=client,
                         presenter=presenter,
                         sink=WatchedSink(tracked, after_show),
                         pacer=pacer,
                         wording=wording,
-                        checker=self.checker if place is None or place.quote_check else None,
+                        checker=self.checker if checks and own is None else None,
                         max_messages=max_messages,
                         max_cards=self.limits.max_cards,
-                        disclaimer=place.disclaimer if place is not None else None,
+                        disclaimer=place.disclaimer if place is not None and not own else None,
                         on_verdicts=functools.partial(self.records.checked, entry),
+                        closing=own_mark(own, wording) if own else None,
+                        buttons=buttons,
+                        trusted=place.trusted if place is not None else None,
                     )
+                    if own is not None:
+                        outcome = replace(outcome, own_answer=own.id)
                     if key is not None and outcome.text.strip():
                         # still holding the thread: the next question in it reads this turn
                         await self.state.append(
@@ -321,12 +357,22 @@ class AnswerService:
                         self.records.answered(entry, interrupted, place=place), 1.0
                     )
                 raise
-            await self.records.answered(entry, outcome, place=place, sink=sink)
+            await self.records.answered(entry, outcome, place=place, sink=sink, tariff=tariff)
+            answer_key = sink.vote_key() if isinstance(sink, VoteKeyed) else None
+            if buttons and answer_key is not None and outcome.status == "answered":
+                await self.tickets.keep(answer_key, question)
             return outcome
 
     async def forget_person(self, platform: str, user_id: str) -> int:
         """Delete everything kept about one person of ``platform`` (forget-me); how many
-        things went. Raises :class:`~bot.state.StateUnavailable` when the store cannot."""
+        things went. Raises :class:`ForgetTooSoon` past :data:`FORGET_LIMIT` (its window, under
+        a hash of the person's id, is all that is kept afterwards, for an hour at most) and
+        :class:`~bot.state.StateUnavailable` when the store cannot."""
+        most, seconds = FORGET_LIMIT
+        who = hashlib.sha256(f"{platform}:{user_id}".encode()).hexdigest()
+        asked = await self.state.hit(f"forget:{who}", limit=most, per_seconds=seconds)
+        if not asked.allowed:
+            raise ForgetTooSoon(asked.retry_after)
         return await self.state.forget_person(platform, user_id)
 
     async def forget_place(self, platform: str, server: str) -> int:
@@ -338,12 +384,17 @@ class AnswerService:
         return forgotten
 
     async def _gate(
-        self, question: Question, wording: Wording, place: PlaceSettings | None
+        self,
+        question: Question,
+        wording: Wording,
+        place: PlaceSettings | None,
+        *,
+        upstream: bool = True,
     ) -> tuple[str, str] | None:
         """Why not to answer ``question``, and the words that say it in ``wording``; None to
         answer it. The place's daily quotas are asked last, so a question refused for any other
         reason counts on none; its budgets of tokens and cost just before them (they count
-        nothing)."""
+        nothing). A question its place answers itself (not ``upstream``) costs none."""
         if not self._accepting:
             return "restarting", wording.restarting()
         if not question.text.strip():
@@ -358,7 +409,7 @@ class AnswerService:
         if not decision.allowed:
             self.metrics.rate_limited_users.labels(question.platform).inc()
             return "rate_limit", wording.user_rate_limited(decision.retry_after)
-        if place is not None:
+        if place is not None and upstream:
             budget = await self.places.budget(place)
             if not budget.allowed and budget.refused_by is not None:
                 said = wording.daily_budget_spent(
@@ -412,58 +463,3 @@ class AnswerService:
 def _fewest(*limits: int | None) -> int | None:
     """The tightest of several caps (None: no cap)."""
     return min((limit for limit in limits if limit is not None), default=None)
-
-
-@contextlib.asynccontextmanager
-async def answer_service(
-    settings: Settings,
-    client: AnswerClient,
-    *,
-    metrics: Metrics | None = None,
-    quote_check_hosts: Sequence[HostPort] = (),
-) -> AsyncIterator[AnswerService]:
-    """The service a worker runs, on the state ``STATE_URL`` names (failing open: an outage
-    costs dedup, limits and memory for a while, never an answer), with the quote checker
-    ``QUOTE_CHECK`` asks for (its cache that state; ``quote_check_hosts`` read besides
-    ``QUOTE_CHECK_ALLOW_HOSTS``: the demo's pages); drained and closed on exit."""
-    metrics = metrics or Metrics()
-    backend = open_state(settings.state_url, timeout=settings.state_timeout_seconds)
-    log.info("state store: %s", shown_url(settings.state_url))
-    if (warning := kept_by_nothing(settings.state_url)) is not None:
-        log.warning(warning)
-    failures = metrics.state_failures
-    async with (
-        FailOpenState(
-            backend,
-            timeout=settings.state_timeout_seconds,
-            on_failure=lambda operation: failures.labels(operation).inc(),
-        ) as state,
-        shared_coordination(
-            settings.state_url, timeout_seconds=settings.state_timeout_seconds
-        ) as coordination,
-        InFlight(coordination) as inflight,
-        open_quote_checker(settings, cache=state, pages=quote_check_hosts) as checker,
-    ):
-        service = AnswerService(
-            client=client,
-            state=state,
-            places=Places(state, defaults=settings),
-            answer_log=AnswerLog(
-                state,
-                mode=settings.answer_log,
-                days=settings.answer_log_days,
-                memory_ttl=float(settings.memory_ttl_seconds),
-            ),
-            metrics=metrics,
-            admission=Admission(max_in_flight=settings.max_in_flight),
-            limits=Limits.from_settings(settings),
-            wording=Wording(language=settings.language),
-            inflight=inflight,
-            checker=checker,
-            coordination=coordination,
-            tariff=tariff(settings),
-        )
-        try:
-            yield service
-        finally:
-            await service.drain(settings.shutdown_grace_seconds)

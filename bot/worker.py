@@ -21,13 +21,14 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.billing import tariff
 from bot.connect import open_upstream
 from bot.kit import PlatformKit
 from bot.ops.health import health_server
 from bot.ops.logs import configure_json_logging
 from bot.ops.metrics import Metrics
 from bot.platforms import Platform
-from bot.service import answer_service
+from bot.serving import answer_service
 from config import PlatformSettings, Settings
 
 log = logging.getLogger("citebot.worker")
@@ -116,7 +117,7 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Platform[Any
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    metrics = Metrics()
+    metrics = Metrics(providers=(tariff(settings).provider,))
     async with (
         open_upstream(
             settings, demo=settings.uses_demo, on_retry=metrics.upstream_retries.inc

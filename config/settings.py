@@ -9,13 +9,15 @@ so they never print. Each platform's own variables live in its package
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, Any, ClassVar, Literal, NamedTuple
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, Self
 from urllib.parse import urlsplit
 
 import platformdirs
+from dotenv import dotenv_values
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import NoDecode
 
@@ -28,6 +30,7 @@ from config.environment import (
     shown_url,
     switch,
 )
+from config.profiles import UpstreamProfile, parse_profiles, with_keys
 
 __all__ = [
     "DEMO",
@@ -188,6 +191,16 @@ class Settings(EnvironmentSettings):
     )
     """One server-sent event's size; a longer one ends the answer (a runaway or hostile
     upstream would otherwise fill the worker's memory with one endless line)."""
+    upstream_profiles: Annotated[Mapping[str, UpstreamProfile], NoDecode] = Field(
+        default_factory=dict,
+        validation_alias="UPSTREAM_PROFILES",
+        json_schema_extra={SHOWN_DEFAULT: "none"},
+        description=(
+            'JSON: named upstreams a place\'s `provider` may pick, e.g. `{"library": '
+            '{"base_url": "https://…/v1", "model": "…", "api_key_env": "LIBRARY_API_KEY"}}`; '
+            "each key stays in the variable it names (see Providers)."
+        ),
+    )
 
     demo_corpus: str | None = Field(
         default=None,
@@ -352,6 +365,24 @@ class Settings(EnvironmentSettings):
             "may fetch despite a private address: an intranet, a local test server."
         ),
     )
+
+    @field_validator("upstream_profiles", mode="before")
+    @classmethod
+    def _profiles(cls, value: Any) -> Any:
+        return parse_profiles(value)
+
+    @classmethod
+    def load(cls, env: Mapping[str, str] | None = None, *, env_file: str | None = ".env") -> Self:
+        """The variables, and each of ``UPSTREAM_PROFILES``' keys from the variable it names,
+        read where the others are (``env``, else the process environment over ``.env``)."""
+        settings = super().load(env, env_file=env_file)
+        if not settings.upstream_profiles:
+            return settings
+        if env is None:
+            read = dotenv_values(env_file) if env_file else {}
+            env = {**{k: v for k, v in read.items() if v is not None}, **os.environ}
+        keyed = with_keys(settings.upstream_profiles, env)
+        return settings.model_copy(update={"upstream_profiles": keyed})
 
     @field_validator("upstream_base_url")
     @classmethod

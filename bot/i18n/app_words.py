@@ -86,6 +86,9 @@ class AppWording:
             "daily_cost": self._("Spending a day (US dollars)"),
             "quote_check": self._("Check each quote on its page"),
             "disclaimer": self._("Disclaimer under each answer"),
+            "handoff": self._("Whom “Ask a person” reaches"),
+            "trusted_sources": self._("Trusted sources"),
+            "provider": self._("Where answers come from"),
         }
         return labels.get(key, key)
 

@@ -8,7 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-__all__ = ["REASONS", "ConversationWording", "Reason", "ReasonLabels"]
+__all__ = ["REASONS", "VOTES", "ConversationWording", "Reason", "ReasonLabels", "Vote"]
+
+Vote = Literal["up", "down"]
+VOTES: tuple[Vote, ...] = ("up", "down")
+"""A person's 👍 and 👎 on an answer: the only values a vote takes, whatever a button sent."""
 
 Reason = Literal["sources_do_not_say", "quote_not_on_page", "does_not_answer", "other"]
 REASONS: tuple[Reason, ...] = (

@@ -46,6 +46,12 @@ class ReportLabels:
     unpriced: str
     """Answers whose provider's prices are unknown, so their cost is not counted."""
     channels: str
+    own_answers: str
+    """Questions given the place's own answer."""
+    handoffs: str
+    """Answers whose asker asked for a person."""
+    untrusted: str
+    """Heads the sites of sources outside the place's trusted sources."""
     what: str
     count: str
     nothing: str
@@ -56,6 +62,8 @@ class _Speaker(Protocol):
     def locale(self) -> Locale: ...
 
     def _(self, text: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
 
     def dollars(self, amount: Decimal) -> str: ...
 
@@ -105,6 +113,9 @@ class ReportWording:
             cost=self._("Cost"),
             unpriced=self._("Answers of unknown price, not in the cost"),
             channels=self._("Where most questions were asked"),
+            own_answers=self._("Answered with the admins' own answer"),
+            handoffs=self._("Asked for a person"),
+            untrusted=self._("Cited sources outside the trusted ones, by site"),
             what=self._("What"),
             count=self._("Count"),
             nothing=self._("Nothing was asked in this period."),
@@ -211,6 +222,21 @@ class ReportWording:
         return self._(
             "citebot's report is about a server, a workspace or a group: ask for it there."
         )
+
+    def records_unreadable(self: _Speaker, n: int) -> str:
+        """Under a report: records of its period that the store holds damaged, left out."""
+        return self.ngettext(
+            "{n} record could not be read and is not counted.",
+            "{n} records could not be read and are not counted.",
+            n,
+        ).format(n=self.number(n))
+
+    def forget_me_too_soon(self: _Speaker, retry_after: float) -> str:
+        """Forget-me asked again too soon after the last time (its data went then)."""
+        return self._(
+            "citebot deleted your data a moment ago. To delete what it has kept since, ask "
+            "again in {wait}."
+        ).format(wait=self.duration(retry_after))
 
     def could_not_read_report(self: _Speaker) -> str:
         return self._(

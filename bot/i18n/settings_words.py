@@ -121,6 +121,16 @@ class SettingsWording:
             "its settings, as citebot settings export prints it"
         ).format(detail=detail)
 
+    def document_larger_than(self: _Speaker, mib: int) -> str:
+        """Why a file is no settings document: its size (said inside
+        :meth:`not_a_settings_document`)."""
+        return self._("larger than {size} MiB").format(size=mib)
+
+    def document_deeper_than(self: _Speaker, levels: int) -> str:
+        """Why a file is no settings document: arrays or objects nested deeper than ``levels``
+        (said inside :meth:`not_a_settings_document`)."""
+        return self._("nested more than {levels} levels deep").format(levels=levels)
+
     def no_place_settings(self: _Speaker) -> str:
         return self._("No place has settings yet.")
 

@@ -30,7 +30,9 @@ from babel.core import get_global, parse_locale
 from babel.numbers import format_currency, format_decimal
 
 from bot.i18n.app_words import AppWording
+from bot.i18n.community_words import CommunityWording, OwnAnswerLabels
 from bot.i18n.conversation_words import ConversationWording
+from bot.i18n.labels import Labels
 from bot.i18n.menu_words import MenuWording
 from bot.i18n.report_words import ReportLabels, ReportWording
 from bot.i18n.settings_words import SettingsLabels, SettingsWording
@@ -52,6 +54,7 @@ __all__ = [
     "LANGUAGES",
     "WORDING",
     "Labels",
+    "OwnAnswerLabels",
     "ReportLabels",
     "SettingsLabels",
     "Wording",
@@ -144,39 +147,15 @@ def _translations(language: str) -> gettext.NullTranslations:
         ) from missing
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Labels:
-    """The words a dialect writes around an answer: on its cards, headings and buttons."""
-
-    sources: str
-    """Heading of the citation cards."""
-    sources_lead: str
-    """``sources`` leading the card titles inline, punctuated as the language does (Slack's
-    notification text: ``Sources:``, ``Sources :``, ``参考来源：``)."""
-    source: str
-    """The title of a source that has neither title nor reference."""
-    supports: str
-    """Names the sentences of the answer a source supports (a Discord field's name)."""
-    supports_lead: str
-    """``supports`` leading those sentences inline, punctuated as the language does
-    (``Supports:``, ``Étaye :``, ``佐证：``)."""
-    quoted: str
-    """How the language quotes the answer's words after that lead, with ``{quote}`` for them
-    (``“{quote}”``, ``„{quote}“``, ``« {quote} »``)."""
-    also_consulted: str
-    related: str
-    good_answer: str
-    bad_answer: str
-    """Feedback buttons' names (for screen readers, where the buttons show only 👍/👎)."""
-    quote_found: str
-    """Under a quote found on its source's page (the card puts a ✓ before it)."""
-    quote_not_found: str
-    """Under a quote its source's page, read whole, does not have: not proof the source never
-    said it (the page may have changed, or shown a paywall's teaser)."""
-
-
 @dataclass(frozen=True, slots=True)
-class Wording(SettingsWording, ConversationWording, ReportWording, AppWording, MenuWording):
+class Wording(
+    SettingsWording,
+    ConversationWording,
+    ReportWording,
+    AppWording,
+    MenuWording,
+    CommunityWording,
+):
     """The user-facing sentences in ``language``: any tag :func:`catalogue_language` reads
     (``pt-BR``, ``zh_Hans``, ``de_DE.UTF-8``), kept as the catalogue's identifier; English
     when none fits. A place's settings are worded in :mod:`bot.i18n.settings_words`."""
@@ -251,6 +230,9 @@ class Wording(SettingsWording, ConversationWording, ReportWording, AppWording, M
             quote_not_found=self._(
                 "Quote not found on the page: it may have changed or be behind a paywall"
             ),
+            untrusted=self._("Not among the sources trusted here"),
+            ask_sources=self._("Ask the sources"),
+            ask_person=self._("Ask a person"),
         )
 
     def duration(self, seconds: float) -> str:

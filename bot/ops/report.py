@@ -22,8 +22,10 @@ from urllib.parse import urlsplit
 
 from bot.billing import KINDS, reported_kinds
 from bot.state import AnswerLogStore, LoggedAnswer
+from bot.state.logged import PERSON
 
 if TYPE_CHECKING:
+    from bot.i18n.report_words import ReportLabels
     from bot.i18n.wording import Wording
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "Report",
     "build_report",
     "labelled",
+    "made_own",
     "percentile",
     "reported_since",
     "spending",
@@ -83,6 +86,16 @@ class Report:
     """Answers that used tokens at a price nobody knows (their cost is not in :attr:`cost`)."""
     busiest_channels: tuple[tuple[str, int], ...] = ()
     """Places (``discord:GUILD/CHANNEL``) -> questions asked there."""
+    own_answers: int = 0
+    """Questions given the place's own answer instead of the sources'."""
+    handoffs: int = 0
+    """Answers whose asker asked for a person ("Ask a person")."""
+    untrusted_sites: tuple[tuple[str, int], ...] = ()
+    """Sites of cited sources outside their place's trusted sources -> how many."""
+    unreadable: int = 0
+    """Records of the period the store held that could not be read (damaged): left out of
+    every count above, and said (:meth:`Wording.records_unreadable`). A channel's report
+    counts its server's, whose channel cannot be read either."""
 
     @property
     def questions(self) -> int:
@@ -119,6 +132,10 @@ class Report:
             },
             "cost": {"usd": str(self.cost), "unpriced_answers": self.unpriced},
             "busiest_channels": [{"place": p, "count": n} for p, n in self.busiest_channels],
+            "own_answers": self.own_answers,
+            "handoffs": self.handoffs,
+            "untrusted_sources": [{"site": site, "count": n} for site, n in self.untrusted_sites],
+            "unreadable_records": self.unreadable,
         }
 
 
@@ -155,6 +172,14 @@ def spending(report: Report, wording: Wording) -> list[tuple[str, str]]:
     return rows
 
 
+def made_own(report: Report, labels: ReportLabels) -> list[tuple[str, int]]:
+    """What a place's own answers and "Ask a person" did, as every platform lists them with
+    the report's answers: the questions its own answers took, the answers whose asker asked
+    for a person (each left out while none did)."""
+    rows = [(labels.own_answers, report.own_answers), (labels.handoffs, report.handoffs)]
+    return [(label, n) for label, n in rows if n]
+
+
 def labelled(counts: dict[str, int], labels: dict[str, str]) -> list[tuple[str, int]]:
     """Each count under its label, in the labels' order, as a platform lists them; a key the
     labels do not know (a newer worker's) under its own name, after them."""
@@ -179,6 +204,9 @@ class _Tally:
         self.cost = Decimal(0)
         self.unpriced = 0
         self.channels: Counter[str] = Counter()
+        self.own_answers = 0
+        self.untrusted: Counter[str] = Counter()
+        self.unreadable = 0
 
     def take(self, record: LoggedAnswer) -> None:
         self.outcomes[record.outcome] += 1
@@ -192,6 +220,8 @@ class _Tally:
             asked = _normalised(record.question)
             self.questions[asked] += 1
             self.asked_as.setdefault(asked, record.question.strip())
+        self.own_answers += record.own_answer is not None
+        self.untrusted.update(_site(s.url) for s in record.sources if s.trusted is False)
         unfound = [s.url for s in record.sources if s.verdict == "not_found"]
         if unfound:
             self.unfound += 1
@@ -235,6 +265,10 @@ class _Tally:
             cost=self.cost,
             unpriced=self.unpriced,
             busiest_channels=tuple(self.channels.most_common(top)),
+            own_answers=self.own_answers,
+            handoffs=self.votes[PERSON],
+            untrusted_sites=tuple(self.untrusted.most_common(top)),
+            unreadable=self.unreadable,
         )
 
 
@@ -255,6 +289,7 @@ async def build_report(
     async for batch in log.logged_answers(
         since=since, until=until, platform=platform, server=server
     ):
+        tally.unreadable += batch.unreadable
         for record in _in_channel(batch, channel):
             tally.take(record)
     place = None

@@ -2,9 +2,11 @@
 
 ``--since 7d`` (days, hours or minutes; 7 days by default), ``--place PLACE`` (a server, or one
 of its channels; every place by default), ``--format table`` (rich tables, the default),
-``csv`` (one ``section,key,value`` row a number: a spreadsheet's) or ``json`` (the report as
-``PlatformKit.report`` gives it). Words are the command line's language, as ``citebot ask``
-finds it. A bad argument is one line, exit 2; a store that does not answer is exit 1.
+``csv`` (one ``section,key,value`` row a number: a spreadsheet's, no cell of which it runs) or
+``json`` (the report as ``PlatformKit.report`` gives it, exact). What askers wrote reaches a
+terminal without the characters it would act on (:mod:`bot.ops.printable`). Words are the
+command line's language, as ``citebot ask`` finds it. A bad argument is one line, exit 2; a
+store that does not answer is exit 1.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from rich.text import Text
 
 from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
-from bot.ops.report import Report, build_report, spending, utc_minute
+from bot.ops.printable import spreadsheet_cell, terminal_text
+from bot.ops.report import Report, build_report, made_own, spending, utc_minute
 from bot.places import SettingRefused, parse_place
 from bot.state import StateUnavailable, open_state
 from config import Settings
@@ -107,7 +110,7 @@ async def report_command(settings: Settings, args: argparse.Namespace) -> int:
     elif args.format == "csv":
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(("section", "key", "value"))
-        writer.writerows(csv_rows(report))
+        writer.writerows([spreadsheet_cell(cell) for cell in row] for row in csv_rows(report))
     else:
         print_tables(report, wording, settings.answer_log, sys.stdout)
     return 0
@@ -141,6 +144,11 @@ def csv_rows(report: Report) -> Iterator[tuple[str, str, str]]:
     yield "cost", "unpriced_answers", str(report.unpriced)
     for channel, n in report.busiest_channels:
         yield "busiest_channels", channel, str(n)
+    yield "own_answers", "answers", str(report.own_answers)
+    yield "handoffs", "answers", str(report.handoffs)
+    for site, n in report.untrusted_sites:
+        yield "untrusted_sources", site, str(n)
+    yield "records", "unreadable", str(report.unreadable)
 
 
 def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) -> None:
@@ -153,6 +161,8 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
         ),
         style="bold",
     )
+    if report.unreadable:
+        console.print(Text(wording.records_unreadable(report.unreadable)), style="yellow")
     if not report.questions:
         console.print(Text(labels.nothing))
         return
@@ -163,7 +173,8 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
         (
             labels.answers,
             [(labels.outcomes.get(o, o), wording.number(n)) for o, n in report.outcomes.items()]
-            + [(labels.refusals.get(r, r), wording.number(n)) for r, n in report.refusals.items()],
+            + [(labels.refusals.get(r, r), wording.number(n)) for r, n in report.refusals.items()]
+            + [(label, wording.number(n)) for label, n in made_own(report, labels)],
         ),
         (labels.votes, [("👍", wording.number(report.up)), ("👎", wording.number(report.down))]),
         (
@@ -182,6 +193,7 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
         ),
         (labels.tokens, spending(report, wording)),
         (labels.channels, [(p, wording.number(n)) for p, n in report.busiest_channels]),
+        (labels.untrusted, [(site, wording.number(n)) for site, n in report.untrusted_sites]),
     ]
     for title, rows in sections:
         if title == labels.top_questions and not report.questions_kept:
@@ -194,5 +206,5 @@ def print_tables(report: Report, wording: Wording, mode: str, stream: TextIO) ->
         table.add_column(Text(labels.what))
         table.add_column(Text(labels.count), justify="right")
         for what, count in rows:  # Text: a question's "[red]" is shown as asked, not as markup
-            table.add_row(Text(what), Text(count))
+            table.add_row(Text(terminal_text(what)), Text(count))
         console.print(table)

@@ -28,7 +28,10 @@ from rich.text import Text
 
 from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
+from bot.ops.printable import terminal_text
+from bot.places.document import MAX_DOCUMENT_BYTES, parsed_document
 from bot.places.keys import KEYS, written
+from bot.places.own import as_changed
 from bot.places.place import parse_place
 from bot.places.refused import SettingRefused
 from bot.places.resolver import Places
@@ -36,7 +39,7 @@ from bot.state import SettingChange, open_state
 from config import Settings
 from config.environment import shown_url
 
-__all__ = ["OPERATOR", "describe", "settings_command"]
+__all__ = ["OPERATOR", "Output", "describe", "settings_command", "with_places"]
 
 OPERATOR = "operator"
 """Who the history says made the command line's changes."""
@@ -66,6 +69,15 @@ def describe(parser: argparse.ArgumentParser) -> None:
 
 async def settings_command(settings: Settings, args: argparse.Namespace) -> int:
     """Run ``citebot settings ACTION``; the exit status."""
+    return await with_places(
+        settings, lambda places, output: _ACTIONS[args.settings_action](places, args, output)
+    )
+
+
+async def with_places(settings: Settings, run: Callable[[Places, Output], Awaitable[int]]) -> int:
+    """Run a command on the places in ``STATE_URL``'s store (``citebot settings``, ``citebot
+    answers``); its exit status, or 2 for a refused place, key or value (said in one line) and
+    1 for a store that does not answer."""
     from redis.exceptions import RedisError  # not imported by every other command
 
     configured = settings.language if "language" in settings.model_fields_set else None
@@ -77,11 +89,10 @@ async def settings_command(settings: Settings, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_REFUSED
-    output = _Output(sys.stdout, wording)
+    output = Output(sys.stdout, wording)
     try:
         async with open_state(settings.state_url, timeout=settings.state_timeout_seconds) as state:
-            places = Places(state, defaults=settings)
-            return await _ACTIONS[args.settings_action](places, args, output)
+            return await run(Places(state, defaults=settings), output)
     except SettingRefused as refused:
         print(f"citebot: {refused.said(wording)}", file=sys.stderr)
         return EXIT_REFUSED
@@ -94,7 +105,7 @@ async def settings_command(settings: Settings, args: argparse.Namespace) -> int:
         return EXIT_FAILED
 
 
-class _Output:
+class Output:
     """Rows as a table in a terminal, as tab-separated lines when piped."""
 
     def __init__(self, stream: TextIO, wording: Wording) -> None:
@@ -104,6 +115,8 @@ class _Output:
         self.labels = wording.settings_labels
 
     def rows(self, heads: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+        """Rows of what admins wrote, without the characters a terminal would act on."""
+        rows = [[terminal_text(cell) for cell in row] for row in rows]
         if not self.console.is_terminal:
             for row in rows:
                 print("\t".join(row), file=self.stream)
@@ -119,17 +132,26 @@ class _Output:
         print(sentence, file=sys.stderr)
 
     def change(self, change: SettingChange) -> None:
-        old, new = (self.labels.not_set if v is None else v for v in (change.old, change.new))
-        print(f"{change.place} {change.key}: {old} → {new}", file=self.stream)
+        old, new = (
+            self.labels.not_set if v is None else as_changed(change.key, v)
+            for v in (change.old, change.new)
+        )
+        said = f"{change.place} {change.key}: {old} → {new}"
+        print(terminal_text(said), file=self.stream)
 
 
-async def _show(places: Places, args: argparse.Namespace, output: _Output) -> int:
+async def _show(places: Places, args: argparse.Namespace, output: Output) -> int:
     labels = output.labels
     if args.place is None:
         every = await places.export()
         if not every:
             output.say(output.wording.no_place_settings())
-        rows = [[place, key, value] for place, keys in every.items() for key, value in keys.items()]
+        rows = [
+            [place, key, value]
+            for place, keys in every.items()
+            for key, value in keys.items()
+            if isinstance(value, str)  # own answers: citebot answers list PLACE
+        ]
         output.rows([labels.place, labels.setting, labels.value], rows)
         return 0
     effective = await places.of(parse_place(args.place))
@@ -143,32 +165,30 @@ async def _show(places: Places, args: argparse.Namespace, output: _Output) -> in
     return 0
 
 
-async def _set(places: Places, args: argparse.Namespace, output: _Output) -> int:
+async def _set(places: Places, args: argparse.Namespace, output: Output) -> int:
     made = await places.set(args.place, args.key, " ".join(args.value), by=OPERATOR)
     _report([] if made is None else [made], output)
     return 0
 
 
-async def _unset(places: Places, args: argparse.Namespace, output: _Output) -> int:
+async def _unset(places: Places, args: argparse.Namespace, output: Output) -> int:
     made = await places.unset(args.place, args.key, by=OPERATOR)
     _report([] if made is None else [made], output)
     return 0
 
 
-async def _export(places: Places, args: argparse.Namespace, output: _Output) -> int:
+async def _export(places: Places, args: argparse.Namespace, output: Output) -> int:
     print(json.dumps(await places.export(), ensure_ascii=False, indent=2), file=output.stream)
     return 0
 
 
-async def _import(places: Places, args: argparse.Namespace, output: _Output) -> int:
+async def _import(places: Places, args: argparse.Namespace, output: Output) -> int:
     try:
-        document = json.loads(await asyncio.to_thread(_read, args.file))
+        read = await asyncio.to_thread(_read, args.file)
     except OSError as error:
         output.say(f"citebot: {args.file}: {error.strerror}")
         return EXIT_REFUSED
-    except ValueError as error:  # not UTF-8, or not JSON
-        detail = str(error)
-        raise SettingRefused(lambda wording: wording.not_a_settings_document(detail)) from None
+    document = parsed_document(read)
     made = await places.import_(document, by=OPERATOR)
     _report(made, output)
     if made:
@@ -176,7 +196,7 @@ async def _import(places: Places, args: argparse.Namespace, output: _Output) -> 
     return 0
 
 
-async def _history(places: Places, args: argparse.Namespace, output: _Output) -> int:
+async def _history(places: Places, args: argparse.Namespace, output: Output) -> int:
     labels = output.labels
     changes = await places.history(args.place)
     if not changes:
@@ -187,8 +207,8 @@ async def _history(places: Places, args: argparse.Namespace, output: _Output) ->
             change.by,
             change.place,
             change.key,
-            labels.not_set if change.old is None else change.old,
-            labels.not_set if change.new is None else change.new,
+            as_changed(change.key, change.old) or labels.not_set,
+            as_changed(change.key, change.new) or labels.not_set,
         ]
         for change in changes
     ]
@@ -197,18 +217,22 @@ async def _history(places: Places, args: argparse.Namespace, output: _Output) ->
     return 0
 
 
-def _read(file: str) -> str:
-    return sys.stdin.read() if file == "-" else Path(file).read_text("utf-8")
+def _read(file: str) -> bytes:
+    """The file's bytes, one past the most a document may be (so that more is seen)."""
+    if file == "-":
+        return sys.stdin.buffer.read(MAX_DOCUMENT_BYTES + 1)
+    with Path(file).open("rb") as opened:
+        return opened.read(MAX_DOCUMENT_BYTES + 1)
 
 
-def _report(made: Sequence[SettingChange], output: _Output) -> None:
+def _report(made: Sequence[SettingChange], output: Output) -> None:
     if not made:
         output.say(output.wording.nothing_changed())
     for change in made:
         output.change(change)
 
 
-_ACTIONS: dict[str, Callable[[Places, argparse.Namespace, _Output], Awaitable[int]]] = {
+_ACTIONS: dict[str, Callable[[Places, argparse.Namespace, Output], Awaitable[int]]] = {
     "show": _show,
     "set": _set,
     "unset": _unset,

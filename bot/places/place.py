@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from bot.places.refused import SettingRefused
 from bot.platforms import PlaceIds, load_platform, platform_names
 
-__all__ = ["Place", "has_places", "parse_place", "place_forms"]
+__all__ = ["Place", "handoff_targets", "has_places", "parse_place", "place_forms"]
 
 
 def has_places(platform: str) -> bool:
@@ -27,6 +27,15 @@ def _ids(platform: str) -> PlaceIds | None:
         return None
     described = load_platform(platform)
     return described.place_ids if described.runs else None
+
+
+def handoff_targets(platform: str) -> tuple[str, tuple[str, ...]]:
+    """The pattern whom ``platform``'s "Ask a person" may reach matches, and how those are
+    written; a pattern nothing matches where it has none."""
+    ids = _ids(platform)
+    if ids is None or ids.handoff is None:
+        return r"(?!)", ()
+    return ids.handoff, ids.handoff_names
 
 
 def place_forms(platform: str | None = None) -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from bot.i18n.wording import WORDING, Wording
 
-__all__ = ["SettingRefused"]
+__all__ = ["SettingRefused", "misshapen", "not_a_document"]
 
 
 class SettingRefused(ValueError):
@@ -24,3 +24,15 @@ class SettingRefused(ValueError):
     def at(self, where: str) -> SettingRefused:
         """The same refusal, said of an entry at ``where`` (an imported place)."""
         return SettingRefused(lambda wording: f"{where}: {self._say(wording)}")
+
+
+def misshapen(where: str) -> SettingRefused:
+    """A settings document (``citebot settings import``) not shaped right at ``where``
+    (``$["discord:1"]``)."""
+    return not_a_document(lambda wording: where)
+
+
+def not_a_document(detail: Callable[[Wording], str]) -> SettingRefused:
+    """What ``citebot settings import`` read is not a settings document (``detail``: where, or
+    why, in the reader's words)."""
+    return SettingRefused(lambda wording: wording.not_a_settings_document(detail(wording)))

@@ -12,13 +12,16 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import Any
 
 from bot.billing import Bill, micro_dollars
 from bot.places.document import checked_document
-from bot.places.keys import KEYS, check_key, check_value
-from bot.places.place import Place, parse_place
+from bot.places.keys import KEYS, Where, check_key, check_value
+from bot.places.own import MOST_OWN_ANSWERS, OWN, OwnAnswer, own_answers_of
+from bot.places.place import Place, handoff_targets, parse_place
+from bot.places.refused import SettingRefused
 from bot.places.settings import PlaceSettings, layered
 from bot.state import SettingChange, State
 from bot.state.base import utc_day
@@ -100,8 +103,17 @@ class Places:
         or None when it already had that value. :class:`~bot.places.refused.SettingRefused`
         when the place, key or value is not one, and then nothing changes."""
         where, setting = parse_place(place), check_key(key)
-        made = await self._change({where: {setting.name: check_value(setting, value)}}, by=by)
+        text = check_value(setting, value, self.where(where))
+        made = await self._change({where: {setting.name: text}}, by=by)
         return made[0] if made else None
+
+    def where(self, place: Place) -> Where:
+        """What a value set in ``place`` may be: its platform's ``handoff`` targets, the
+        operator's provider profiles."""
+        return Where(
+            handoff=handoff_targets(place.platform),
+            profiles=frozenset(self._defaults.upstream_profiles),
+        )
 
     async def unset(self, place: str, key: str, *, by: str) -> SettingChange | None:
         """Let ``place`` take ``key`` from its server or the environment again."""
@@ -114,25 +126,78 @@ class Places:
             None if place is None else str(parse_place(place))
         )
 
-    async def export(self) -> dict[str, dict[str, str]]:
-        """Every place that has settings, with them: what :meth:`import_` reads back."""
+    async def export(self) -> dict[str, dict[str, Any]]:
+        """Every place that has settings, with them, its own answers under ``answers``: what
+        :meth:`import_` reads back."""
         every = await self._state.every_place_settings()
-        order = {name: index for index, name in enumerate(KEYS)}
-        return {
-            place: dict(sorted(every[place].items(), key=lambda item: order.get(item[0], -1)))
-            for place in sorted(every)
-        }
+        exported: dict[str, dict[str, Any]] = {}
+        for place in sorted(every):
+            keys = every[place]
+            exported[place] = {name: keys[name] for name in KEYS if name in keys}
+            owned = own_answers_of(keys)
+            if owned:
+                exported[place]["answers"] = [own.to_json() for own in owned]
+        return exported
 
     async def import_(self, document: object, *, by: str) -> list[SettingChange]:
         """Make each place of ``document`` (as :meth:`export` writes it) have exactly the
         settings it lists there, in one step; places it does not list keep theirs. Every entry
         is checked first: one that is not right raises
         :class:`~bot.places.refused.SettingRefused` naming it, and nothing changes."""
-        checked = checked_document(document)
-        return await self._change(
-            {place: {name: keys.get(name) for name in KEYS} for place, keys in checked.items()},
-            by=by,
-        )
+        checked = checked_document(document, self.where)
+        kept = await self._state.place_settings([str(place) for place in checked])
+        changes: dict[Place, dict[str, str | None]] = {}
+        for place, keys in checked.items():
+            gone = [key for key in kept.get(str(place), {}) if key.startswith(OWN)]
+            changes[place] = {
+                **dict.fromkeys(gone),
+                **{name: keys.get(name) for name in KEYS},
+                **{key: value for key, value in keys.items() if key.startswith(OWN)},
+            }
+        return await self._change(changes, by=by)
+
+    async def own_answers(self, place: Place) -> list[OwnAnswer]:
+        """The own answers kept in ``place`` itself (a channel's, not its server's), oldest
+        first, as the store has them now."""
+        kept = await self._state.place_settings([str(place)])
+        return own_answers_of(kept.get(str(place), {}), place)
+
+    async def own_answers_at(
+        self, platform: str, server: str | None, channel: str | None = None
+    ) -> list[OwnAnswer]:
+        """The own answers a question asked there is matched against (through the cache): the
+        channel's, then its server's but those the channel answers itself (the same ID)."""
+        if server is None:
+            return []
+        place = Place(platform, server, channel)
+        layers = list(dict.fromkeys([place, place.server_place]))
+        found = await self._read([str(layer) for layer in layers])
+        answers: dict[str, OwnAnswer] = {}
+        for layer in layers:
+            for own in own_answers_of(found.get(str(layer), {}), layer):
+                answers.setdefault(own.id, own)
+        return list(answers.values())
+
+    async def add_own_answer(self, place: Place, own: OwnAnswer, *, by: str) -> OwnAnswer:
+        """Keep ``own`` in ``place`` (replacing the answer to the same question); it, as kept.
+        :class:`~bot.places.refused.SettingRefused` when the place keeps
+        :data:`~bot.places.own.MOST_OWN_ANSWERS` already, and then nothing changes."""
+        ids = {kept.id for kept in await self.own_answers(place)}
+        if own.id not in ids and len(ids) >= MOST_OWN_ANSWERS:
+            raise SettingRefused(lambda wording: wording.too_many_own_answers(MOST_OWN_ANSWERS))
+        await self._change({place: {own.key: own.value()}}, by=by)
+        return replace(own, place=place)
+
+    async def remove_own_answer(self, place: Place, answer: str, *, by: str) -> OwnAnswer:
+        """Remove the own answer ``answer`` (its ID) from ``place``; the answer that went.
+        :class:`~bot.places.refused.SettingRefused` when ``place`` keeps none by that ID."""
+        kept = {own.id: own for own in await self.own_answers(place)}
+        own = kept.get(answer.strip().lower())
+        if own is None:
+            written = answer.strip()
+            raise SettingRefused(lambda wording: wording.no_such_own_answer(written))
+        await self._change({place: {own.key: None}}, by=by)
+        return own
 
     async def _change(
         self, changes: Mapping[Place, Mapping[str, str | None]], *, by: str

@@ -12,6 +12,7 @@ from typing import Any, cast
 from bot.places.keys import KEYS, Value, read_value
 from bot.places.place import Place
 from bot.places.refused import SettingRefused
+from bot.upstream.trust import TrustedSources
 from config import Settings
 
 __all__ = ["PlaceSettings", "layered"]
@@ -41,6 +42,23 @@ class PlaceSettings:
     quote_check: bool
     disclaimer: str | None
     """The admin's line under every answer; platforms neutralise its mentions when showing it."""
+    handoff: str | None
+    """Whom "Ask a person" reaches here, as the platform names it (a role or user group id, a
+    person's id, ``admins``); None: no such button."""
+    trusted_sources: str | None
+    """The hosts this place trusts, comma-separated (:attr:`trusted`); None: no mark on any
+    card."""
+    provider: str | None
+    """The operator's ``UPSTREAM_PROFILES`` entry its questions go to; None: the default
+    upstream."""
+
+    @property
+    def trusted(self) -> TrustedSources | None:
+        """The hosts :attr:`trusted_sources` names; None where the place names none."""
+        if self.trusted_sources is None:
+            return None
+        return TrustedSources.of(self.trusted_sources.split(","))
+
     set_in: Mapping[str, Place | None]
     """Setting -> the place that set it (this channel or its server), None for the default."""
 

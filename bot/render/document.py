@@ -3,7 +3,8 @@
 Footnote markers (``[^N]``, ``[N]`` and Azure's ``[docN]``) become :class:`Footnote` nodes
 here, and only in plain text: brackets inside code spans, code blocks and link text are left
 alone because markdown-it has already put them into other nodes. Each footnote carries the
-sentence of the answer it stands in, so a citation card can say what it supports.
+sentence of the answer it stands in, so a citation card can say what it supports. A link whose
+label names another host than its own is labelled with its own (:func:`_honest`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from functools import lru_cache
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
+from bot.render.links import spoofed_host
 from bot.render.text import ends_sentence, sentence_ends, stop_of
 from bot.upstream.citations import safe_url
 
@@ -211,14 +213,21 @@ def _inlines(nodes: Sequence[SyntaxTreeNode], *, in_link: bool = False) -> Itera
             name = {"strong": "strong", "em": "emph", "s": "strike"}[kind]
             yield Span(name, tuple(_inlines(node.children, in_link=in_link)))
         elif kind == "link":
-            yield Link(
-                safe_url(node.attrs.get("href")), tuple(_inlines(node.children, in_link=True))
-            )
+            url = safe_url(node.attrs.get("href"))
+            yield Link(url, _honest(tuple(_inlines(node.children, in_link=True)), url))
         elif kind == "image":
             label = tuple(_inlines(node.children, in_link=True)) or (Text("image"),)
-            yield Link(safe_url(node.attrs.get("src")), label)
+            url = safe_url(node.attrs.get("src"))
+            yield Link(url, _honest(label, url))
         elif kind in ("softbreak", "hardbreak"):
             yield Break(kind == "hardbreak")
+
+
+def _honest(label: tuple[Inline, ...], url: str | None) -> tuple[Inline, ...]:
+    """A link's label, or the host the link leads to where the label names another
+    (:func:`~bot.render.links.spoofed_host`): every platform then shows that host."""
+    host = spoofed_host(plain_text(label), url) if url else None
+    return (Text(host),) if host else label
 
 
 def _markers(text: str) -> tuple[Inline, ...]:

@@ -20,12 +20,13 @@ from bot.render.document import Footnote, Paragraph, Span, Text
 from bot.render.layout import MoreSources, ThreadLayout, capped
 from bot.render.numbering import CitationCard, FirstUse, Resolution, resolve
 from bot.render.pack import Message, Packer, join
-from bot.render.ports import Payload, Presenter
+from bot.render.ports import Button, Payload, Presenter
 from bot.render.text import ELLIPSIS, SENTINEL, clip
 from bot.render.thread import write_thread
 from bot.render.write import Rendered, render_blocks, render_source
 from bot.upstream.citations import Citation
 from bot.upstream.events import AnswerDone
+from bot.upstream.trust import TrustedSources
 
 __all__ = ["AnswerFormatter", "RenderedAnswer"]
 
@@ -71,13 +72,19 @@ class AnswerFormatter:
         max_messages: int | None = None,
         max_cards: int | None = None,
         disclaimer: str | None = None,
+        buttons: Sequence[Button] = (),
+        trusted: TrustedSources | None = None,
     ) -> None:
         """``max_messages``: the answer stops after that many messages, with a note (the rest
         is neither rendered nor cited); ``max_cards``: citation cards beyond it become one
         summary message at the end of the thread (``MAX_ANSWER_MESSAGES``, ``MAX_CARDS``);
         ``disclaimer``: a line a place's admins wrote, closing every answer there (plain text:
-        escaped, its mentions made inert, like the upstream's)."""
+        escaped, its mentions made inert, like the upstream's); ``buttons``: under the
+        finished answer's last message; ``trusted``: the place's trusted sources (the card of
+        any other source says it is outside them; None: no card says anything)."""
         self._presenter = presenter
+        self._buttons = tuple(buttons)
+        self._trusted = trusted
         self._disclaimer = disclaimer.strip() if disclaimer and disclaimer.strip() else None
         self._max_messages = max_messages
         self._max_cards = max_cards
@@ -160,6 +167,8 @@ class AnswerFormatter:
             related=tuple(done.related_questions),
             more=more if rest else None,
             labels=self._wording.labels,
+            trusted=self._trusted,
+            buttons=self._buttons,
         )
         return RenderedAnswer(
             answer=answer,
@@ -255,8 +264,13 @@ class AnswerFormatter:
             texts.append(
                 (last if self._markdown.length(last) <= room else clip(last, room)) + notes
             )
+        closing = len(texts) - 1
         return tuple(
-            self._presenter.answer_message(text, feedback=feedback and index == len(texts) - 1)
+            self._presenter.answer_message(
+                text,
+                feedback=feedback and index == closing,
+                buttons=self._buttons if feedback and index == closing else (),
+            )
             for index, text in enumerate(texts)
         )
 
@@ -353,13 +367,21 @@ def _fill(text: str, shown: Sequence[str], separator: str) -> str:
     """Put each footnote's display where its sentinel is; a removed one takes its space along."""
     parts = text.split(SENTINEL)
     out = [parts[0]]
-    previous = ""
+    # Whether what is shown so far ends with a footnote, now and before the last part: a
+    # removed footnote's space taken away can bring two footnotes together ("¹ [^12] ¹"), and
+    # two footnotes side by side need the separator, or ¹¹ reads as eleven.
+    ends_in_note = before_part = False
     for display, part in zip(shown, parts[1:], strict=True):
         if not display and not part[:1].isalnum():
             out[-1] = out[-1].rstrip(" ")
-        if display and previous and not out[-1]:
-            out.append(separator)
+            if not out[-1]:
+                ends_in_note = before_part
+        if display:
+            if ends_in_note:
+                out.append(separator)
+            ends_in_note = True
         out.append(display)
+        before_part = ends_in_note
         out.append(part)
-        previous = display or (previous if not part else "")
+        ends_in_note = ends_in_note and not part
     return "".join(out)

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import Literal, TypeVar
 from urllib.parse import urlsplit
 
 from bot.i18n.wording import ENGLISH_LABELS, Labels
-from bot.render.links import by_link
+from bot.render.links import by_link, spoofed_host
 from bot.render.numbering import CitationCard
 from bot.upstream.citations import Citation
+from bot.upstream.trust import TrustedSources
 from bot.verify.verdict import Verdict
 
 __all__ = [
+    "Action",
+    "Button",
     "MoreSources",
     "Passage",
     "Source",
@@ -38,6 +41,19 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+Action = Literal["ask_sources", "ask_person"]
+"""What a button under an answer does: ask the sources anyway (under a place's own answer),
+or ask a person (the place's ``handoff``). A platform's button carries only this; the answer
+it is under says the rest (the kit finds its question by the answer's key)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button under a finished answer, labelled in the asker's language."""
+
+    action: Action
+    label: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,6 +93,9 @@ class SourceCard:
     """The passages with the longest verdict under every quote. A platform measures these, so
     a verdict edited in changes the text inside a message, never which message a card is in
     (an edit can only replace a message's own content)."""
+    trust_line: str | None = None
+    """What the card says of a source outside the place's trusted sources (plain text, a ⚠
+    before it); None for a trusted one, or where the place names none."""
 
     @property
     def numbered(self) -> bool:
@@ -131,13 +150,21 @@ class ThreadLayout:
     related: Sequence[str] = ()
     more: MoreSources | None = None
     labels: Labels = field(default=ENGLISH_LABELS)
+    trusted: TrustedSources | None = None
+    """The place's trusted sources: a card of a source from any other host says so."""
+    buttons: Sequence[Button] = ()
+    """Beside the feedback buttons, where the platform puts those in the thread."""
 
 
 def source_title(citation: Citation, labels: Labels) -> str:
     """What a source is called on its card and in the also-consulted list: its title, else its
     reference, else the host of its page (``en.wikipedia.org``: Perplexity often sends URLs
-    alone, and five sources all called "Source" tell a reader nothing), else "Source"."""
-    return citation.title or citation.reference or _host(citation.source_url) or labels.source
+    alone, and five sources all called "Source" tell a reader nothing), else "Source". A title
+    that names another host than its page's (it is its link's label) is that page's host."""
+    url = citation.source_url
+    if citation.title and url and (host := spoofed_host(citation.title, url)):
+        return host
+    return citation.title or citation.reference or _host(url) or labels.source
 
 
 def _host(url: str | None) -> str | None:
@@ -162,10 +189,12 @@ def source_cards(
     link: Callable[[str], str | None],
     most: int | None,
     labels: Labels,
+    trusted: TrustedSources | None = None,
 ) -> list[SourceCard]:
     """``cards`` as source documents' cards: passages whose sources share a ``link`` on one
     card (where the first of them stands; a passage without a link alone), at most ``most``
-    passages a card (a document cited more often gets more cards)."""
+    passages a card (a document cited more often gets more cards); each card of a source
+    outside ``trusted`` says so."""
 
     def linked(card: CitationCard) -> str | None:
         url = card.citation.source_url
@@ -175,7 +204,10 @@ def source_cards(
     for passages in by_link(cards, linked):
         step = most or len(passages)
         out += [_card(passages[at : at + step], labels) for at in range(0, len(passages), step)]
-    return out
+    if trusted is None:
+        return out
+    line = f"⚠ {labels.untrusted}"
+    return [card if trusted.covers(card.url) else replace(card, trust_line=line) for card in out]
 
 
 def _card(passages: Sequence[CitationCard], labels: Labels) -> SourceCard:

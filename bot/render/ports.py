@@ -19,9 +19,17 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from bot.i18n.wording import Labels
-from bot.render.layout import Source, SourceCard
+from bot.render.layout import Action, Button, Source, SourceCard
 
-__all__ = ["MarkdownSyntax", "Payload", "Presenter", "Standalone", "ThreadParts"]
+__all__ = [
+    "Action",
+    "Button",
+    "MarkdownSyntax",
+    "Payload",
+    "Presenter",
+    "Standalone",
+    "ThreadParts",
+]
 
 Payload = dict[str, Any]
 """One platform message body, JSON-able (a Create Message body, chat.postMessage arguments)."""
@@ -123,9 +131,9 @@ class ThreadParts(Protocol[Part]):
         """The related questions; None when there is nothing to show."""
         ...
 
-    def feedback(self, labels: Labels) -> Part | Standalone | None:
-        """The feedback buttons, where the platform puts them in the thread (None: it puts them
-        under the answer, or nowhere)."""
+    def feedback(self, labels: Labels, buttons: Sequence[Button] = ()) -> Part | Standalone | None:
+        """The feedback buttons, and ``buttons`` beside them, where the platform puts them in
+        the thread (None: it puts them under the answer, or nowhere)."""
         ...
 
     def size(self, part: Part) -> tuple[int, int]:
@@ -160,9 +168,12 @@ class Presenter(Protocol):
         """How the platform writes the parts of the answer's thread."""
         ...
 
-    def answer_message(self, text: str, *, feedback: bool) -> Payload:
+    def answer_message(
+        self, text: str, *, feedback: bool, buttons: Sequence[Button] = ()
+    ) -> Payload:
         """An answer message holding ``text`` (at most ``message_limit`` long), with the
-        feedback buttons when ``feedback`` and the platform puts them under the answer."""
+        feedback buttons when ``feedback`` and the platform puts them under the answer, and
+        ``buttons`` under it (only the last message of a finished answer has any)."""
         ...
 
     def notice(self, text: str) -> Payload:

@@ -52,9 +52,11 @@ def _pieces(layout: ThreadLayout, parts: ThreadParts[Any]) -> list[_Piece]:
     list, the related questions, the feedback buttons."""
     labels = layout.labels
     pieces: list[_Piece] = []
-    for card in source_cards(layout.cards, link=parts.link, most=parts.passages, labels=labels):
+    for card in source_cards(
+        layout.cards, link=parts.link, most=parts.passages, labels=labels, trusted=layout.trusted
+    ):
         pieces += zip(parts.card(card, labels), parts.card(card.at_widest(), labels), strict=True)
-    extras = [parts.related(layout.related, labels), parts.feedback(labels)]
+    extras = [parts.related(layout.related, labels), parts.feedback(labels, layout.buttons)]
     if layout.also_consulted:
         extras.insert(0, parts.also_consulted(sources(layout.also_consulted, labels), labels))
     for extra in extras:

@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import SplitResult, urlsplit
 
-from bot.state.logged import LoggedAnswer, LoggedSource, LoggedVote
+from bot.state.logged import LoggedAnswer, LoggedBatch, LoggedSource, LoggedVote
 from bot.state.memory import MemoryState
 from bot.state.ports import (
     ANSWER_LOG_DAYS,
@@ -62,6 +62,7 @@ __all__ = [
     "Forgetting",
     "Leases",
     "LoggedAnswer",
+    "LoggedBatch",
     "LoggedSource",
     "LoggedVote",
     "OnWait",

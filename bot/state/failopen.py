@@ -26,10 +26,10 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from typing import Self, TypeVar
+from typing import Literal, Self, TypeVar, get_args
 
 from bot.state.base import raise_if_cancelling
-from bot.state.logged import LoggedAnswer, LoggedVote
+from bot.state.logged import LoggedAnswer, LoggedBatch, LoggedVote
 from bot.state.memory import MemoryState
 from bot.state.ports import (
     DEDUP_TTL,
@@ -48,7 +48,22 @@ from bot.state.ports import (
 )
 from bot.upstream.events import Turn
 
-__all__ = ["FailOpenState"]
+__all__ = ["OPERATIONS", "FailOpenState", "Operation"]
+
+Operation = Literal[
+    "answer_log",
+    "cache",
+    "daily_quota",
+    "dedup",
+    "feedback",
+    "forget",
+    "lease",
+    "memory",
+    "rate_limit",
+    "settings",
+]
+"""What a failure is counted under (``on_failure``): a fixed set, a metric's label."""
+OPERATIONS: tuple[Operation, ...] = get_args(Operation)
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +99,7 @@ class FailOpenState:
         self._known: OrderedDict[str, dict[str, str]] = OrderedDict()
         """Each place's settings as last read, for when the store fails."""
 
-    async def _call(self, operation: str, call: Callable[[], Awaitable[T]], fallback: T) -> T:
+    async def _call(self, operation: Operation, call: Callable[[], Awaitable[T]], fallback: T) -> T:
         if self._clock() < self._down_until:
             self._on_failure(operation)
             return fallback
@@ -97,7 +112,7 @@ class FailOpenState:
         self._recovered()
         return result
 
-    async def _must(self, operation: str, call: Callable[[], Awaitable[T]]) -> T:
+    async def _must(self, operation: Operation, call: Callable[[], Awaitable[T]]) -> T:
         """A call that cannot fail open: tried even during an outage's pause (an admin asked),
         bounded by the timeout, and a failure raised as :class:`StateUnavailable`."""
         try:
@@ -109,7 +124,7 @@ class FailOpenState:
         self._recovered()
         return result
 
-    def _failed(self, operation: str, error: BaseException) -> None:
+    def _failed(self, operation: Operation, error: BaseException) -> None:
         raise_if_cancelling()  # a cancel the store's client turned into an error is a cancel
         self._on_failure(operation)
         self._down_until = self._clock() + self._pause
@@ -236,7 +251,7 @@ class FailOpenState:
         platform: str | None = None,
         server: str | None = None,
         batch: int = 1000,
-    ) -> AsyncIterator[list[LoggedAnswer]]:
+    ) -> AsyncIterator[LoggedBatch]:
         """A report is asked by a person: a store that fails raises, never an empty report."""
         pages = self.backend.logged_answers(
             since=since, until=until, platform=platform, server=server, batch=batch

@@ -3,21 +3,31 @@
 A record holds ids, counts and times; the question's and the answer's words only when
 ``ANSWER_LOG`` keeps them (``bot.answerlog`` decides what goes in). Never a token, a key or an
 interaction token: no field could hold one but the words a person wrote.
+
+A stored record may be one no worker can read (a disk's or a hand's damage, a write cut
+short): it is checked whole when read (:func:`loads`), and a page of the log counts it instead
+(:class:`LoggedBatch`), so that one bad record costs a report that record, not the report.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from pydantic import TypeAdapter
+
 __all__ = [
     "FORGOTTEN",
+    "HANDOFF",
+    "PERSON",
     "LoggedAnswer",
+    "LoggedBatch",
     "LoggedSource",
     "LoggedVote",
+    "UnreadableRecord",
     "dumps",
     "fields_of",
     "loads",
@@ -25,6 +35,10 @@ __all__ = [
 
 FORGOTTEN = "forgotten"
 """Who a setting's change was made by, once that person asked to be forgotten."""
+HANDOFF = "handoff"
+"""The ``user`` of the vote that says a person was asked about an answer ("Ask a person",
+``value`` :data:`PERSON`): kept beside the asker's own 👍/👎, not in place of it."""
+PERSON = "person"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -35,6 +49,8 @@ class LoggedSource:
     title: str | None = None
     url: str | None = None
     verdict: str | None = None
+    trusted: bool | None = None
+    """Whether it is among the place's trusted sources; None where the place names none."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -92,6 +108,8 @@ class LoggedAnswer:
     votes: tuple[LoggedVote, ...] = ()
     vote_key: str | None = None
     """The key the platform's vote buttons on this answer send (``PlatformKit.vote``)."""
+    own_answer: str | None = None
+    """The ID of the place's own answer it was given instead of the sources'."""
 
     @property
     def place(self) -> str | None:
@@ -135,28 +153,47 @@ def dumps(record: LoggedAnswer) -> str:
     return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
 
 
+class UnreadableRecord(ValueError):
+    """A stored record that is not one: not JSON, or a field missing or of another kind."""
+
+
+class LoggedBatch(list[LoggedAnswer]):
+    """A page of the answer log: the records read in it, and how many it held that could not be
+    read (:attr:`unreadable`)."""
+
+    __slots__ = ("unreadable",)
+
+    def __init__(self, records: Iterable[LoggedAnswer] = (), *, unreadable: int = 0) -> None:
+        super().__init__(records)
+        self.unreadable = unreadable
+
+    @classmethod
+    def read(cls, texts: Iterable[str]) -> LoggedBatch:
+        """The records ``texts`` hold, each one that cannot be read counted instead."""
+        batch = cls()
+        for text in texts:
+            try:
+                batch.append(loads(text))
+            except UnreadableRecord:
+                batch.unreadable += 1
+        return batch
+
+
 def loads(text: str) -> LoggedAnswer:
-    fields = json.loads(text)
-    return LoggedAnswer(
-        **{
-            name: fields.get(name)
-            for name in ("id", "at", "platform", "server", "channel", "asker", "language")
-        },
-        outcome=fields["outcome"],
-        refused_by=fields.get("refused_by"),
-        first_text_seconds=fields.get("first_text_seconds"),
-        total_seconds=fields.get("total_seconds"),
-        model=fields.get("model"),
-        provider=fields.get("provider"),
-        **_tokens(fields),
-        cost=_cost(fields.get("cost")),
-        cost_reported=fields.get("cost_reported", False),
-        question=fields.get("question"),
-        answer=fields.get("answer"),
-        sources=tuple(LoggedSource(**source) for source in _list(fields, "sources")),
-        votes=tuple(LoggedVote(**vote) for vote in _list(fields, "votes")),
-        vote_key=fields.get("vote_key"),
-    )
+    """The record ``text`` holds, checked whole (an unknown field, a newer worker's, is
+    ignored; an older worker's tokens read as :func:`_tokens` says); :class:`UnreadableRecord`
+    when it is not one."""
+    try:
+        fields = json.loads(text)
+        if not isinstance(fields, dict):
+            raise UnreadableRecord("not a JSON object")
+        whole: dict[str, Any] = {name: None for name in _MAY_BE_MISSING} | fields
+        whole["sources"], whole["votes"] = _list(fields, "sources"), _list(fields, "votes")
+        whole |= _tokens(fields)
+        whole["cost"] = _cost(fields.get("cost"))
+        return _RECORD.validate_python(whole)
+    except (ValueError, RecursionError) as error:  # ValidationError is a ValueError
+        raise UnreadableRecord(type(error).__name__) from None
 
 
 def fields_of(item: LoggedSource | LoggedVote) -> dict[str, Any]:
@@ -195,7 +232,16 @@ def _cost(value: object) -> Decimal | None:
         return None
 
 
-def _list(fields: Mapping[str, Any], name: str) -> list[dict[str, Any]]:
+def _list(fields: Mapping[str, Any], name: str) -> list[Any]:
     """A list Lua's cjson may have written back as ``{}`` when it was empty."""
     value = fields.get(name)
-    return value if isinstance(value, list) else []
+    if value is None or value == {}:
+        return []
+    if not isinstance(value, list):
+        raise UnreadableRecord(f"{name} is not a list")
+    return value
+
+
+_RECORD = TypeAdapter(LoggedAnswer)
+_MAY_BE_MISSING = ("server", "channel", "language")
+"""Fields :func:`dumps` leaves out when None and that have no default."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Container, Mapping, Sequence
 from dataclasses import replace
 from typing import Generic, TypeVar
 
 from bot.state.base import StateBase, changed_settings, sliding_window, utc_day
-from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedVote
-from bot.state.names import belongs_to_person, belongs_to_place, rate_window
+from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedBatch, LoggedVote
+from bot.state.names import belongs_to_place, counted_person, platform_of, rate_window
 from bot.state.ports import (
     DEDUP_TTL,
     FEEDBACK_TTL,
@@ -55,7 +55,16 @@ class _Expiring(Generic[V]):
 
 
 Belonging = tuple[str, str, str, str | None, str | None]
+Person = tuple[str, str]
+"""A platform and a person's id on it."""
+K = TypeVar("K")
 """(platform, kind: ``thread``, ``vote`` or ``note``, key, person, server)."""
+
+
+def _kept(index: dict[Person, set[K]], live: Container[K]) -> dict[Person, set[K]]:
+    """``index`` without what is gone from ``live``."""
+    kept = {who: {item for item in items if item in live} for who, items in index.items()}
+    return {who: items for who, items in kept.items() if items}
 
 
 class MemoryState(StateBase):
@@ -78,6 +87,12 @@ class MemoryState(StateBase):
         self._vote_keys: dict[str, str] = {}
         self._belongings: dict[Belonging, float] = {}
         """What belongs to a person and a place -> when the note goes (wall clock)."""
+        self._asked_by: dict[Person, set[str]] = {}
+        self._counted_for: dict[Person, set[str]] = {}
+        self._changed_by: dict[Person, set[str]] = {}
+        self._noted_for: dict[Person, set[Belonging]] = {}
+        """Each person's records, daily counters, places whose settings they changed and
+        belongings: forgetting them touches nothing of anyone else's."""
         self._next_sweep = 0.0
 
     def _now(self) -> float:
@@ -92,7 +107,15 @@ class MemoryState(StateBase):
             for answer_id in [i for i, (goes, _) in self._answers.items() if goes <= wall]:
                 self._drop_answer(answer_id)
             self._belongings = {k: goes for k, goes in self._belongings.items() if goes > wall}
+            self._reindex()
         return now
+
+    def _reindex(self) -> None:
+        """Each person's index without what went by other ways than forgetting them."""
+        self._asked_by = _kept(self._asked_by, self._answers)
+        self._counted_for = _kept(self._counted_for, self._daily)
+        self._changed_by = _kept(self._changed_by, self._history)
+        self._noted_for = _kept(self._noted_for, self._belongings)
 
     async def ping(self) -> bool:
         return True
@@ -189,6 +212,7 @@ class MemoryState(StateBase):
                 SettingChange(at=now, by=by, place=place, key=key, old=old, new=new)
                 for key, old, new in applied
             ]
+            self._changed_by.setdefault((platform_of(place), by), set()).add(place)
             history = [*self._history.get(place, ()), *recorded][-keep:]
             self._history[place] = [entry for entry in history if entry.at > now - history_ttl]
             made += recorded
@@ -212,6 +236,8 @@ class MemoryState(StateBase):
                 return QuotaDecision(allowed=False, refused_by=key, retry_after=left)
         for key in limits:
             self._daily[key] = (today, counts[key] + 1)
+            if (person := counted_person(key)) is not None:
+                self._counted_for.setdefault(person, set()).add(key)
         return QuotaDecision(allowed=True)
 
     async def add_daily(self, amounts: Mapping[str, int]) -> None:
@@ -237,13 +263,20 @@ class MemoryState(StateBase):
             self._drop_answer(next(iter(self._answers)))
         if record.at > cutoff:
             self._answers[record.id] = (record.at + retention, record)
+            self._asked_by.setdefault((record.platform, record.asker), set()).add(record.id)
             if record.vote_key is not None:
                 self._vote_keys[record.vote_key] = record.id
 
     def _drop_answer(self, answer_id: str) -> LoggedAnswer | None:
         _, record = self._answers.pop(answer_id, (0.0, None))
-        if record is not None and record.vote_key is not None:
+        if record is None:
+            return None
+        if record.vote_key is not None:
             self._vote_keys.pop(record.vote_key, None)
+        asked = self._asked_by.get((record.platform, record.asker), set())
+        asked.discard(answer_id)
+        if not asked:
+            self._asked_by.pop((record.platform, record.asker), None)
         return record
 
     def _live(self, answer_id: str | None) -> LoggedAnswer | None:
@@ -272,7 +305,7 @@ class MemoryState(StateBase):
         platform: str | None = None,
         server: str | None = None,
         batch: int = 1000,
-    ) -> AsyncIterator[list[LoggedAnswer]]:
+    ) -> AsyncIterator[LoggedBatch]:
         wall = time.time()
         found = sorted(
             (
@@ -285,7 +318,7 @@ class MemoryState(StateBase):
             key=lambda record: (record.at, record.id),
         )
         for start in range(0, len(found), batch):
-            yield found[start : start + batch]
+            yield LoggedBatch(found[start : start + batch])
 
     # -- forgetting -----------------------------------------------------------------------------
 
@@ -305,6 +338,8 @@ class MemoryState(StateBase):
             for key in keys:
                 belonging = (platform, kind, key, person, server)
                 self._belongings[belonging] = max(goes, self._belongings.get(belonging, 0.0))
+                if person is not None:
+                    self._noted_for.setdefault((platform, person), set()).add(belonging)
 
     def _forget_belongings(self, belongings: list[Belonging], *, person: str | None) -> int:
         """Drop what ``belongings`` note: a conversation's memory; a cached note; a vote,
@@ -331,20 +366,20 @@ class MemoryState(StateBase):
         return forgotten
 
     async def forget_person(self, platform: str, person: str) -> int:
-        forgotten = 0
-        for answer_id, (_, record) in list(self._answers.items()):
-            if (record.platform, record.asker) == (platform, person):
-                forgotten += self._drop_answer(answer_id) is not None
-        mine = [b for b in self._belongings if (b[0], b[3]) == (platform, person)]
+        who = (platform, person)
+        forgotten = sum(
+            self._drop_answer(answer_id) is not None for answer_id in self._asked_by.pop(who, ())
+        )
+        mine = [b for b in self._noted_for.pop(who, ()) if b in self._belongings]
         forgotten += self._forget_belongings(mine, person=person)
         forgotten += self._hits.pop(rate_window(platform, person))
-        for counter in [c for c in self._daily if belongs_to_person(c, platform, person)]:
-            forgotten += self._daily.pop(counter) is not None
-        for place, history in self._history.items():
-            if place.startswith(f"{platform}:"):
+        for counter in self._counted_for.pop(who, ()):
+            forgotten += self._daily.pop(counter, None) is not None
+        for place in self._changed_by.pop(who, ()):
+            if place in self._history:
                 self._history[place] = [
                     replace(change, by=FORGOTTEN) if change.by == person else change
-                    for change in history
+                    for change in self._history[place]
                 ]
         return forgotten
 
@@ -365,4 +400,5 @@ class MemoryState(StateBase):
         forgotten += self._forget_belongings(ours, person=None)
         for counter in [c for c in self._daily if belongs_to_place(c, platform, server)]:
             forgotten += self._daily.pop(counter) is not None
+        self._reindex()
         return forgotten

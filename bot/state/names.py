@@ -8,10 +8,12 @@ from __future__ import annotations
 __all__ = [
     "belongs_to_person",
     "belongs_to_place",
+    "counted_person",
     "person_questions",
     "place_cost",
     "place_questions",
     "place_tokens",
+    "platform_of",
     "rate_window",
 ]
 
@@ -43,9 +45,26 @@ def place_cost(place: str) -> str:
 
 def belongs_to_person(counter: str, platform: str, person: str) -> bool:
     """Whether a daily counter or rate window counts ``person``'s questions."""
-    return counter == rate_window(platform, person) or (
-        counter.startswith(f"questions-by:{platform}:") and counter.endswith(f":{person}")
+    return counter == rate_window(platform, person) or counted_person(counter) == (
+        platform,
+        person,
     )
+
+
+def counted_person(counter: str) -> tuple[str, str] | None:
+    """The platform and the person whose questions a daily counter counts (one of
+    :func:`person_questions`), None for a place's: each backend keeps a person's counters with
+    the rest of what is theirs, so that forget-me finds them without looking at anyone else's."""
+    kind, _, rest = counter.partition(":")
+    place, _, person = rest.rpartition(":")
+    if kind != "questions-by" or not place or not person:
+        return None
+    return platform_of(place), person
+
+
+def platform_of(place: str) -> str:
+    """The platform a place is on (``discord`` of ``discord:1/2``)."""
+    return place.partition(":")[0]
 
 
 def belongs_to_place(counter: str, platform: str, server: str) -> bool:

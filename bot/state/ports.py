@@ -13,7 +13,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Protocol, Self
 
-from bot.state.logged import LoggedAnswer, LoggedVote
+from bot.state.logged import LoggedAnswer, LoggedBatch, LoggedVote
 from bot.upstream.events import Turn
 
 __all__ = [
@@ -244,10 +244,10 @@ class AnswerLogStore(Protocol):
         platform: str | None = None,
         server: str | None = None,
         batch: int = 1000,
-    ) -> AsyncIterator[list[LoggedAnswer]]:
+    ) -> AsyncIterator[LoggedBatch]:
         """The records asked from ``since`` until before ``until`` (seconds since the epoch),
-        oldest first, ``batch`` at a time; only ``server``'s (with its ``platform``) when
-        given."""
+        oldest first, ``batch`` at a time (each page counting the records it could not read);
+        only ``server``'s (with its ``platform``) when given."""
         ...
 
 

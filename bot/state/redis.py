@@ -15,6 +15,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from bot.state.base import StateBase
+from bot.state.names import counted_person, platform_of
 from bot.state.ports import (
     DEDUP_TTL,
     FEEDBACK_TTL,
@@ -26,7 +27,7 @@ from bot.state.ports import (
     RateDecision,
     SettingChange,
 )
-from bot.state.redis_log import NOW_MS, RedisAnswerLog
+from bot.state.redis_log import NOW_MS, RedisAnswerLog, note
 from bot.upstream.events import Turn
 
 __all__ = ["RedisState"]
@@ -80,8 +81,9 @@ return 1
 """
 
 # KEYS: places set, history places zset (place -> last change ms), then per place of the plan
-# its settings hash and its history list (newest first). ARGV: the plan as JSON, [[place,
-# [[key, value or null], ...]], ...], who, how many changes a place keeps, for how long (ms).
+# its settings hash, its history list (newest first) and the notes of what is the changer's
+# there. ARGV: the plan as JSON, [[place, [[key, value or null], ...]], ...], who, how many
+# changes a place keeps, for how long (ms), then per place the note that the changer changed it.
 # Returns each change made, as the JSON record it stored.
 _CHANGE = (
     _NOW_MS
@@ -90,7 +92,7 @@ local plan, by = cjson.decode(ARGV[1]), ARGV[2]
 local keep, ttl = tonumber(ARGV[3]), tonumber(ARGV[4])
 local made = {}
 for i, entry in ipairs(plan) do
-  local place, settings, history = entry[1], KEYS[2 * i + 1], KEYS[2 * i + 2]
+  local place, settings, history, own = entry[1], KEYS[3 * i], KEYS[3 * i + 1], KEYS[3 * i + 2]
   local changed = false
   for _, change in ipairs(entry[2]) do
     local key, new = change[1], change[2]
@@ -113,6 +115,8 @@ for i, entry in ipairs(plan) do
       oldest = redis.call('LINDEX', history, -1)
     end
     redis.call('PEXPIRE', history, ttl)
+    redis.call('ZADD', own, 'GT', now + ttl, ARGV[4 + i])
+    if redis.call('PTTL', own) < ttl then redis.call('PEXPIRE', own, ttl) end
     redis.call('ZADD', KEYS[2], now, place)
     if redis.call('EXISTS', settings) == 1 then
       redis.call('SADD', KEYS[1], place)
@@ -137,23 +141,31 @@ end
 return out
 """
 
-# KEYS: one hash per counter (day, n). ARGV: each counter's limit. Returns {0, ms left in the
-# day} when every counter was counted, {i, ms left} when counter i refused and none was.
+# KEYS: one hash per counter (day, n), then per counter the notes of what is its person's ('':
+# a place's counter). ARGV: each counter's limit, then per counter its note ('' likewise).
+# Returns {0, ms left in the day} when every counter was counted, {i, ms left} when counter i
+# refused and none was.
 _DAILY = (
     _NOW_MS
     + """
 local day = math.floor(now / 86400000)
 local ends = (day + 1) * 86400000
+local n = #KEYS / 2
 local counts = {}
-for i, key in ipairs(KEYS) do
-  local counted = redis.call('HMGET', key, 'day', 'n')
+for i = 1, n do
+  local counted = redis.call('HMGET', KEYS[i], 'day', 'n')
   counts[i] = 0
   if tonumber(counted[1]) == day then counts[i] = tonumber(counted[2]) end
   if counts[i] >= tonumber(ARGV[i]) then return {i, ends - now} end
 end
-for i, key in ipairs(KEYS) do
-  redis.call('HSET', key, 'day', day, 'n', counts[i] + 1)
-  redis.call('PEXPIREAT', key, ends)
+for i = 1, n do
+  redis.call('HSET', KEYS[i], 'day', day, 'n', counts[i] + 1)
+  redis.call('PEXPIREAT', KEYS[i], ends)
+  local own = KEYS[n + i]
+  if own ~= '' then
+    redis.call('ZADD', own, 'GT', ends, ARGV[n + i])
+    if redis.call('PTTL', own) < ends - now then redis.call('PEXPIRE', own, ends - now) end
+  end
 end
 return {0, ends - now}
 """
@@ -306,12 +318,21 @@ class RedisState(StateBase, RedisAnswerLog):
         history_ttl: float = SETTINGS_HISTORY_TTL,
     ) -> list[SettingChange]:
         keys = [self._key("settings-index", "places"), self._key("settings-index", "history")]
+        notes = []
         for place in changes:
             keys += [self._key("settings", place), self._key("settings-history", place)]
+            keys.append(self._own(platform_of(place), by))
+            notes.append(note("change", place, person=by))
         plan = [[place, list(values.items())] for place, values in changes.items()]
         made = await self._change(
             keys=keys,
-            args=[json.dumps(plan, ensure_ascii=False), by, max(keep, 1), _ms(history_ttl)],
+            args=[
+                json.dumps(plan, ensure_ascii=False),
+                by,
+                max(keep, 1),
+                _ms(history_ttl),
+                *notes,
+            ],
         )
         return [_change(record) for record in made]
 
@@ -334,9 +355,15 @@ class RedisState(StateBase, RedisAnswerLog):
 
     async def take_daily(self, limits: Mapping[str, int]) -> QuotaDecision:
         counters = list(limits)
+        people = [counted_person(counter) for counter in counters]
         refused, left_ms = await self._daily(
-            keys=[self._key("daily", counter) for counter in counters],
-            args=[limits[counter] for counter in counters],
+            keys=[self._key("daily", counter) for counter in counters]
+            + [self._own(*person) if person else "" for person in people],
+            args=[limits[counter] for counter in counters]
+            + [
+                note("counter", counter, person=person[1]) if person else ""
+                for counter, person in zip(counters, people, strict=True)
+            ],
         )
         if int(refused) == 0:
             return QuotaDecision(allowed=True)

@@ -8,8 +8,13 @@ touches of what is past retention and pushes their expiry to a retention from no
 outlives ``ANSWER_LOG_DAYS`` and an index holds at most its retention's records; each write
 also drops up to :data:`PURGE` records past retention (a retention made shorter takes effect
 so). The notes of what belongs to whom (``own:person:…``, ``own:place:…``) are scored by when
-each note ends and trimmed likewise. Each change is one Lua script, and so is each forget:
-all of it or, if Redis fails, none.
+each note ends and trimmed likewise: a person's hold their conversations, votes and notes, their
+daily counters and the places whose settings they changed, so that forget-me touches their
+keys and no one else's (a store an older citebot wrote is indexed so once:
+:meth:`RedisAnswerLog._index_people`). Each change is one Lua script, and so is each forget:
+all of it or, if Redis fails, none. A record no worker can read is counted by the report,
+left alone by a vote or a quote check, and dropped from every index it can be found in by a
+forget or its retention's end (:data:`_DECODED`).
 """
 
 from __future__ import annotations
@@ -21,10 +26,19 @@ from typing import cast
 
 from redis.asyncio import Redis
 
-from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedVote, dumps, fields_of, loads
-from bot.state.names import belongs_to_person, belongs_to_place, rate_window
+from bot.state.logged import (
+    FORGOTTEN,
+    LoggedAnswer,
+    LoggedBatch,
+    LoggedVote,
+    UnreadableRecord,
+    dumps,
+    fields_of,
+    loads,
+)
+from bot.state.names import belongs_to_place, counted_person, platform_of, rate_window
 
-__all__ = ["PURGE", "RedisAnswerLog"]
+__all__ = ["PURGE", "RedisAnswerLog", "note"]
 
 NOW_MS = """
 local clock = redis.call('TIME')
@@ -34,19 +48,38 @@ local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 PURGE = 100
 """Records past retention each write drops, at most."""
 
+# A stored record as a Lua table, or nil when it cannot be read (so that one damaged record
+# stops no script: a vote, a quote check, a forget, the purge of every answer logged after it).
+_DECODED = """
+local function decoded(text)
+  if not text then return nil end
+  local ok, r = pcall(cjson.decode, text)
+  if ok and type(r) == 'table' then return r end
+  return nil
+end
+"""
+
 # A record's removal from every index (and, asked, the votes on it). ARGV[1] is the namespace.
-_DROP = """
+_DROP = (
+    _DECODED
+    + """
 local ns = ARGV[1]
 local function drop_answer(id, with_votes)
   local key = ns .. ':log:answer:' .. id
   local text = redis.call('GET', key)
   redis.call('ZREM', ns .. ':log:time', id)
   if not text then return 0 end
-  local r = cjson.decode(text)
-  if r.server then redis.call('ZREM', ns .. ':log:in:' .. r.platform .. ':' .. r.server, id) end
+  local r = decoded(text)
+  if not r or type(r.platform) ~= 'string' or type(r.asker) ~= 'string' then
+    redis.call('DEL', key)
+    return 1
+  end
+  if type(r.server) == 'string' then
+    redis.call('ZREM', ns .. ':log:in:' .. r.platform .. ':' .. r.server, id)
+  end
   redis.call('ZREM', ns .. ':log:by:' .. r.platform .. ':' .. r.asker, id)
   local n = 1
-  if r.vote_key then
+  if type(r.vote_key) == 'string' then
     redis.call('DEL', ns .. ':log:vote:' .. r.vote_key)
     if with_votes then n = n + redis.call('HLEN', ns .. ':votes:' .. r.vote_key) end
     if with_votes then redis.call('DEL', ns .. ':votes:' .. r.vote_key) end
@@ -58,17 +91,17 @@ local function unvote(vote_key, person)
   local id = redis.call('GET', ns .. ':log:vote:' .. vote_key)
   if not id then return end
   local key = ns .. ':log:answer:' .. id
-  local text = redis.call('GET', key)
-  if not text then return end
-  local r = cjson.decode(text)
+  local r = decoded(redis.call('GET', key))
+  if not r then return end
   local kept = {}
-  for _, vote in ipairs(r.votes or {}) do
+  for _, vote in ipairs(type(r.votes) == 'table' and r.votes or {}) do
     if person and vote.user ~= person then kept[#kept + 1] = vote end
   end
   r.votes = kept
   redis.call('SET', key, cjson.encode(r), 'KEEPTTL')
 end
 """
+)
 
 # KEYS: the record, the time index, its server's index (or the time index again), its asker's,
 # its vote key's (or the record again). ARGV: namespace, id, question time ms, retention ms, the
@@ -98,29 +131,33 @@ return 1
 )
 
 # KEYS: the record. ARGV: the verdicts as JSON (null keeps one).
-_VERDICTS = """
-local text = redis.call('GET', KEYS[1])
-if not text then return 0 end
-local r = cjson.decode(text)
+_VERDICTS = (
+    _DECODED
+    + """
+local r = decoded(redis.call('GET', KEYS[1]))
+if not r or type(r.sources) ~= 'table' then return 0 end
 for i, verdict in ipairs(cjson.decode(ARGV[1])) do
-  if verdict ~= cjson.null and r.sources[i] then r.sources[i].verdict = verdict end
+  if verdict ~= cjson.null and type(r.sources[i]) == 'table' then r.sources[i].verdict = verdict end
 end
 redis.call('SET', KEYS[1], cjson.encode(r), 'KEEPTTL')
 return 1
 """
+)
 
 # KEYS: the vote key's record id. ARGV: the records' key prefix, the vote as JSON. Returns the
 # record as it was, or ''.
-_VOTE = """
+_VOTE = (
+    _DECODED
+    + """
 local id = redis.call('GET', KEYS[1])
 if not id then return '' end
 local key = ARGV[1] .. id
 local text = redis.call('GET', key)
-if not text then return '' end
-local r = cjson.decode(text)
+local r = decoded(text)
+if not r then return '' end
 local vote = cjson.decode(ARGV[2])
 local kept = {}
-for _, other in ipairs(r.votes or {}) do
+for _, other in ipairs(type(r.votes) == 'table' and r.votes or {}) do
   if other.user ~= vote.user then kept[#kept + 1] = other end
 end
 kept[#kept + 1] = vote
@@ -128,6 +165,7 @@ r.votes = kept
 redis.call('SET', key, cjson.encode(r), 'KEEPTTL')
 return text
 """
+)
 
 # KEYS: the person's notes (or ''), the server's notes (or ''). ARGV: ttl ms, then the notes.
 _NOTE = (
@@ -145,8 +183,8 @@ return 0
 """
 )
 
-# ARGV: namespace, platform, person, the rate window's key, FORGOTTEN, then the person's daily
-# counters' keys. Returns how many things went.
+# ARGV: namespace, platform, person, the rate window's key, FORGOTTEN. Returns how many things
+# went.
 _FORGET_PERSON = (
     _DROP
     + """
@@ -162,6 +200,17 @@ for _, member in ipairs(redis.call('ZRANGE', own, 0, -1)) do
     n = n + redis.call('DEL', ns .. ':turns:' .. note[2])
   elseif note[1] == 'note' then
     n = n + redis.call('DEL', ns .. ':cache:' .. note[2])
+  elseif note[1] == 'counter' then
+    n = n + redis.call('DEL', ns .. ':daily:' .. note[2])
+  elseif note[1] == 'change' then
+    local list = ns .. ':settings-history:' .. note[2]
+    for i, entry in ipairs(redis.call('LRANGE', list, 0, -1)) do
+      local change = decoded(entry)
+      if change and change.by == person then
+        change.by = ARGV[5]
+        redis.call('LSET', list, i - 1, cjson.encode(change))
+      end
+    end
   else
     n = n + redis.call('HDEL', ns .. ':votes:' .. note[2], person)
     unvote(note[2], person)
@@ -172,24 +221,12 @@ for _, member in ipairs(redis.call('ZRANGE', own, 0, -1)) do
 end
 redis.call('DEL', own)
 n = n + redis.call('DEL', ARGV[4])
-for i = 6, #ARGV do n = n + redis.call('DEL', ARGV[i]) end
-for _, place in ipairs(redis.call('ZRANGE', ns .. ':settings-index:history', 0, -1)) do
-  if string.sub(place, 1, #platform + 1) == platform .. ':' then
-    local list = ns .. ':settings-history:' .. place
-    for i, entry in ipairs(redis.call('LRANGE', list, 0, -1)) do
-      local change = cjson.decode(entry)
-      if change.by == person then
-        change.by = ARGV[5]
-        redis.call('LSET', list, i - 1, cjson.encode(change))
-      end
-    end
-  end
-end
 return n
 """
 )
 
-# ARGV: namespace, platform, server, then its daily counters' keys. Returns how many went.
+# ARGV: namespace, platform, server, its daily counters' keys as JSON, and as JSON the notes of
+# people's that name it ([[their notes' key, the note], ...]). Returns how many went.
 _FORGET_PLACE = (
     _DROP
     + """
@@ -233,7 +270,8 @@ for _, member in ipairs(redis.call('ZRANGE', own, 0, -1)) do
   end
 end
 redis.call('DEL', own)
-for i = 4, #ARGV do n = n + redis.call('DEL', ARGV[i]) end
+for _, counter in ipairs(cjson.decode(ARGV[4])) do n = n + redis.call('DEL', counter) end
+for _, named in ipairs(cjson.decode(ARGV[5])) do redis.call('ZREM', named[1], named[2]) end
 return n
 """
 )
@@ -241,6 +279,13 @@ return n
 
 def _ms(seconds: float) -> int:
     return max(int(seconds * 1000), 1)
+
+
+def note(kind: str, key: str, *, person: str | None, server: str | None = None) -> str:
+    """A note that ``key`` (of ``kind``: a conversation's ``thread``, a ``vote``, a cached
+    ``note``, a daily ``counter``, a place whose settings were ``change``d) is ``person``'s and
+    ``server``'s, as their ``own:`` sorted sets keep it."""
+    return json.dumps([kind, key, person or "", server or ""], ensure_ascii=False)
 
 
 class RedisAnswerLog:
@@ -302,7 +347,12 @@ class RedisAnswerLog:
                 json.dumps(fields_of(vote), ensure_ascii=False),
             ],
         )
-        return loads(str(was)) if was else None
+        if not was:
+            return None
+        try:
+            return loads(str(was))
+        except UnreadableRecord:  # its votes are kept; what it was cannot be said
+            return None
 
     async def logged_answers(
         self,
@@ -312,7 +362,7 @@ class RedisAnswerLog:
         platform: str | None = None,
         server: str | None = None,
         batch: int = 1000,
-    ) -> AsyncIterator[list[LoggedAnswer]]:
+    ) -> AsyncIterator[LoggedBatch]:
         index = (
             self._log_key("log", "in", str(platform), server)
             if server is not None
@@ -333,8 +383,8 @@ class RedisAnswerLog:
             if not fresh:
                 return
             keys = [self._log_key("log", "answer", answer_id) for answer_id, _ in fresh]
-            found = [loads(str(text)) for text in await self._redis.mget(keys) if text]
-            if found:
+            found = LoggedBatch.read(str(text) for text in await self._redis.mget(keys) if text)
+            if found or found.unreadable:
                 yield found
             if len(page) < batch + len(seen):
                 return
@@ -356,7 +406,7 @@ class RedisAnswerLog:
         ttl: float,
     ) -> None:
         notes = [
-            json.dumps([kind, key, person or "", server or ""], ensure_ascii=False)
+            note(kind, key, person=person, server=server)
             for kind, keys in (("thread", threads), ("vote", votes), ("note", notes))
             for key in keys
         ]
@@ -364,14 +414,18 @@ class RedisAnswerLog:
             return
         await self._note_script(
             keys=[
-                self._log_key("own", "person", platform, person) if person else "",
+                self._own(platform, person) if person else "",
                 self._log_key("own", "place", platform, server) if server else "",
             ],
             args=[_ms(ttl), *notes],
         )
 
+    def _own(self, platform: str, person: str) -> str:
+        """The notes of what is ``person``'s."""
+        return self._log_key("own", "person", platform, person)
+
     async def forget_person(self, platform: str, person: str) -> int:
-        counters = await self._daily_counters(lambda c: belongs_to_person(c, platform, person))
+        await self._index_people()
         forgotten = await self._forget_person_script(
             args=[
                 self._ns,
@@ -379,23 +433,84 @@ class RedisAnswerLog:
                 person,
                 self._log_key("hits", rate_window(platform, person)),
                 FORGOTTEN,
-                *counters,
             ]
         )
         return int(forgotten)
 
     async def forget_place(self, platform: str, server: str) -> int:
+        """The place's keys go in one script; first, what names them in people's notes is
+        found (its counters of a person, its settings' changers)."""
+        here = f"{platform}:{server}"
         counters = await self._daily_counters(lambda c: belongs_to_place(c, platform, server))
-        return int(await self._forget_place_script(args=[self._ns, platform, server, *counters]))
+        named = []
+        for counter in counters:
+            if (person := counted_person(counter)) is not None:
+                named.append([self._own(*person), note("counter", counter, person=person[1])])
+        places = await self._redis.zrange(self._log_key("settings-index", "history"), 0, -1)
+        for place in map(str, places):
+            if place == here or place.startswith(f"{here}/"):
+                history = await self._redis.lrange(self._log_key("settings-history", place), 0, -1)
+                for by in {by for entry in history if (by := _changer(str(entry)))}:
+                    named.append([self._own(platform, by), note("change", place, person=by)])
+        keys = [self._log_key("daily", counter) for counter in counters]
+        return int(
+            await self._forget_place_script(
+                args=[self._ns, platform, server, json.dumps(keys), json.dumps(named)]
+            )
+        )
 
     async def _daily_counters(self, wanted: Callable[[str], bool]) -> list[str]:
-        """Today's counters ``wanted`` picks: found by SCAN, a forget being rare."""
+        """Today's counters ``wanted`` picks (their names): found by SCAN, a removal from a
+        place being rare."""
         prefix = self._log_key("daily", "")
         found = []
         async for key in self._redis.scan_iter(match=f"{_glob(prefix)}*", count=1000):
-            if wanted(str(key).removeprefix(prefix)):
-                found.append(str(key))
+            if wanted(counter := str(key).removeprefix(prefix)):
+                found.append(counter)
         return found
+
+    async def _index_people(self) -> None:
+        """Note as each person's what a store an older citebot wrote holds of them beyond its
+        notes (today's daily counters, the places whose settings they changed), once a store:
+        a walk of every counter and every place's history, the cost every forget-me had before
+        (~70 ms of Redis), paid by the first one only."""
+        marker = self._log_key("own", "indexed")
+        if await self._redis.exists(marker):
+            return
+        seconds, micros = await self._redis.time()
+        now = int(seconds) * 1000 + int(micros) // 1000
+        notes: dict[str, dict[str, int]] = {}
+        for counter in await self._daily_counters(lambda c: counted_person(c) is not None):
+            platform, person = counted_person(counter) or ("", "")
+            left = await self._redis.pttl(self._log_key("daily", counter))
+            if left > 0:
+                own = notes.setdefault(self._own(platform, person), {})
+                own[note("counter", counter, person=person)] = now + left
+        for place in map(
+            str, await self._redis.zrange(self._log_key("settings-index", "history"), 0, -1)
+        ):
+            history = self._log_key("settings-history", place)
+            left = await self._redis.pttl(history)
+            for entry in await self._redis.lrange(history, 0, -1):
+                by = _changer(str(entry))
+                if by and left > 0:
+                    own = notes.setdefault(self._own(platform_of(place), by), {})
+                    own[note("change", place, person=by)] = now + left
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for key, members in notes.items():
+                pipe.zadd(key, members, gt=True)
+                pipe.pexpire(key, max(members.values()) - now, gt=True)
+            pipe.set(marker, now)
+            await pipe.execute()
+
+
+def _changer(entry: str) -> str | None:
+    """Who made a settings change, as its history keeps it (None: unreadable)."""
+    try:
+        by = json.loads(entry).get("by")
+    except (ValueError, AttributeError):
+        return None
+    return by if isinstance(by, str) else None
 
 
 def _glob(text: str) -> str:

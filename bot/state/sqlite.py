@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from bot.state import sqlite_log
 from bot.state.base import DAY_SECONDS, StateBase, changed_settings, sliding_window, utc_day
-from bot.state.logged import LoggedAnswer, LoggedVote
+from bot.state.logged import LoggedAnswer, LoggedBatch, LoggedVote
 from bot.state.ports import (
     DEDUP_TTL,
     FEEDBACK_TTL,
@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS settings_history (seq INTEGER PRIMARY KEY AUTOINCREME
                                              place TEXT NOT NULL, key TEXT NOT NULL, old TEXT,
                                              new TEXT, by TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS settings_history_by_place ON settings_history (place, seq);
+CREATE INDEX IF NOT EXISTS settings_history_by_person ON settings_history (by);
 CREATE TABLE IF NOT EXISTS daily (key TEXT PRIMARY KEY, day INTEGER NOT NULL, n INTEGER NOT NULL);
 """
 _SWEEP = f"""
@@ -82,6 +83,7 @@ class SqliteState(StateBase):
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(_SCHEMA + sqlite_log.SCHEMA)
+            sqlite_log.migrate(self._db, time.time())
         except sqlite3.Error:
             self._db.close()
             raise
@@ -331,6 +333,7 @@ class SqliteState(StateBase):
                 "INSERT OR REPLACE INTO daily VALUES (?, ?, ?)",
                 [(key, today, count + 1) for key, count in counts.items()],
             )
+            sqlite_log.note_counters(db, now, limits, until=now + left)
             return QuotaDecision(allowed=True)
 
         return await self._run(take)
@@ -379,7 +382,7 @@ class SqliteState(StateBase):
         platform: str | None = None,
         server: str | None = None,
         batch: int = 1000,
-    ) -> AsyncIterator[list[LoggedAnswer]]:
+    ) -> AsyncIterator[LoggedBatch]:
         page = functools.partial(
             sqlite_log.logged_page,
             since=since,
@@ -388,10 +391,11 @@ class SqliteState(StateBase):
             server=server,
             batch=batch,
         )
-        after = (-float("inf"), "")
-        while found := await self._run(functools.partial(page, after=after)):
-            yield found
-            after = (found[-1].at, found[-1].id)
+        after: tuple[float, str] | None = (-float("inf"), "")
+        while after is not None:
+            found, after = await self._run(functools.partial(page, after=after))
+            if after is not None:
+                yield found
 
     async def note_belongings(
         self,

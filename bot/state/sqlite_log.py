@@ -1,17 +1,19 @@
 """The answer log and forgetting on SQLite: the steps :class:`~bot.state.sqlite.SqliteState`
 runs, each inside its one write transaction (so a forget is all or nothing).
 
-A record is kept whole as JSON beside the columns it is found by; the report reads the JSON.
+A record is kept whole as JSON beside the columns it is found by; the report reads the JSON
+(a record that cannot be read is counted, and left alone by a vote or a quote check).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedVote, dumps, loads
-from bot.state.names import belongs_to_person, belongs_to_place, rate_window
+from bot.state.base import utc_day
+from bot.state.logged import FORGOTTEN, LoggedAnswer, LoggedBatch, LoggedVote, dumps
+from bot.state.names import belongs_to_place, counted_person, rate_window
 
 __all__ = [
     "SCHEMA",
@@ -22,8 +24,14 @@ __all__ = [
     "log_verdicts",
     "log_vote",
     "logged_page",
+    "migrate",
     "note_belongings",
+    "note_counters",
 ]
+
+VERSION = 1
+"""The schema's version (``PRAGMA user_version``): 1 notes each person's daily counters among
+their belongings."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS answers (id TEXT PRIMARY KEY, at REAL NOT NULL, expires REAL NOT NULL,
@@ -65,9 +73,9 @@ def log_answer(db: sqlite3.Connection, now: float, record: LoggedAnswer, retenti
     )
 
 
-def _read(db: sqlite3.Connection, where: str, *values: object) -> list[LoggedAnswer]:
+def _read(db: sqlite3.Connection, where: str, *values: object) -> LoggedBatch:
     rows = db.execute(f"SELECT record FROM answers WHERE {where}", values).fetchall()
-    return [loads(text) for (text,) in rows]
+    return LoggedBatch.read(text for (text,) in rows)
 
 
 def _rewrite(db: sqlite3.Connection, record: LoggedAnswer) -> None:
@@ -100,20 +108,18 @@ def logged_page(
     server: str | None,
     after: tuple[float, str],
     batch: int,
-) -> list[LoggedAnswer]:
-    """The next ``batch`` records after ``after`` (time, id), oldest first."""
+) -> tuple[LoggedBatch, tuple[float, str] | None]:
+    """The next ``batch`` records after ``after`` (time, id), oldest first, and where the page
+    ended (None: it was the last)."""
     place = "platform = ? AND server = ? AND " if server is not None else ""
     values: tuple[object, ...] = (platform, server) if server is not None else ()
-    return _read(
-        db,
-        f"{place}at >= ? AND at < ? AND expires > ? AND (at, id) > (?, ?) ORDER BY at, id LIMIT ?",
-        *values,
-        since,
-        until,
-        now,
-        *after,
-        batch,
-    )
+    rows = db.execute(
+        f"SELECT at, id, record FROM answers WHERE {place}at >= ? AND at < ? AND expires > ?"
+        " AND (at, id) > (?, ?) ORDER BY at, id LIMIT ?",
+        (*values, since, until, now, *after, batch),
+    ).fetchall()
+    ended = (float(rows[-1][0]), str(rows[-1][1])) if rows else None
+    return LoggedBatch.read(record for _, _, record in rows), ended
 
 
 def note_belongings(
@@ -136,6 +142,34 @@ def note_belongings(
     )
 
 
+def note_counters(
+    db: sqlite3.Connection, now: float, counters: Iterable[str], *, until: float
+) -> None:
+    """Note among their belongings the daily counters that count a person's questions (which
+    end ``until``), so that forget-me finds them without reading anyone else's."""
+    for counter in counters:
+        if (owner := counted_person(counter)) is not None:
+            platform, person = owner
+            note_belongings(db, now, platform, person, None, [("counter", [counter])], until - now)
+
+
+def migrate(db: sqlite3.Connection, now: float) -> None:
+    """Bring a store written by an older citebot to :data:`VERSION`, once: today's counters of
+    people noted as theirs (the day's only; older ones are swept)."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version >= VERSION:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        counters = [key for (key,) in db.execute("SELECT key FROM daily")]
+        note_counters(db, now, counters, until=now + utc_day(now)[1])
+        db.execute(f"PRAGMA user_version = {VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
 def _forget_belongings(
     db: sqlite3.Connection, where: str, values: tuple[str, ...], person: str | None
 ) -> int:
@@ -151,6 +185,9 @@ def _forget_belongings(
             continue
         if kind == "note":
             forgotten += db.execute("DELETE FROM cache WHERE key = ?", (key,)).rowcount
+            continue
+        if kind == "counter":
+            forgotten += db.execute("DELETE FROM daily WHERE key = ?", (key,)).rowcount
             continue
         if person is None:
             deleted = db.execute("DELETE FROM votes WHERE answer = ?", (key,))
@@ -170,10 +207,6 @@ def forget_person(db: sqlite3.Connection, now: float, platform: str, person: str
     forgotten += _forget_belongings(db, "platform = ? AND person = ?", (platform, person), person)
     window = rate_window(platform, person)
     forgotten += db.execute("DELETE FROM hits WHERE key = ?", (window,)).rowcount
-    counters = [key for (key,) in db.execute("SELECT key FROM daily")]
-    for counter in counters:
-        if belongs_to_person(counter, platform, person):
-            forgotten += db.execute("DELETE FROM daily WHERE key = ?", (counter,)).rowcount
     db.execute(
         "UPDATE settings_history SET by = ? WHERE by = ? AND substr(place, 1, ?) = ?",
         (FORGOTTEN, person, len(platform) + 1, f"{platform}:"),
@@ -200,4 +233,5 @@ def forget_place(db: sqlite3.Connection, now: float, platform: str, server: str)
     for counter in counters:
         if belongs_to_place(counter, platform, server):
             forgotten += db.execute("DELETE FROM daily WHERE key = ?", (counter,)).rowcount
+            db.execute("DELETE FROM belongings WHERE kind = 'counter' AND key = ?", (counter,))
     return forgotten

@@ -28,7 +28,7 @@ from collections.abc import (
     Sequence,
 )
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import httpx
 from httpx_aiohttp import AiohttpTransport
@@ -60,7 +60,7 @@ from bot.upstream.sse import EventTooLarge, SSEReader
 
 log = logging.getLogger(__name__)
 
-__all__ = ["AnswerClient", "RetryPolicy", "Timeouts", "default_transport"]
+__all__ = ["AnswerClient", "Answerer", "RetryPolicy", "Timeouts", "default_transport"]
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -134,6 +134,14 @@ class _Progress:
     @property
     def joined(self) -> str:
         return "".join(self.text)
+
+
+class Answerer(Protocol):
+    """What answers a question: an upstream (:class:`AnswerClient`), or a place's own answer."""
+
+    def stream(self, question: str, *, history: Sequence[Turn] = ()) -> AsyncIterator[AnswerEvent]:
+        """Text deltas in order, then one :class:`AnswerDone`; raises an :class:`UpstreamError`."""
+        ...
 
 
 class AnswerClient:

@@ -41,7 +41,7 @@ from integrations.discord.here import Here
 from integrations.discord.modals import modal_values
 from integrations.discord.types import CallbackType
 
-__all__ = ["SettingsAdmin"]
+__all__ = ["SettingsAdmin", "target_of"]
 
 
 class SettingsAdmin(AdminCommand):
@@ -54,7 +54,7 @@ class SettingsAdmin(AdminCommand):
         if admitted is None:
             return
         await self._defer(interaction)
-        target = _target(admitted.here, where or "channel")
+        target = target_of(admitted.here, where or "channel")
         settings = await self._kit.settings_at(target)
         names = place_names(interaction, admitted.words)
         place = names(_stored(target))
@@ -65,7 +65,7 @@ class SettingsAdmin(AdminCommand):
         admitted = await self._admit(interaction, SETTINGS)
         if admitted is None:
             return
-        target = _target(admitted.here, where)
+        target = target_of(admitted.here, where)
         value = written(getattr(await self._kit.settings_at(target), setting))
         if by_menu(setting):
             place = place_names(interaction, admitted.words)(_stored(target))
@@ -80,7 +80,7 @@ class SettingsAdmin(AdminCommand):
         if admitted is None:
             return
         await self._defer(interaction)
-        await self._change(interaction, admitted, _target(admitted.here, where), setting, None)
+        await self._change(interaction, admitted, target_of(admitted.here, where), setting, None)
 
     async def history(self, interaction: discord.Interaction, where: Where | None) -> None:
         admitted = await self._admit(interaction, SETTINGS)
@@ -91,7 +91,7 @@ class SettingsAdmin(AdminCommand):
         try:
             changes = [
                 change
-                for target in dict.fromkeys(_target(admitted.here, w) for w in wheres)
+                for target in dict.fromkeys(target_of(admitted.here, w) for w in wheres)
                 for change in await self._kit.setting_history(target)
             ]
         except StateUnavailable:
@@ -114,7 +114,7 @@ class SettingsAdmin(AdminCommand):
             return
         await self._respond(interaction, CallbackType.DEFERRED_UPDATE)
         where, key = found
-        target = _target(admitted.here, where)
+        target = target_of(admitted.here, where)
         await self._change(interaction, admitted, target, key, values[0], menu=True)
 
     async def submitted(self, interaction: discord.Interaction) -> None:
@@ -128,7 +128,7 @@ class SettingsAdmin(AdminCommand):
         await self._defer(interaction)
         where, key = found
         value = (modal_values(data).get(VALUE) or "").strip() or "none"
-        await self._change(interaction, admitted, _target(admitted.here, where), key, value)
+        await self._change(interaction, admitted, target_of(admitted.here, where), key, value)
 
     # -- the steps ----------------------------------------------------------------------------
 
@@ -165,7 +165,7 @@ class SettingsAdmin(AdminCommand):
         await self._show(interaction, body)
 
 
-def _target(at: Here, where: Where) -> Venue:
+def target_of(at: Here, where: Where) -> Venue:
     """The server's place, or the channel's where the command is run (a thread's parent)."""
     if where == "server":
         return Venue(server=at.place.server)

@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 from bot.i18n.wording import LANGUAGES, Wording, language_name
-from bot.places import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, PlaceSettings
-from bot.places.keys import written
+from bot.places import KEYS, PlaceSettings
+from bot.places.keys import longest_written, written
+from bot.places.own import as_changed
 from bot.render.ports import Payload
 from bot.render.text import clip
 from bot.state import SettingChange
@@ -107,7 +108,8 @@ def history_listing(changes: Sequence[SettingChange], names: Names, wording: Wor
         )
         line = (
             f"- <t:{int(change.at)}:f> · {who} · {names(change.place)} · `{change.key}`: "
-            f"{shown_value(change.old, wording)} → {shown_value(change.new, wording)}"
+            f"{shown_value(as_changed(change.key, change.old), wording)} → "
+            f"{shown_value(as_changed(change.key, change.new), wording)}"
         )
         if len(line) + 1 > room:
             break
@@ -151,14 +153,14 @@ def value_menu(key: str, where: Where, current: str, place: str, wording: Wordin
 
 
 def value_modal(key: str, where: Where, current: str | None, wording: Wording) -> Modal:
-    """A modal to write ``key``'s value (a daily count, or the disclaimer), ``current`` filled
-    in; left empty it is ``none`` (no limit, no disclaimer)."""
+    """A modal to write ``key``'s value (a daily count, the disclaimer, a role, hosts, a
+    provider's name), ``current`` filled in; left empty it is ``none``."""
     field: TextInput = {
         "type": 4,
         "custom_id": VALUE,
         "style": 1,
         "required": False,
-        "max_length": DISCLAIMER_LIMIT if KEYS[key].kind == "text" else len(str(MOST_A_DAY)),
+        "max_length": longest_written(KEYS[key]),
     }
     if current is not None and current != "none":
         field["value"] = current

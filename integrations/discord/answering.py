@@ -54,9 +54,17 @@ class InteractionAnswers:
         self._our_thread = our_thread
 
     async def answer(
-        self, interaction: discord.Interaction, question: str, *, private: bool, here: Here
+        self,
+        interaction: discord.Interaction,
+        question: str,
+        *,
+        private: bool,
+        here: Here,
+        own_answers: bool = True,
     ) -> None:
-        """Defer ("is thinking…", private or not), then answer ``question`` in the response."""
+        """Defer ("is thinking…", private or not), then answer ``question`` in the response
+        (``own_answers`` False: from the sources, the asker having pressed "Ask the
+        sources")."""
         issued = time.monotonic()
         try:
             response = await interaction.response.defer(ephemeral=private, thinking=True)
@@ -90,6 +98,7 @@ class InteractionAnswers:
             conversation=conversation,
             remember=not private,
             messages=ANSWER_MESSAGES_WITHOUT_BOT,
+            own_answers=own_answers,
         )
 
     @staticmethod
@@ -146,6 +155,7 @@ class InteractionAnswers:
         conversation: tuple[int, int | None],
         remember: bool,
         messages: int,
+        own_answers: bool = True,
     ) -> None:
         """Ask ``question`` into ``sink``; ``conversation``: its channel (a thread's parent,
         whose settings apply) and the thread its turns are remembered in for follow-ups (not
@@ -162,6 +172,7 @@ class InteractionAnswers:
                 thread_id=None if thread is None or not remember else str(thread),
                 language=here.language,
                 locale=interaction.locale.value,
+                own_answers=own_answers,
             ),
             sink,
             max_messages=None if here.bot_member else messages,

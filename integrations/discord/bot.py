@@ -5,9 +5,10 @@ It translates only: a command, click or message becomes a :class:`bot.answer.Que
 :class:`bot.kit.Venue` and a :class:`~integrations.discord.sink.DiscordAnswerSink`, and the
 platform kit does the rest. Each way in has its module: ``/ask`` and related questions
 (:mod:`.answering`), "Check with sources" (:mod:`.check`), ``/citebot settings``
-(:mod:`.admin`), ``/citebot report`` (:mod:`.report`), ``/citebot forget-me`` and the bot
-removed from a server (:mod:`.forgetting`), 👍/👎 (:mod:`.feedback`), follow-ups and forum posts
-(:mod:`.conversations`).
+(:mod:`.admin`), ``/citebot answers`` (:mod:`.answers_admin`), ``/citebot report``
+(:mod:`.report`), ``/citebot forget-me`` and the bot removed from a server
+(:mod:`.forgetting`), 👍/👎 (:mod:`.feedback`), "Ask the sources" and "Ask a person"
+(:mod:`.buttons`), follow-ups and forum posts (:mod:`.conversations`).
 
 Every way in is claimed once by its Discord id before anything is done, so any number of
 workers receiving the same gateway events answer it once, and passes the kit's one
@@ -31,7 +32,9 @@ from bot.kit import PlatformKit
 from integrations.discord.admin import SettingsAdmin
 from integrations.discord.admin_views import SET, Where
 from integrations.discord.answering import InteractionAnswers
-from integrations.discord.cards import FEEDBACK, RELATED
+from integrations.discord.answers_admin import ANSWER, OwnAnswersAdmin
+from integrations.discord.buttons import AnswerButtons
+from integrations.discord.cards import ACTION, FEEDBACK, RELATED
 from integrations.discord.check import ClaimChecks
 from integrations.discord.commands import add_commands, command_tree
 from integrations.discord.conversations import Conversations
@@ -92,9 +95,11 @@ class CitebotDiscord(ShardedClient):
             kit=kit, wire=self.wire, budgets=self.budgets, answers=self.answers
         )
         self.admin = SettingsAdmin(kit=kit, wire=self.wire)
+        self.own_answers = OwnAnswersAdmin(kit=kit, wire=self.wire)
         self.reports = ServerReport(kit=kit, wire=self.wire)
         self.forgetting = Forgetting(kit=kit, wire=self.wire)
         self.feedback = Feedback(kit=kit, wire=self.wire)
+        self.buttons = AnswerButtons(kit=kit, wire=self.wire, answers=self.answers)
         self.conversations = Conversations(
             kit=kit,
             wire=self.wire,
@@ -172,6 +177,17 @@ class CitebotDiscord(ShardedClient):
     async def settings_history(self, interaction: discord.Interaction, where: Where | None) -> None:
         await self.admin.history(interaction, where)
 
+    async def answers_list(self, interaction: discord.Interaction, where: Where) -> None:
+        await self.own_answers.list(interaction, where)
+
+    async def answers_add(self, interaction: discord.Interaction, where: Where) -> None:
+        await self.own_answers.add(interaction, where)
+
+    async def answers_remove(
+        self, interaction: discord.Interaction, answer: str, where: Where
+    ) -> None:
+        await self.own_answers.remove(interaction, answer, where)
+
     async def report(self, interaction: discord.Interaction, period: str) -> None:
         await self.reports.report(interaction, period)
 
@@ -199,6 +215,8 @@ class CitebotDiscord(ShardedClient):
         if interaction.type is discord.InteractionType.modal_submit:
             if custom_id.startswith(SET):
                 await self.admin.submitted(interaction)
+            elif custom_id.startswith(ANSWER):
+                await self.own_answers.submitted(interaction)
             elif custom_id.startswith(REASON):
                 await self.feedback.reason(interaction)
             return
@@ -210,7 +228,7 @@ class CitebotDiscord(ShardedClient):
         if custom_id == FORGET:  # everyone's, wherever they are: no place refuses it
             await self.forgetting.confirmed(interaction)
             return
-        if not custom_id.startswith((FEEDBACK, RELATED)):
+        if not custom_id.startswith((FEEDBACK, RELATED, ACTION)):
             return
         if not await self.kit.claim(f"interaction:{interaction.id}"):
             return
@@ -218,6 +236,8 @@ class CitebotDiscord(ShardedClient):
             return
         if custom_id.startswith(FEEDBACK):
             await self.feedback.clicked(interaction, custom_id)
+        elif custom_id.startswith(ACTION):
+            await self.buttons.pressed(interaction, custom_id)
         else:
             await self._related(interaction, custom_id)
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.i18n.wording import Labels, Wording
+from bot.render.layout import Button as Action
 from bot.render.layout import Passage, Source, SourceCard
 from bot.render.ports import Payload, Standalone
 from bot.render.text import clip
@@ -29,6 +30,7 @@ from integrations.discord.types import (
 )
 
 __all__ = [
+    "ACTION",
     "FEEDBACK",
     "RELATED",
     "DiscordCards",
@@ -44,6 +46,10 @@ RELATED = "citebot:related:"
 """The ``custom_id`` prefix of a related-question button (its index follows)."""
 FEEDBACK = "citebot:feedback:"
 """The ``custom_id`` prefix of a feedback button (``up`` or ``down`` follows)."""
+ACTION = "citebot:action:"
+"""The ``custom_id`` prefix of a button under an answer that asks something of the kit
+(``ask_person``, ``ask_sources``: :data:`bot.render.layout.Action`); the answer it is under is
+the message it is on."""
 ALSO_CONSULTED_ROOM = 3800
 """Characters of the also-consulted list, below the description's 4,096."""
 PASSAGES_ROOM = 3800
@@ -80,7 +86,7 @@ class DiscordCards:
         message = related_message(questions, labels)
         return Standalone(message) if message is not None else None
 
-    def feedback(self, labels: Labels) -> None:
+    def feedback(self, labels: Labels, buttons: Sequence[Action] = ()) -> None:
         return None  # under the answer
 
     def size(self, part: Embed) -> tuple[int, int]:
@@ -193,7 +199,7 @@ def _embed(card: SourceCard, chunk: _Chunk, *, url: str | None) -> Embed:
         embed["description"] = "\n\n".join(chunk.description)
     if chunk.fields:
         embed["fields"] = chunk.fields
-    footer = " · ".join(part for part in (card.reference, card.year) if part)
+    footer = " · ".join(part for part in (card.trust_line, card.reference, card.year) if part)
     if footer:
         embed["footer"] = {"text": clip(_MARKDOWN.kill_mentions(footer), 300)}
     return embed
@@ -272,9 +278,18 @@ def left_over(payloads: Sequence[Payload], wording: Wording) -> Payload | None:
     }
 
 
-def feedback_row() -> ActionRow:
-    """👍 and 👎 under a finished answer."""
-    return _row(_feedback_button("up", "👍"), _feedback_button("down", "👎"))
+def feedback_row(buttons: Sequence[Action] = ()) -> ActionRow:
+    """👍 and 👎 under a finished answer, and ``buttons`` after them ("Ask a person")."""
+    actions: list[Button] = [
+        {
+            "type": 2,
+            "style": 1,
+            "label": clip(_MARKDOWN.kill_mentions(button.label), limits.BUTTON_LABEL),
+            "custom_id": f"{ACTION}{button.action}",
+        }
+        for button in buttons
+    ]
+    return _row(_feedback_button("up", "👍"), _feedback_button("down", "👎"), *actions)
 
 
 def embed_size(embed: Embed) -> int:

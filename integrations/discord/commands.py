@@ -2,9 +2,10 @@
 ``citebot manifest discord``.
 
 - ``/ask question:<text> private:<bool>``;
-- ``/citebot settings show|set|unset|history`` and ``/citebot report period:<today|7d|30d>``,
-  for a server's admins, beside ``/citebot forget-me``, which everyone may use: so ``/citebot``
-  sets no default permission, and the adapter checks Manage Server itself;
+- ``/citebot settings show|set|unset|history``, ``/citebot answers list|add|remove`` (the
+  server's own answers) and ``/citebot report period:<today|7d|30d>``, for a server's admins,
+  beside ``/citebot forget-me``, which everyone may use: so ``/citebot`` sets no default
+  permission, and the adapter checks Manage Server itself;
 - the message commands "Check with sources" and "Check with sources privately", named in each
   language citebot speaks (``name_localizations``).
 
@@ -69,6 +70,14 @@ class Handlers(Protocol):
 
     async def settings_history(self, interaction: discord.Interaction, where: Where | None) -> None:
         """``where`` None: the server's changes and this channel's."""
+
+    async def answers_list(self, interaction: discord.Interaction, where: Where) -> None: ...
+
+    async def answers_add(self, interaction: discord.Interaction, where: Where) -> None: ...
+
+    async def answers_remove(
+        self, interaction: discord.Interaction, answer: str, where: Where
+    ) -> None: ...
 
     async def report(self, interaction: discord.Interaction, period: str) -> None:
         """``period``: one of :data:`~integrations.discord.report_view.PERIODS`."""
@@ -176,6 +185,29 @@ def _citebot(handlers: Handlers) -> app_commands.Group:
     async def history(interaction: discord.Interaction, where: Where | None = None) -> None:
         await handlers.settings_history(interaction, where)
 
+    answers = app_commands.Group(
+        name="answers",
+        description="Questions this server answers itself (for those who may manage it)",
+        parent=citebot,
+    )
+
+    @answers.command(name="list", description="The own answers kept here, with their IDs")
+    @app_commands.describe(where=where)
+    async def answers_list(interaction: discord.Interaction, where: Where = "server") -> None:
+        await handlers.answers_list(interaction, where)
+
+    @answers.command(name="add", description="Keep a question and the answer it gets here")
+    @app_commands.describe(where=where)
+    async def answers_add(interaction: discord.Interaction, where: Where = "server") -> None:
+        await handlers.answers_add(interaction, where)
+
+    @answers.command(name="remove", description="Remove an own answer by its ID")
+    @app_commands.describe(id="As list shows it", where=where)
+    async def answers_remove(
+        interaction: discord.Interaction, id: str, where: Where = "server"
+    ) -> None:
+        await handlers.answers_remove(interaction, id, where)
+
     @citebot.command(name="report", description="What was asked here and how it went (admins)")
     @app_commands.describe(period="How far back (the default: the last 7 days)")
     @app_commands.choices(period=_PERIODS)
@@ -186,7 +218,7 @@ def _citebot(handlers: Handlers) -> app_commands.Group:
     async def forget_me(interaction: discord.Interaction) -> None:
         await handlers.forget_me(interaction)
 
-    del show, set_, unset, history, report, forget_me
+    del show, set_, unset, history, answers_list, answers_add, answers_remove, report, forget_me
     return citebot
 
 

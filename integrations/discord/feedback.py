@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n.conversation_words import REASONS, Reason
+from bot.i18n.conversation_words import REASONS, VOTES, Reason
 from bot.i18n.wording import Wording
 from bot.kit import PlatformKit
 from bot.render.text import clip
@@ -83,6 +83,11 @@ class Feedback:
         assert interaction.message is not None
         answer = interaction.message.id
         value = custom_id.removeprefix(FEEDBACK)
+        if value not in VOTES:  # no button citebot makes: acknowledged, nothing else
+            await self._wire.respond(
+                interaction.id, interaction.token, CallbackType.DEFERRED_UPDATE
+            )
+            return
         wording = self._kit.wording(language_of(interaction))
         if value == "down":
             modal = reason_modal(answer, wording)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n.wording import Wording
-from bot.kit import FORGET_RETRIES, PlatformKit
+from bot.kit import FORGET_RETRIES, ForgetTooSoon, PlatformKit
 from bot.render.ports import Payload
 from bot.state import StateUnavailable
 from integrations.discord.admission import plain, private
@@ -77,6 +77,8 @@ class Forgetting:
             forgotten = await self._kit.forget_person(str(interaction.user.id))
         except StateUnavailable:
             said = {**_asked(words), **plain(words.could_not_forget())}
+        except ForgetTooSoon as soon:
+            said = {**plain(words.forget_me_too_soon(soon.retry_after)), "components": []}
         else:
             log.info("forget-me: %d things kept about a person deleted", forgotten)
             done = f"{words.forgot_you()}\n\n{words.forget_me_leaves(DISCORD)}"

@@ -49,6 +49,9 @@ DISCORD = Platform(
         server_name="GUILD_ID",
         channel=r"[0-9]{1,20}",
         channel_name="CHANNEL_ID",
+        # "Ask a person" mentions a role, allowed_mentions naming it alone
+        handoff=r"[0-9]{1,20}",
+        handoff_names=("ROLE_ID",),
     ),
     sync_commands=_sync_commands,
     manifest=_manifest,

@@ -4,7 +4,9 @@ source document, since Discord shows only the first of a message's embeds that s
 
 from __future__ import annotations
 
-from bot.render.ports import Payload
+from collections.abc import Sequence
+
+from bot.render.ports import Button, Payload
 from bot.render.text import clip
 from integrations.discord import cards, limits
 from integrations.discord.markdown import DiscordMarkdown
@@ -21,13 +23,15 @@ class DiscordPresenter:
     message_limit = limits.CONTENT
     footnote_width = 4
 
-    def answer_message(self, text: str, *, feedback: bool) -> Payload:
+    def answer_message(
+        self, text: str, *, feedback: bool, buttons: Sequence[Button] = ()
+    ) -> Payload:
         return {
             "content": text,
             "allowed_mentions": NO_MENTIONS,
             "flags": SUPPRESS_EMBEDS,
             "embeds": [],
-            "components": [cards.feedback_row()] if feedback else [],
+            "components": [cards.feedback_row(buttons)] if feedback else [],
         }
 
     def notice(self, text: str) -> Payload:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from bot.i18n.wording import Wording
-from bot.ops.report import Period, Report, labelled, spending, utc_minute
+from bot.ops.report import Period, Report, labelled, made_own, spending, utc_minute
 from bot.render.text import clip
 from integrations.discord import limits
 from integrations.discord.markdown import DiscordMarkdown
@@ -38,11 +38,14 @@ def report_embed(
     labels = wording.report_labels
     title = wording.report_period(server, utc_minute(report.since), utc_minute(report.until))
     embed: Embed = {"title": clip(title, limits.EMBED_TITLE)}
+    if report.unreadable:  # a footer is plain text
+        embed["footer"] = {"text": wording.records_unreadable(report.unreadable)}
     if not report.questions:
         embed["description"] = _text(labels.nothing)
         return embed
     asked = labelled(report.outcomes, labels.outcomes)
     asked += labelled(report.refusals, labels.refusals)
+    asked += made_own(report, labels)
     reasons = {str(k): v for k, v in wording.reason_labels.reasons.items()}
     reasons["none"] = labels.no_reason
     up, down = wording.number(report.up), wording.number(report.down)
@@ -63,6 +66,13 @@ def report_embed(
             labels.channels,
             _fitted(
                 f"{place(where)} · **{wording.number(n)}**" for where, n in report.busiest_channels
+            ),
+        ),
+        _field(
+            labels.untrusted,
+            _fitted(
+                f"- {_shown(site, SITE)} · **{wording.number(n)}**"
+                for site, n in report.untrusted_sites
             ),
         ),
     ]

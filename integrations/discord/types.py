@@ -68,8 +68,9 @@ class Emoji(TypedDict):
 
 class Button(TypedDict):
     type: Literal[2]
-    style: Literal[2, 4]
-    """2: secondary (grey); 4: danger (red), for what cannot be undone."""
+    style: Literal[1, 2, 4]
+    """1: primary (blurple), for "Ask a person"; 2: secondary (grey); 4: danger (red), for
+    what cannot be undone."""
     custom_id: str
     label: NotRequired[str]
     emoji: NotRequired[Emoji]

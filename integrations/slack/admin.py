@@ -86,13 +86,15 @@ class SettingsPages:
         channel: str | None,
         period: Period | None = DEFAULT_PERIOD,
         fresh: bool = False,
+        notice: str | None = None,
     ) -> None:
         """Publish ``user``'s Home tab: the page and the report of ``period`` for an admin,
         else how to ask citebot (``period`` None: the caller already found ``user`` no admin);
-        ``fresh``: the report read now (:class:`~integrations.slack.reporting.Reports`)."""
+        ``fresh``: the report read now (:class:`~integrations.slack.reporting.Reports`);
+        ``notice``: a line about the change just made."""
         words = await self.words(user, team)
         if period is not None and await self._bot.members.is_admin(user, fresh=False):
-            blocks = settings_page(await self._page(team, channel), words)
+            blocks = settings_page(await self._page(team, channel, notice), words)
             await self._publish(user, team, channel, words, blocks, period=period, fresh=fresh)
         else:
             await self._publish(user, team, channel, words, members_page(words))
@@ -313,6 +315,10 @@ class SettingsPages:
                     changes += await self._kit.setting_history(place)
         except (StateUnavailable, TimeoutError):
             log.info("the settings page is drawn without its history")
+        try:
+            own_answers = await self._kit.own_answers(Venue(server=team))
+        except StateUnavailable:
+            own_answers = None
         return Page(
             team=team,
             workspace=await self._shown(team, None),
@@ -320,6 +326,7 @@ class SettingsPages:
             channel=await self._shown(team, channel) if channel else None,
             changes=sorted(changes, key=lambda change: change.at, reverse=True),
             notice=notice,
+            own_answers=own_answers,
         )
 
 

@@ -40,6 +40,8 @@ from bot.upstream.errors import UpstreamError
 from bot.upstream.events import Turn
 from integrations.slack.admin import SettingsPages
 from integrations.slack.agent import AgentView
+from integrations.slack.answers_page import OwnAnswersPage
+from integrations.slack.buttons import AnswerButtons
 from integrations.slack.claims import ClaimChecks
 from integrations.slack.conversation import question_text, thread_turns
 from integrations.slack.feedback import Feedback
@@ -112,6 +114,8 @@ class SlackBot:
         self.forgetting.register(app)
         self.reports.register(app)
         Feedback(self).register(app)
+        AnswerButtons(self).register(app)
+        OwnAnswersPage(self).register(app)
         ClaimChecks(self).register(app)
         return app
 
@@ -207,9 +211,11 @@ class SlackBot:
         thread_ts: str,
         follow_up_before: str | None,
         direct: bool,
+        own_answers: bool = True,
     ) -> None:
         """Answer ``text`` in the thread ``thread_ts`` of ``channel`` (``follow_up_before``:
-        the thread's messages before this one are its conversation, "" all of them)."""
+        the thread's messages before this one are its conversation, "" all of them;
+        ``own_answers`` False: from the sources, "Ask the sources" pressed)."""
         locale = await self.locales.locale(user)
         language = catalogue_language(locale)
         place = Venue(server=team, channel=channel, direct=direct)
@@ -243,6 +249,7 @@ class SlackBot:
             thread_id=thread_ts,
             language=language,
             locale=locale,
+            own_answers=own_answers,
         )
         stopped: BaseException | None = None
         outcome: Outcome | None = None

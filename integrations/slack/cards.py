@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n.wording import Labels
-from bot.render.layout import Passage, Source, SourceCard
+from bot.render.layout import Button, Passage, Source, SourceCard
 from bot.render.ports import Payload
 from bot.render.text import clip
 from bot.render.thread import listed
@@ -26,6 +26,7 @@ from integrations.slack.blocks import Block, context, fit, section
 from integrations.slack.markdown import UNFURL_OFF, SlackMarkdown, mrkdwn
 
 __all__ = [
+    "ACTION",
     "FEEDBACK_ACTION",
     "PASSAGES",
     "RELATED_ACTION",
@@ -42,6 +43,10 @@ __all__ = [
 RELATED_ACTION = "citebot_related_"
 """The ``action_id`` prefix of a related-question button (its index follows)."""
 FEEDBACK_ACTION = "citebot_feedback"
+ACTION = "citebot_action_"
+"""The ``action_id`` prefix of a button beside the feedback buttons that asks something of the
+kit (``ask_person``, ``ask_sources``: :data:`bot.render.layout.Action`); the answer it is under
+is the reply that holds them, as for a vote."""
 ALSO_CONSULTED_ROOM = 2800
 """Characters of the also-consulted section, below a section's 3,000."""
 PASSAGES = 8
@@ -89,8 +94,8 @@ class SlackCards:
     def related(self, questions: Sequence[str], labels: Labels) -> Group | None:
         return related(questions, labels)
 
-    def feedback(self, labels: Labels) -> Group:
-        return feedback(labels)
+    def feedback(self, labels: Labels, buttons: Sequence[Button] = ()) -> Group:
+        return feedback(labels, buttons)
 
     def size(self, part: Group) -> tuple[int, int]:
         """Blocks and characters; the feedback buttons' with room for the disclaimer block the
@@ -114,6 +119,8 @@ def document(card: SourceCard, labels: Labels) -> Group:
     lead = "*" + ", ".join(str(n) for n in card.numbers) + ".* "
     room = limits.SECTION_TEXT - len(lead) - 2
     blocks: list[Block] = [section(f"{lead}*{_linked(title, card.url, room)}*")]
+    if card.trust_line:
+        blocks.append(context(fit(card.trust_line, 300)))
     quote_room = min(QUOTE, max(QUOTE_FLOOR, 6000 // len(card.passages)))
     elements: list[Block] = []
     named: list[Block] = []
@@ -222,7 +229,7 @@ def disclaimer(text: str) -> Block:
     return context(fit(text, DISCLAIMER_ROOM))
 
 
-def feedback(labels: Labels) -> Group:
+def feedback(labels: Labels, buttons: Sequence[Button] = ()) -> Group:
     def button(emoji: str, label: str, value: str) -> Block:
         return {
             "text": {"type": "plain_text", "text": emoji},
@@ -236,7 +243,19 @@ def feedback(labels: Labels) -> Group:
         "positive_button": button("👍", labels.good_answer, "up"),
         "negative_button": button("👎", labels.bad_answer, "down"),
     }
-    return Group([{"type": "context_actions", "elements": [element]}], kind="feedback")
+    blocks: list[Block] = [{"type": "context_actions", "elements": [element]}]
+    if buttons:
+        actions = [
+            {
+                "type": "button",
+                "text": {"type": "plain_text", "text": clip(b.label, limits.BUTTON_TEXT)},
+                "action_id": f"{ACTION}{b.action}",
+                "value": b.action,
+            }
+            for b in buttons
+        ]
+        blocks.append({"type": "actions", "elements": actions})
+    return Group(blocks, kind="feedback")
 
 
 def notification(groups: Sequence[Group], labels: Labels) -> str:

@@ -11,19 +11,18 @@ once.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
 from slack_sdk.errors import SlackApiError
 
-from bot.i18n.conversation_words import REASONS, Reason
+from bot.i18n.conversation_words import REASONS, VOTES, Reason
 from bot.i18n.wording import Wording, catalogue_language
 from bot.kit import Venue
 from integrations.slack.blocks import Block, plain_text
+from integrations.slack.buttons import claimed_press, whisper
 from integrations.slack.cards import FEEDBACK_ACTION
-from integrations.slack.sink import vote_key
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
@@ -53,22 +52,19 @@ class Feedback:
 
     async def _on_click(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
-        if not await self._kit.claim(f"action:{body.get('trigger_id')}"):
+        value = str(action.get("value"))
+        press = await claimed_press(self._bot, body) if value in VOTES else None
+        if press is None:
             return
-        container = body.get("container", {})
-        channel, user = str(container.get("channel_id")), str(body["user"]["id"])
-        thread = container.get("thread_ts")
-        team = body.get("user", {}).get("team_id")
-        language = catalogue_language(await self._bot.locales.locale(user))
+        channel, user, thread, language = press.channel, press.user, press.thread, press.language
         refusal = await self._kit.refusal(
-            Venue(server=team, channel=channel, direct=channel.startswith("D")), language
+            Venue(server=press.team, channel=channel, direct=channel.startswith("D")), language
         )
         words = self._kit.wording(language)
         if refusal is not None:
             await self._thank(channel, user, thread, refusal)
             return
-        answer = vote_key(channel, str(container.get("message_ts")))
-        value = str(action.get("value"))
+        answer = press.answer_key
         await self._kit.vote(answer_key=answer, user_id=user, value=value)
         if value == "down" and await self._ask_why(body, answer, channel, thread, words):
             return
@@ -111,14 +107,7 @@ class Feedback:
 
     async def _thank(self, channel: str, user: str, thread: str | None, words: str) -> None:
         """Say ``words`` in the thread, to ``user`` alone."""
-        said = self._kit.presenter.notice(words)
-        with contextlib.suppress(SlackApiError):
-            await self._web.chat_postEphemeral(
-                channel=channel,
-                user=user,
-                thread_ts=thread,
-                **{k: v for k, v in said.items() if k in ("markdown_text", "text", "blocks")},
-            )
+        await whisper(self._bot, channel, user, thread, words)
 
 
 def reason_modal(words: Wording, private_metadata: str) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from slack_sdk.errors import SlackApiError
 
 from bot.i18n.wording import Wording
+from bot.kit import ForgetTooSoon
 from bot.state import StateUnavailable
 from integrations.slack.blocks import Block, context, plain_text, section
 from integrations.slack.limits import BUTTON_TEXT
@@ -90,13 +91,13 @@ def forget_modal(words: Wording, *, team: str, said: str | None = None) -> dict[
     }
 
 
-def forgotten_modal(words: Wording) -> dict[str, Any]:
-    """Done: no button left to press."""
+def forgotten_modal(words: Wording, said: str | None = None) -> dict[str, Any]:
+    """Done (``said``: done a moment ago, nothing done now): no button left to press."""
     return {
         "type": "modal",
         "title": plain_text(words.forget_me_button(), TITLE_ROOM),
         "blocks": [
-            section(mrkdwn(words.forgot_you())),
+            section(mrkdwn(said or words.forgot_you())),
             context(mrkdwn(words.forget_me_leaves(SLACK))),
         ],
     }
@@ -142,6 +143,10 @@ class Forgetting:
         except StateUnavailable:
             said = forget_modal(words, team=team, said=words.could_not_forget())
             await ack(response_action="update", view=said)
+            return
+        except ForgetTooSoon as soon:
+            view = forgotten_modal(words, words.forget_me_too_soon(soon.retry_after))
+            await ack(response_action="update", view=view)
             return
         log.info("forget-me: %d things kept about a person deleted", forgotten)
         await ack(response_action="update", view=forgotten_modal(words))

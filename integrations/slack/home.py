@@ -10,6 +10,7 @@ element's ``block_id`` says which place and setting it changes (``channel:langua
 view's ``private_metadata`` which team and channel the page shows: the page carries its own
 state, so any worker can act on it.
 
+The workspace's own answers follow its settings (:mod:`integrations.slack.answers_page`).
 Below the settings come an admin's report (:mod:`integrations.slack.report`) and everyone's
 "Delete my data" (:mod:`integrations.slack.forgetting`): a page is a list of parts
 (:func:`settings_page` returns blocks; the views wrap them).
@@ -27,7 +28,6 @@ from babel.dates import format_datetime
 
 from bot.i18n.wording import LANGUAGES, Wording, language_name
 from bot.places import (
-    DISCLAIMER_LIMIT,
     KEYS,
     MOST_A_DAY,
     MOST_DOLLARS,
@@ -36,10 +36,12 @@ from bot.places import (
     SettingRefused,
     Value,
 )
-from bot.places.keys import read_value, value_as_said, written
+from bot.places.keys import longest_written, read_value, value_as_said, written
+from bot.places.own import OwnAnswer, as_changed
 from bot.render.text import clip
 from bot.render.thread import listed
 from bot.state import SettingChange
+from integrations.slack.answers_page import answers_blocks
 from integrations.slack.blocks import Block, context, fit, plain_text, section
 from integrations.slack.limits import SECTION_TEXT
 from integrations.slack.markdown import mrkdwn
@@ -100,6 +102,8 @@ class Page:
     channel: Shown | None = None
     changes: Sequence[SettingChange] = ()
     notice: str | None = None
+    own_answers: Sequence[OwnAnswer] | None = None
+    """The workspace's own answers (None: the page shows no such section)."""
 
 
 def metadata(team: str, channel: str | None, **more: str) -> str:
@@ -116,6 +120,8 @@ def settings_page(page: Page, words: Wording) -> list[Block]:
         blocks.append(context(fit(page.notice, 2000)))
     blocks.append(section(f"*{mrkdwn(labels.workspace)}*"))
     blocks += _settings(page.workspace, words)
+    if page.own_answers is not None:
+        blocks += answers_blocks(page.own_answers, words)
     blocks.append({"type": "divider"})
     if page.channel is not None and page.channel_id is not None:
         heading = mrkdwn(this_channel(words, "\0")).replace("\0", f"<#{page.channel_id}>")
@@ -173,11 +179,12 @@ def edit_form(
     settings = shown.settings
     own = settings.set_in[key]
     current = written(getattr(settings, key)) if _set_in_the_place_shown(own, shown) else ""
+    most = longest_written(KEYS[key])
     hints = {
         "count": lambda: words.count_hint(MOST_A_DAY),
         "dollars": lambda: words.dollars_hint(MOST_DOLLARS),
     }
-    hint = hints.get(KEYS[key].kind, lambda: words.text_hint(DISCLAIMER_LIMIT))()
+    hint = hints.get(KEYS[key].kind, lambda: words.text_hint(most))()
     empty = (
         words.empty_follows_workspace()
         if shown.scope == "channel"
@@ -186,7 +193,7 @@ def edit_form(
     element: Block = {
         "type": "plain_text_input",
         "action_id": EDIT_ACTION,
-        "max_length": max(DISCLAIMER_LIMIT, len(str(MOST_A_DAY))),
+        "max_length": most,
     }
     if current:
         element["initial_value"] = current
@@ -304,4 +311,4 @@ def _written(key: str, text: str | None, words: Wording) -> str:
     try:
         return fit(value_text(key, read_value(KEYS[key], text), words), CHANGED_VALUE)
     except (SettingRefused, KeyError):
-        return fit(text, CHANGED_VALUE)
+        return fit(as_changed(key, text) or text, CHANGED_VALUE)

@@ -54,6 +54,10 @@ SLACK = Platform(
         channel=r"[CGD][A-Z0-9]{2,}",
         channel_name="CHANNEL_ID",
         upper=True,
+        # "Ask a person" mentions a user group (<!subteam^S…>) or a person (<@U…>, W… in an
+        # Enterprise Grid organisation)
+        handoff=r"S[A-Z0-9]{2,}|[UW][A-Z0-9]{2,}",
+        handoff_names=("S…", "U…"),
     ),
     # A workspace is already a fence: its members' DMs with the app pass the channel allowlist.
     direct_messages_fenced=False,

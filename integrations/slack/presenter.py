@@ -5,7 +5,9 @@ Discord."""
 
 from __future__ import annotations
 
-from bot.render.ports import Payload
+from collections.abc import Sequence
+
+from bot.render.ports import Button, Payload
 from bot.render.text import clip
 from integrations.slack import cards, limits
 from integrations.slack.markdown import UNFURL_OFF, SlackMarkdown, mrkdwn
@@ -27,8 +29,10 @@ class SlackPresenter:
     message_limit = limits.MARKDOWN
     footnote_width = 4
 
-    def answer_message(self, text: str, *, feedback: bool) -> Payload:
-        return {"markdown_text": text, **UNFURL_OFF}
+    def answer_message(
+        self, text: str, *, feedback: bool, buttons: Sequence[Button] = ()
+    ) -> Payload:
+        return {"markdown_text": text, **UNFURL_OFF}  # buttons: in the thread, by 👍/👎
 
     def notice(self, text: str) -> Payload:
         return {"text": clip(mrkdwn(text), limits.TEXT), **UNFURL_OFF}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, Period, Report, labelled, spending, utc_minute
+from bot.ops.report import PERIODS, Period, Report, labelled, made_own, spending, utc_minute
 from bot.render.text import clip
 from bot.render.thread import listed
 from integrations.slack.blocks import Block, context, plain_text, section
@@ -62,6 +62,8 @@ def unread_report(words: Wording, since: float, until: float, period: Period) ->
 def report_blocks(report: Report, *, period: Period, words: Wording, kept: str) -> list[Block]:
     """``report`` of the workspace; ``kept`` is ``ANSWER_LOG`` (why no question is listed)."""
     blocks = [{"type": "divider"}, period_heading(words, report.since, report.until, period)]
+    if report.unreadable:
+        blocks.append(context(mrkdwn(words.records_unreadable(report.unreadable))))
     labels = words.report_labels
     if not report.questions:
         return [*blocks, context(mrkdwn(labels.nothing))]
@@ -69,6 +71,7 @@ def report_blocks(report: Report, *, period: Period, words: Wording, kept: str) 
     reasons["none"] = labels.no_reason
     up, down = words.number(report.up), words.number(report.down)
     asked = labelled(report.outcomes, labels.outcomes) + labelled(report.refusals, labels.refusals)
+    asked += made_own(report, labels)
     parts = [
         _part(labels.answers, _counts(asked, words)),
         _part(labels.votes, [f"👍 *{up}* · 👎 *{down}*"]),
@@ -86,6 +89,9 @@ def report_blocks(report: Report, *, period: Period, words: Wording, kept: str) 
     blocks += [part for part in parts if part is not None]
     blocks += _questions(report, words, kept)
     blocks += _unfound(report, words)
+    if report.untrusted_sites:
+        sites = [f"{clip(site, SITE)} · {words.number(n)}" for site, n in report.untrusted_sites]
+        blocks += [section(f"*{mrkdwn(labels.untrusted)}*"), _plain(sites)]
     return blocks
 
 

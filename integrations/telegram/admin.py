@@ -2,7 +2,8 @@
 
 ``/settings`` lists the settings in effect and where each comes from, with a button for each
 switch and each language; ``/settings set KEY VALUE`` and ``/settings unset KEY`` change any
-setting (a number, the disclaimer), ``/settings history`` lists who changed what. Every command
+setting (a number, the disclaimer), ``/settings history`` lists who changed what, and
+``/settings answers`` the group's own answers (:mod:`.answers_view`). Every command
 and every press is admitted afresh (:mod:`.admins`), and changes go through the kit
 (:meth:`~bot.kit.PlatformKit.change_setting`): a value refused is said in one line naming it
 and what it takes, a store that does not answer is said, and nothing changes.
@@ -18,6 +19,7 @@ from bot.i18n.wording import Wording
 from bot.places import KEYS, SettingRefused
 from bot.state import StateUnavailable
 from integrations.telegram.admins import AdminCommand
+from integrations.telegram.answers_view import own_answers_command
 from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
 from integrations.telegram.markdown import TelegramHTML, visible
 from integrations.telegram.settings_view import (
@@ -61,6 +63,9 @@ class SettingsAdmin(AdminCommand):
             said = await self._change(message, message.from_user, words, arguments.strip(), None)
         elif verb == "history":
             said = await self._history(message, words)
+        elif verb == "answers":
+            where = fence(chat_of(message))
+            said = await own_answers_command(self._kit, where, message.from_user, words, arguments)
         elif not verb:
             await self._listing(message, words)
             return

@@ -13,11 +13,13 @@ conversation was forgotten. In a group, a bare reply to citebot is answered wher
 ``follow_ups_without_mention`` is on, and every new message where ``auto_answer`` is.
 ``/check`` in reply to a message asks the sources about it; ``/settings`` and ``/report`` are
 the group's admins' (:mod:`.admin`, :mod:`.report`), ``/forget_me`` everyone's
-(:mod:`.forgetting`). Each person reads citebot's words in their Telegram language.
+(:mod:`.forgetting`); "Ask the sources" and "Ask a person" are the asker's
+(:mod:`.buttons`). Each person reads citebot's words in their Telegram language.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
@@ -26,12 +28,15 @@ from typing import Any
 from aiogram.types import CallbackQuery, Message, Update, User
 
 from bot.answer import Question
+from bot.i18n.conversation_words import REASONS, VOTES
 from bot.i18n.wording import catalogue_language
 from bot.kit import PlatformKit
+from bot.ops.report import PERIODS
 from bot.render.dialect import ZWSP
 from bot.upstream.events import Turn
 from integrations.telegram.admin import SettingsAdmin
-from integrations.telegram.cards import FEEDBACK, RELATED
+from integrations.telegram.buttons import AnswerButtons
+from integrations.telegram.cards import ACTION, FEEDBACK, RELATED, RELATED_BUTTONS
 from integrations.telegram.chatting import answer_press, chat_of, fence, topic_of
 from integrations.telegram.check import ClaimCheck
 from integrations.telegram.conversation import Asked, asked, command_of, for_everyone
@@ -40,12 +45,12 @@ from integrations.telegram.forgetting import FORGET, Forgetting
 from integrations.telegram.place import Chat, Place
 from integrations.telegram.report import GroupReport
 from integrations.telegram.report_view import PERIOD
-from integrations.telegram.settings_view import SETTING
+from integrations.telegram.settings_view import SETTING, pressed_setting
 from integrations.telegram.sink import TelegramSink
 from integrations.telegram.thread import Abilities
 from integrations.telegram.wire import TelegramApi
 
-__all__ = ["ALLOWED_UPDATES", "TelegramBot"]
+__all__ = ["ALLOWED_UPDATES", "TelegramBot", "made_here"]
 
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
 """What the bot asks Telegram for: messages (private chats, and what privacy mode lets through
@@ -77,6 +82,7 @@ class TelegramBot:
         self.forgetting = Forgetting(api=api, kit=kit)
         checks = ClaimCheck(api=api, kit=kit, ask=self._ask_starting)
         self.feedback = Feedback(api=api, kit=kit)
+        self.buttons = AnswerButtons(api=api, kit=kit, ask_again=self._from_the_sources)
         self._commands: dict[str, Command] = {
             "settings": settings.command,
             "report": report.command,
@@ -90,16 +96,18 @@ class TelegramBot:
         }
 
     async def handle(self, update: Update) -> None:
-        """Claim an update meant for citebot and hand its answer to a task; fast, so that a
-        reader or a webhook delivery is never held up by an answer."""
+        """Claim an update meant for citebot and hand what it asks (an answer, a command, a
+        press) to a task; fast, so that a reader or a webhook delivery is never held up by
+        one chat (a press's edit waiting out its chat's 429 included)."""
         if update.message is not None:
             await self._on_message(update, update.message)
         elif update.callback_query is not None:
             query = update.callback_query
             data = query.data or ""
-            ours = data.startswith((FEEDBACK, REASON, RELATED, *self._presses))
-            if ours and await self._claim(update):
-                await self._on_button(query, data)
+            if not made_here(data):  # forged, or another bot's: answered, nothing else
+                self.kit.spawn(answer_press(self.api, query))
+            elif await self._claim(update):
+                self.kit.spawn(self._on_button(query, data))
         elif update.my_chat_member is not None and await self._claim(update):
             self.forgetting.member_changed(update.my_chat_member)
 
@@ -157,10 +165,11 @@ class TelegramBot:
         place: Place,
         thread: str,
         context: str | None = None,
+        own_answers: bool = True,
     ) -> None:
         """Answer ``text`` asked by ``user`` at ``place``, in conversation ``thread``
         (``context``: the bot's message a reply answers, where its conversation was
-        forgotten)."""
+        forgotten; ``own_answers`` False: from the sources, "Ask the sources" pressed)."""
         chat = place.chat
         language = catalogue_language(user.language_code)
 
@@ -191,6 +200,7 @@ class TelegramBot:
             server_id=str(chat.id),
             language=language,
             locale=user.language_code,
+            own_answers=own_answers,
         )
         if context and not await self.kit.remembered(question):
             question = replace(question, history=(Turn("assistant", context),))
@@ -229,13 +239,17 @@ class TelegramBot:
             await answer_press(self.api, query, refusal, alert=True)
         elif data.startswith((FEEDBACK, REASON)):
             await self.feedback.pressed(query, message, data)
+        elif data.startswith(ACTION):
+            await self.buttons.pressed(query, message, data)
         else:
             await answer_press(self.api, query)
             label = _label(message, data)
             if label:
                 self.kit.spawn(self._related(query.from_user, message, label))
 
-    async def _related(self, user: User, message: Message, text: str) -> None:
+    async def _related(
+        self, user: User, message: Message, text: str, *, own_answers: bool = True
+    ) -> None:
         """A related question pressed: asked in the conversation of the message it is under,
         which the answer replies to."""
         chat = chat_of(message)
@@ -246,7 +260,34 @@ class TelegramBot:
             user=user,
             place=Place(chat, topic=topic_of(message), question=message.message_id),
             thread=thread,
+            own_answers=own_answers,
         )
+
+    async def _from_the_sources(self, text: str, user: User, message: Message) -> None:
+        """ "Ask the sources" pressed under an own answer: its question, of the sources."""
+        await self._related(user, message, text, own_answers=False)
+
+
+_MADE: dict[str, Callable[[str], bool]] = {
+    FEEDBACK: lambda value: value in VOTES,
+    REASON: lambda value: value in REASONS,
+    RELATED: lambda value: value in {str(index) for index in range(RELATED_BUTTONS)},
+    SETTING: lambda value: pressed_setting(SETTING + value) is not None,
+    PERIOD: lambda value: value in PERIODS,
+    FORGET: lambda value: re.fullmatch("[0-9]{1,20}", value) is not None,
+    ACTION: lambda value: value in ("ask_sources", "ask_person"),
+}
+"""Each button citebot makes, by its ``callback_data`` prefix: whether what follows is a value
+it writes there."""
+
+
+def made_here(data: str) -> bool:
+    """Whether ``data`` is a button's ``callback_data`` citebot itself makes: the Bot API
+    passes on whatever a client sends as a press, so anything else is no press of citebot's
+    and is neither acted on nor counted."""
+    return any(
+        data.startswith(prefix) and made(data[len(prefix) :]) for prefix, made in _MADE.items()
+    )
 
 
 def _label(message: Message, data: str) -> str:

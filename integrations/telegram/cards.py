@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n.wording import Labels
-from bot.render.layout import Passage, Source, SourceCard
+from bot.render.layout import Button, Passage, Source, SourceCard
 from bot.render.ports import Payload
 from bot.render.text import clip, superscript
 from bot.render.thread import listed
@@ -28,6 +28,7 @@ from integrations.telegram.limits import RICH_BLOCKS, RICH_TEXT
 from integrations.telegram.markdown import TelegramHTML, visible
 
 __all__ = [
+    "ACTION",
     "FEEDBACK",
     "RELATED",
     "SEPARATOR",
@@ -42,6 +43,10 @@ RELATED = "rq:"
 """The ``callback_data`` prefix of a related-question button (its index follows)."""
 FEEDBACK = "fb:"
 """The ``callback_data`` prefix of a feedback button (``up`` or ``down`` follows)."""
+ACTION = "ac:"
+"""The ``callback_data`` prefix of a button under an answer that asks something of the kit
+(``ask_person``, ``ask_sources``: :data:`bot.render.layout.Action`); the answer it is under is
+the message it is on."""
 SEPARATOR = "<hr/>"
 """Between the parts of a thread message: one of them refused can be left out."""
 PASSAGES = 4
@@ -100,7 +105,7 @@ class TelegramCards:
     def related(self, questions: Sequence[str], labels: Labels) -> Part | None:
         return related(questions, labels)
 
-    def feedback(self, labels: Labels) -> None:
+    def feedback(self, labels: Labels, buttons: Sequence[Button] = ()) -> None:
         return None  # under the answer
 
     def size(self, part: Part) -> tuple[int, int]:
@@ -129,6 +134,8 @@ def document(card: SourceCard, labels: Labels) -> Part:
     target = _HTML.link_url(card.url) if card.url else None
     shown = f'<a href="{html.escape(target)}">{title}</a>' if target else title
     head = [f"<p><b>{numbers} {shown}</b></p>"]
+    if card.trust_line:
+        head.append(f"<p><i>{_text(card.trust_line)}</i></p>")
     if not any(passage.quote for passage in card.passages) and (about := _about(card, None)):
         head.append(f"<p><i>{about}</i></p>")
     pieces = _passages(card, labels)
@@ -219,16 +226,19 @@ def related(questions: Sequence[str], labels: Labels) -> Part | None:
     return Part(f"<p><b>{_text(labels.related)}</b></p>", buttons=buttons)
 
 
-def feedback_keyboard() -> dict[str, Any]:
-    """👍 and 👎 under a finished answer."""
-    return {
-        "inline_keyboard": [
-            [
-                {"text": "👍", "callback_data": f"{FEEDBACK}up"},
-                {"text": "👎", "callback_data": f"{FEEDBACK}down"},
-            ]
+def feedback_keyboard(buttons: Sequence[Button] = ()) -> dict[str, Any]:
+    """👍 and 👎 under a finished answer, and a row for each of ``buttons`` ("Ask a person")."""
+    rows: list[list[dict[str, str]]] = [
+        [
+            {"text": "👍", "callback_data": f"{FEEDBACK}up"},
+            {"text": "👎", "callback_data": f"{FEEDBACK}down"},
         ]
-    }
+    ]
+    rows += [
+        [{"text": clip(button.label, BUTTON_TEXT), "callback_data": f"{ACTION}{button.action}"}]
+        for button in buttons
+    ]
+    return {"inline_keyboard": rows}
 
 
 def parts_of(payload: Payload) -> list[str]:

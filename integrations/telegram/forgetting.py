@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message, User
 
 from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import FORGET_RETRIES, PlatformKit
+from bot.kit import FORGET_RETRIES, ForgetTooSoon, PlatformKit
 from bot.state import StateUnavailable
 from integrations.telegram.chatting import answer_press, chat_of, fence, keyboard, reply, show
 from integrations.telegram.markdown import TelegramHTML
@@ -83,6 +83,10 @@ class Forgetting:
             said = _HTML.escape(words.could_not_forget(), line_start=True)
             button = keyboard([[(words.forget_me_button(), f"{FORGET}{user.id}")]])
             await show(self._api, message, f"{said}\n\n{_asked(words)}", buttons=button)
+            return
+        except ForgetTooSoon as soon:
+            said = words.forget_me_too_soon(soon.retry_after)
+            await show(self._api, message, _HTML.escape(said, line_start=True))
             return
         log.info("forget-me: %d things kept about a person deleted", forgotten)
         done = f"{words.forgot_you()}\n\n{words.forget_me_leaves(TELEGRAM)}"

@@ -48,7 +48,10 @@ TELEGRAM = Platform(
     direct_messages_fenced=True,
     # A place is its chat: a group (a negative id) or a private chat (the person's id); a
     # forum topic is in its group.
-    place_ids=PlaceIds(server=r"-?[0-9]{1,20}", server_name="CHAT_ID"),
+    # "Ask a person" names the chat's administrators (getChatAdministrators), each by a mention
+    place_ids=PlaceIds(
+        server=r"-?[0-9]{1,20}", server_name="CHAT_ID", handoff="admins", handoff_names=("admins",)
+    ),
     sync_commands=_sync_commands,
     manifest=_manifest,
 )

@@ -4,7 +4,9 @@ last message, and the citation cards as rich messages replying to it (:mod:`.car
 
 from __future__ import annotations
 
-from bot.render.ports import Payload
+from collections.abc import Sequence
+
+from bot.render.ports import Button, Payload
 from bot.render.text import clip
 from integrations.telegram import cards, limits
 from integrations.telegram.markdown import TelegramHTML
@@ -25,7 +27,9 @@ class TelegramPresenter:
     message_limit = limits.TEXT
     footnote_width = 4
 
-    def answer_message(self, text: str, *, feedback: bool) -> Payload:
+    def answer_message(
+        self, text: str, *, feedback: bool, buttons: Sequence[Button] = ()
+    ) -> Payload:
         payload: Payload = {
             "method": "sendMessage",
             "text": text,
@@ -33,7 +37,7 @@ class TelegramPresenter:
             "link_preview_options": NO_PREVIEW,
         }
         if feedback:
-            payload["reply_markup"] = cards.feedback_keyboard()
+            payload["reply_markup"] = cards.feedback_keyboard(buttons)
         return payload
 
     def notice(self, text: str) -> Payload:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, Report, labelled, spending, utc_minute
+from bot.ops.report import PERIODS, Report, labelled, made_own, spending, utc_minute
 from bot.render.text import clip
 from integrations.telegram.chatting import keyboard
 from integrations.telegram.limits import TEXT
@@ -47,6 +47,8 @@ def report_text(report: Report, *, group: str, wording: Wording, kept: str) -> s
     labels = wording.report_labels
     title = wording.report_period(group, utc_minute(report.since), utc_minute(report.until))
     lines = [f"<b>{_text(title)}</b>"]
+    if report.unreadable:
+        lines.append(_text(wording.records_unreadable(report.unreadable)))
     if not report.questions:
         return "\n".join([*lines, _text(labels.nothing)])
     number = wording.number
@@ -64,6 +66,7 @@ def report_text(report: Report, *, group: str, wording: Wording, kept: str) -> s
                 [
                     *labelled(report.outcomes, labels.outcomes),
                     *labelled(report.refusals, labels.refusals),
+                    *made_own(report, labels),
                 ],
                 wording,
             ),
@@ -78,6 +81,13 @@ def report_text(report: Report, *, group: str, wording: Wording, kept: str) -> s
             [
                 f"{_text(label)}: <b>{_text(value)}</b>"
                 for label, value in spending(report, wording)
+            ],
+        ),
+        (
+            labels.untrusted,
+            [
+                f"• {_text(clip(site, SITE))} · <b>{wording.number(n)}</b>"
+                for site, n in report.untrusted_sites
             ],
         ),
     ]

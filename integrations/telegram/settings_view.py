@@ -18,6 +18,7 @@ from typing import Any
 from bot.i18n.wording import LANGUAGES, Wording, language_name
 from bot.places import KEYS, PlaceSettings
 from bot.places.keys import Value, value_as_said
+from bot.places.own import as_changed
 from bot.render.text import clip
 from bot.state import SettingChange
 from integrations.telegram.chatting import keyboard
@@ -99,11 +100,15 @@ def _flipped(on: bool) -> str:
 
 def pressed_setting(data: str) -> tuple[str, str | None] | None:
     """The setting a button sets and its value (None: follow the default); None if the data
-    is not a setting's button of Telegram's."""
+    is not one :func:`settings_buttons` makes (callback data can be forged)."""
     key, equals, value = data.removeprefix(SETTING).partition("=")
-    if not data.startswith(SETTING) or not equals or key not in TELEGRAM_KEYS:
+    if not data.startswith(SETTING) or not equals:
         return None
-    return key, value or None
+    if key in _SWITCHES and value in ("on", "off"):
+        return key, value
+    if key == "language" and (value in LANGUAGES or not value):
+        return key, value or None
+    return None
 
 
 def history_text(changes: Sequence[SettingChange], words: Wording) -> str:
@@ -123,8 +128,8 @@ def history_text(changes: Sequence[SettingChange], words: Wording) -> str:
         when = datetime.fromtimestamp(change.at, UTC).strftime("%Y-%m-%d %H:%M")
         line = (
             f"• {when} · <code>{_HTML.escape(change.by, line_start=False)}</code> · "
-            f"<code>{change.key}</code>: {_written(change.old, words)} → "
-            f"{_written(change.new, words)}"
+            f"<code>{change.key}</code>: {_written(change.key, change.old, words)} → "
+            f"{_written(change.key, change.new, words)}"
         )
         if _HTML.length(line) + 1 > room:
             break
@@ -133,7 +138,8 @@ def history_text(changes: Sequence[SettingChange], words: Wording) -> str:
     return "\n".join([f"<i>{head}</i>", *lines])
 
 
-def _written(value: str | None, words: Wording) -> str:
-    if value is None:
+def _written(key: str, value: str | None, words: Wording) -> str:
+    shown = as_changed(key, value)
+    if shown is None:
         return _HTML.escape(words.settings_labels.not_set, line_start=False)
-    return _HTML.escape(clip(value, _SHOWN_VALUE), line_start=False)
+    return _HTML.escape(clip(shown, _SHOWN_VALUE), line_start=False)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from rich.markup import escape as rich_escape
 
 from bot.i18n.wording import Labels
-from bot.render.layout import Passage, Source, SourceCard
+from bot.render.layout import Button, Passage, Source, SourceCard
 from bot.render.ports import Payload
 from bot.render.text import clip, superscript
 from bot.verify import Verdict
@@ -43,7 +43,7 @@ class TerminalCards:
     def related(self, questions: Sequence[str], labels: Labels) -> str | None:
         return related(questions, labels) if questions else None
 
-    def feedback(self, labels: Labels) -> None:
+    def feedback(self, labels: Labels, buttons: Sequence[Button] = ()) -> None:
         return None  # nobody to tell
 
     def size(self, part: str) -> tuple[int, int]:
@@ -64,6 +64,8 @@ def document(card: SourceCard, labels: Labels) -> str:
     ]
     if card.url:
         lines.append(f"[dim]{rich_escape(card.url)}[/dim]")
+    if card.trust_line:
+        lines.append(f"[yellow]{rich_escape(card.trust_line)}[/yellow]")
     supporting = card.supporting
     for passage in card.passages:
         lines += _passage(passage, numbered=card.numbered)

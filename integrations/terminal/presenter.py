@@ -4,7 +4,9 @@ document a short paragraph with its URL printed as text (:mod:`.cards`)."""
 
 from __future__ import annotations
 
-from bot.render.ports import Payload
+from collections.abc import Sequence
+
+from bot.render.ports import Button, Payload
 from integrations.terminal.cards import TerminalCards
 from integrations.terminal.markdown import TerminalMarkdown
 
@@ -23,8 +25,10 @@ class TerminalPresenter:
         :attr:`integrations.terminal.sink.TerminalSink.hyperlinks`); else URLs are text."""
         self.markdown = TerminalMarkdown(hyperlinks=hyperlinks)
 
-    def answer_message(self, text: str, *, feedback: bool) -> Payload:
-        return {"markup": text}
+    def answer_message(
+        self, text: str, *, feedback: bool, buttons: Sequence[Button] = ()
+    ) -> Payload:
+        return {"markup": text}  # no buttons: nothing to press in a terminal
 
     def notice(self, text: str) -> Payload:
         """Plain words, not markup: the terminal sink prints notices on stderr."""

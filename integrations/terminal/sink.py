@@ -17,13 +17,20 @@ from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
 
+from bot.ops.printable import terminal_text
 from bot.render.ports import Payload
 
 __all__ = ["TerminalSink"]
 
 
+def _printed(markup: str) -> Text:
+    """A payload as the terminal shows it: what the upstream wrote reaches it without the
+    characters a terminal acts on (an ESC sequence, a bidi override)."""
+    return Text.from_markup(terminal_text(markup))
+
+
 def _renderable(messages: Sequence[Payload]) -> Group:
-    return Group(*(Text.from_markup(m["markup"]) for m in messages if "markup" in m))
+    return Group(*(_printed(m["markup"]) for m in messages if "markup" in m))
 
 
 class TerminalSink:
@@ -74,7 +81,7 @@ class TerminalSink:
             self._console.rule(self._sources, style="dim")
         for payload in self._thread:
             if "markup" in payload:
-                self._console.print(Text.from_markup(payload["markup"]))
+                self._console.print(_printed(payload["markup"]))
 
     def _spinner(self, status: str) -> Live:
         spinner = Spinner("dots", text=Text(status + " ", style="dim"))

@@ -61,8 +61,8 @@ async def checker(site: Site) -> AsyncIterator[QuoteChecker]:
 @pytest.fixture
 def register_platform(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
     """Installs a distribution whose ``citebot.platforms`` entry point is a platform the worker
-    runs, its places one group each (ids as Telegram's chats), on this test's ``sys.path``
-    only: a platform another distribution adds."""
+    runs, its places one group each (ids as Telegram's chats, "Ask a person" reaching their
+    ``admins``), on this test's ``sys.path`` only: a platform another distribution adds."""
 
     def register(name: str) -> None:
         (tmp_path / f"citebot_{name}_platform.py").write_text(
@@ -72,7 +72,8 @@ def register_platform(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callab
             "    connected.set()\n\n"
             f"PLATFORM = Platform(name={name!r}, presenter=lambda: None,"
             " environment=PlatformSettings, runner=lambda: run,"
-            " place_ids=PlaceIds(server=r'-?[0-9]{1,20}', server_name='CHAT_ID'))\n"
+            " place_ids=PlaceIds(server=r'-?[0-9]{1,20}', server_name='CHAT_ID',"
+            " handoff='admins', handoff_names=('admins',)))\n"
         )
         info = tmp_path / f"citebot_{name}_platform-0.1.dist-info"
         info.mkdir()

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot.i18n.wording import Labels
 from bot.render.commonmark import CommonMarkSyntax
 from bot.render.layout import Source, SourceCard
-from bot.render.ports import Payload, Standalone
+from bot.render.ports import Button, Payload, Standalone
 
 __all__ = ["PlainPresenter"]
 
@@ -46,6 +46,7 @@ class _Cards:
                 "quote": passage.quote,
                 "url": card.url,
                 "verdict": passage.verdict_line,
+                "trust": card.trust_line,
             }
         ]
 
@@ -55,7 +56,7 @@ class _Cards:
     def related(self, questions: Sequence[str], labels: Labels) -> Standalone | None:
         return Standalone({"related": list(questions)}) if questions else None
 
-    def feedback(self, labels: Labels) -> None:
+    def feedback(self, labels: Labels, buttons: Sequence[Button] = ()) -> None:
         return None
 
     def size(self, part: Payload) -> tuple[int, int]:
@@ -73,8 +74,13 @@ class PlainPresenter:
     message_limit = 2000
     footnote_width = 5
 
-    def answer_message(self, text: str, *, feedback: bool) -> Payload:
-        return {"content": text, "feedback": feedback}
+    def answer_message(
+        self, text: str, *, feedback: bool, buttons: Sequence[Button] = ()
+    ) -> Payload:
+        payload: Payload = {"content": text, "feedback": feedback}
+        if buttons:
+            payload["buttons"] = [button.action for button in buttons]
+        return payload
 
     def notice(self, text: str) -> Payload:
         return {"content": text}

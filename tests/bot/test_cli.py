@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.patience import PATIENCE
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -271,7 +272,7 @@ async def test_demo_server_serves_the_magisterium_wire_until_stopped() -> None:
     )
     try:
         assert server.stderr is not None
-        announced = (await asyncio.wait_for(server.stderr.readline(), 20)).decode()
+        announced = (await asyncio.wait_for(server.stderr.readline(), PATIENCE)).decode()
         base = re.search(r"(http://127\.0\.0\.1:\d+/v1)", announced)
         assert base is not None, announced
         async with httpx.AsyncClient() as http:
@@ -289,7 +290,7 @@ async def test_demo_server_serves_the_magisterium_wire_until_stopped() -> None:
         assert body["citations"][0]["document_index"] == 0
     finally:
         server.send_signal(signal.SIGINT)
-        await asyncio.wait_for(server.wait(), 10)
+        await asyncio.wait_for(server.wait(), PATIENCE)
     assert server.returncode in (0, 130)
 
 

@@ -16,6 +16,7 @@ from bot.answer import Question
 from bot.inflight import InFlight, Orphan, Times, Whereabouts
 from bot.render.ports import Payload
 from bot.state.coordination import Coordination, open_coordination, shared_coordination
+from tests.patience import PATIENCE
 from tests.sim.redis_server import free_port
 
 FAST = Times(beat=0.1, ttl=0.4, close_grace=1.0)
@@ -53,7 +54,7 @@ class Closer:
         self.changed.set()
 
     async def first(self) -> Orphan:
-        await asyncio.wait_for(self.changed.wait(), 10)
+        await asyncio.wait_for(self.changed.wait(), PATIENCE)
         return self.closed[0]
 
 

@@ -18,6 +18,7 @@ from bot.service import AnswerService, Limits
 from bot.state import open_state
 from bot.upstream.client import AnswerClient
 from tests.bot.presenter import PlainPresenter
+from tests.patience import PATIENCE
 from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk
 
 NOW = Pacer(min_interval=0.0)
@@ -41,7 +42,7 @@ class Sink:
         pass
 
     async def wait_for(self, words: str) -> None:
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(PATIENCE):
             while not any(words in text for text in self.shown):
                 self.changed.clear()
                 await self.changed.wait()

@@ -21,7 +21,8 @@ from redis.exceptions import TimeoutError as RedisTimeout
 
 from bot.admission import Admission
 from bot.ops.metrics import Metrics
-from bot.service import AnswerService, Limits, answer_service
+from bot.service import AnswerService, Limits
+from bot.serving import answer_service
 from bot.state import open_state
 from bot.state.failopen import FailOpenState
 from bot.upstream.client import AnswerClient

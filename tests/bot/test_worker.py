@@ -19,6 +19,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
+from tests.patience import PATIENCE
 from tests.sim.redis_server import free_port
 from tests.sim.slack import SlackSim
 from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk, magisterium_citation
@@ -52,7 +53,7 @@ class Worker:
         return self.process.returncode, time.monotonic() - started, stderr.decode()
 
 
-async def dedup_hits(running: list[Worker], *, expected: int, within: float = 10) -> float:
+async def dedup_hits(running: list[Worker], *, expected: int, within: float = PATIENCE) -> float:
     """The workers' dropped duplicates, once they reach ``expected`` (acks precede handling)."""
     deadline = time.monotonic() + within
     while True:
@@ -127,7 +128,7 @@ async def workers(
         for port in ports
     ]
     try:
-        await sim.wait_connections(count, within=30)
+        await sim.wait_connections(count)
         yield started
     finally:
         for worker in started:
@@ -157,9 +158,7 @@ async def test_an_event_delivered_to_two_workers_and_redelivered_is_answered_onc
     sim, upstream = world
     async with workers(2, sim, upstream, fresh_redis) as both:
         delivery = await sim.mention("C1", "What is hope?", to_all=True)
-        await sim.wait_for(
-            lambda: any(m.blocks for m in sim.bot_replies("C1", delivery.ts)), within=20
-        )
+        await sim.wait_for(lambda: any(m.blocks for m in sim.bot_replies("C1", delivery.ts)))
         again = await sim.redeliver(delivery, to_all=True)
         await sim.acked(again)
         dropped = await dedup_hits(both, expected=3)
@@ -188,7 +187,7 @@ async def test_the_per_user_limit_is_shared_across_workers(
         asked = []
         for n in range(3):  # to the workers in turn
             asked.append(await sim.mention(f"C{n}", f"Question {n}?", user="U_SAME", via=n % 2))
-            await sim.wait_for(functools.partial(past_thinking, sim, f"C{n}", asked[n].ts), 20)
+            await sim.wait_for(functools.partial(past_thinking, sim, f"C{n}", asked[n].ts))
         refused = sim.bot_replies("C2", asked[2].ts)
         for worker in both:
             await worker.stop()
@@ -205,7 +204,6 @@ async def test_sigterm_mid_answer_closes_it_with_a_note_and_exits_0(
         delivery = await sim.mention("C1", "A long question?")
         await sim.wait_for(  # the first text, where the status said "thinking"
             lambda: any("first half" in m.shown for m in sim.bot_replies("C1", delivery.ts)),
-            within=20,
         )
         code, seconds, log = await worker.stop()
     assert code == 0

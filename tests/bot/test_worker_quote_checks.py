@@ -28,7 +28,7 @@ async def test_a_worker_on_the_demo_edits_found_into_every_card() -> None:
                 parts = [p for b in blocks if b["type"] == "rich_text" for p in b["elements"]]
                 return sum(1 for part in parts if part["type"] == "rich_text_quote")
 
-            await sim.wait_for(lambda: found() and found() == quotes(), within=30)
+            await sim.wait_for(lambda: found() and found() == quotes())
             code, _, log = await worker.stop()
     assert code == 0
     [line] = answer_lines(log)

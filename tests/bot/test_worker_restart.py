@@ -75,7 +75,7 @@ async def test_with_no_state_url_settings_and_the_answer_log_outlive_a_restart(
             )
             assert setting[0] == 0, setting[2]
             assert shown[0] == 0, shown[2]
-            await sim.wait_for(lambda: answered(sim, first.ts), within=20)
+            await sim.wait_for(lambda: answered(sim, first.ts))
             code, _, log = await worker.stop()
         assert code == 0
         assert f"state store: 'sqlite:///{data / 'citebot' / 'state.sqlite3'}'" in log
@@ -83,7 +83,7 @@ async def test_with_no_state_url_settings_and_the_answer_log_outlive_a_restart(
 
         async with workers(1, sim, upstream, None, XDG_DATA_HOME=str(data)) as (worker,):
             again = await sim.mention(CHANNEL, "And charity?", user=ASKER)
-            await sim.wait_for(lambda: answered(sim, again.ts), within=20)
+            await sim.wait_for(lambda: answered(sim, again.ts))
             await worker.stop()
         settings = await citebot(env, "settings", "show", place)
         report = await citebot(env, "report", "--format", "json")

@@ -9,12 +9,13 @@ from contextlib import asynccontextmanager
 
 from bot.kit import PlatformKit
 from bot.pacing import Pacer
-from bot.service import answer_service
+from bot.serving import answer_service
 from bot.upstream.client import AnswerClient
 from config import Settings
 from integrations.discord.platform import DISCORD
 from integrations.discord.run import run_discord
 from integrations.discord.settings import DiscordSettings
+from tests.patience import PATIENCE
 
 __all__ = ["discord_bot"]
 
@@ -36,7 +37,7 @@ async def discord_bot(
         running = asyncio.create_task(
             run_discord(kit, environment, ready, stop=stop, guild_ready_timeout=0.1)
         )
-        await asyncio.wait_for(ready.wait(), 10)
+        await asyncio.wait_for(ready.wait(), PATIENCE)
         try:
             yield
         finally:

@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim
 from tests.sim.slack import SlackSim
 from tests.sim.slack.model import Delivery, Message
@@ -75,7 +76,7 @@ async def worker(
 async def sigterm(process: asyncio.subprocess.Process) -> tuple[int, float]:
     started = time.monotonic()
     process.send_signal(signal.SIGTERM)
-    await asyncio.wait_for(process.communicate(), 30)
+    await asyncio.wait_for(process.communicate(), PATIENCE)
     assert process.returncode is not None
     return process.returncode, time.monotonic() - started
 
@@ -118,9 +119,9 @@ async def test_slack_exits_within_grace_plus_3_s_with_long_answers_in_flight() -
             "SLACK_API_BASE_URL": sim.base_url,
         }
         async with worker(env, upstream) as process:
-            await sim.wait_connections(1, within=30)
+            await sim.wait_connections(1)
             asked = [await sim.mention(f"C{n}", f"Long {n}?") for n in range(2)]
-            await sim.wait_for(lambda: all(_begun(sim, a) for a in asked), within=20)
+            await sim.wait_for(lambda: all(_begun(sim, a) for a in asked))
             await asyncio.sleep(1)
             code, seconds = await sigterm(process)
     assert code == 0

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.deploy.artifacts import ROOT, version, wheel
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim
 from tests.sim.pages import FOUND
 
@@ -96,7 +97,7 @@ async def test_the_wheel_in_a_fresh_venv_answers_from_the_demo_anywhere_and_runs
             await asyncio.wait_for(sim.connected.wait(), 60)
         finally:
             worker.send_signal(signal.SIGTERM)
-            _, logged = await asyncio.wait_for(worker.communicate(), 30)
+            _, logged = await asyncio.wait_for(worker.communicate(), PATIENCE)
 
     assert Path(where.strip()).is_relative_to(installed.parent)
     assert shown == f"citebot {version()}\n"

@@ -57,8 +57,8 @@ async def test_the_worker_in_its_container_answers_ask_from_the_demo(
             ready = await readyz(port)
             asked = await sim.slash_command("ask", {"question": "How do I deploy citebot?"})
 
-            await sim.until(lambda: "citebot run" in shown(asked), within=30)
-            await sim.until(lambda: FOUND in cards(sim, asked), within=30)
+            await sim.until(lambda: "citebot run" in shown(asked))
+            await sim.until(lambda: FOUND in cards(sim, asked))
             code, _ = await worker.stop(kill_after=30)
 
     assert worker.messages()[0] == f"citebot {version()} starting: discord"
@@ -92,9 +92,9 @@ async def test_sigterm_lets_the_answer_in_time_finish_and_closes_the_other(
         async with container(image, env=env, log=tmp_path / "worker.log") as worker:
             await asyncio.wait_for(sim.connected.wait(), STARTED)
             long = await sim.slash_command("ask", {"question": "A long one?"})
-            await sim.until(lambda: "begins" in shown(long), within=30)
+            await sim.until(lambda: "begins" in shown(long))
             short = await sim.slash_command("ask", {"question": "A short one?"})
-            await sim.until(lambda: "begins" in shown(short), within=30)
+            await sim.until(lambda: "begins" in shown(short))
             code, seconds = await worker.stop(kill_after=grace + 30)
 
     assert code == 0
@@ -130,7 +130,7 @@ async def test_two_containers_on_one_redis_answer_one_ask_once(
             # the worker running the one shard and the one running none: both ready for work
             ready = [await readyz(port) for port in ports]
             asked = await sim.slash_command("ask", {"question": "Who answers?"})
-            await sim.until(lambda: "by one of two workers" in shown(asked), within=30)
+            await sim.until(lambda: "by one of two workers" in shown(asked))
             await asyncio.sleep(2)  # time for a second answer, were there one
             codes = await asyncio.gather(*(w.stop(kill_after=30) for w in (one, two)))
 

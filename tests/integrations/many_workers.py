@@ -19,6 +19,7 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from tests.integrations.fast_worker import IDENTIFY_SECONDS
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim, SimInteraction, SimMessage
 from tests.sim.discord.gateway import GatewaySession
 from tests.sim.slack import Delivery, Message, SlackSim
@@ -85,7 +86,7 @@ class Fleet:
     async def stop(self, worker: Worker) -> int:
         """SIGTERM, as a platform stops a worker; its exit code."""
         worker.process.send_signal(signal.SIGTERM)
-        return await asyncio.wait_for(worker.process.wait(), 30)
+        return await asyncio.wait_for(worker.process.wait(), PATIENCE)
 
     # -- questions ----------------------------------------------------------------------------
     async def ask_discord(self, question: str, channel_id: int) -> None:
@@ -177,7 +178,7 @@ async def kill_all(workers: list[Worker]) -> None:
             await worker.process.wait()
 
 
-async def until(predicate: Callable[[], object], *, within: float) -> None:
+async def until(predicate: Callable[[], object], *, within: float = PATIENCE) -> None:
     """Poll ``predicate`` (the simulators change state without telling this loop)."""
     deadline = time.monotonic() + within
     while not predicate():

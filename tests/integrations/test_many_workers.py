@@ -44,8 +44,8 @@ async def test_a_killed_workers_shards_move_and_its_answers_end_with_the_note(
     async with fleet(fresh_redis, upstream, shards=SHARDS, max_concurrency=2) as world:
         guilds = [world.discord.add_guild(f"parish-{n}") for n in range(SHARDS)]
         workers = await world.start(3)
-        await world.slack.wait_connections(3, within=30)
-        await world.discord.wait_shards(within=30)
+        await world.slack.wait_connections(3)
+        await world.discord.wait_shards()
         assert world.identified() == dict.fromkeys(range(SHARDS), 1)  # shared out at once
 
         for n, channel in enumerate(guilds):  # one question in each shard
@@ -53,19 +53,18 @@ async def test_a_killed_workers_shards_move_and_its_answers_end_with_the_note(
         for n in range(6):  # Slack hands each event to one connection, in turn
             await world.ask_slack(f"Slack question {n}?", f"C{n}")
         questions = len(world.asked) + len(world.mentioned)
-        await until(lambda: len(upstream.requests) == questions, within=20)
+        await until(lambda: len(upstream.requests) == questions)
         await until(
             lambda: (
                 all(world.discord_messages(q)[0].content for q in world.asked)
                 and all(world.slack_messages(q) for q in world.mentioned)
             ),
-            within=20,
         )
 
         connections = world.slack.connections
         victim = workers[1]
         killed_at = await world.kill(victim)
-        await until(lambda: world.shards_closed_since(killed_at), within=10)
+        await until(lambda: world.shards_closed_since(killed_at))
         moved = world.shards_closed_since(killed_at)
         (dead_connection,) = connections - world.slack.connections
         orphans = [
@@ -76,7 +75,7 @@ async def test_a_killed_workers_shards_move_and_its_answers_end_with_the_note(
             ),
             *(q for q in world.mentioned if world.slack_connection(q) == dead_connection),
         ]
-        await world.discord.wait_shards(within=30)  # its shards run again, in the others
+        await world.discord.wait_shards()  # its shards run again, in the others
 
         def last_words(question: str) -> str:
             if question in world.asked:
@@ -86,7 +85,7 @@ async def test_a_killed_workers_shards_move_and_its_answers_end_with_the_note(
         def noted() -> bool:
             return all(INTERRUPTED in last_words(q) for q in orphans)
 
-        await until(noted, within=30)
+        await until(noted)
         upstream.release()
         await until(
             lambda: (
@@ -101,7 +100,6 @@ async def test_a_killed_workers_shards_move_and_its_answers_end_with_the_note(
                     if q not in orphans
                 )
             ),
-            within=30,
         )
         identified = world.identified()  # before the survivors stop, and hand over in turn
         codes = [await world.stop(worker) for worker in workers if worker is not victim]
@@ -148,17 +146,17 @@ async def test_workers_share_the_shards_as_they_join_and_leave(fresh_redis: str)
     upstream = gated()  # every shard may identify at once: the buckets are the other test's
     async with fleet(fresh_redis, upstream, shards=SHARDS, max_concurrency=SHARDS) as world:
         (first,) = await world.start(1)
-        await world.discord.wait_shards(within=30)
+        await world.discord.wait_shards()
         alone = world.identified()
         (second,) = await world.start(1)
-        await until(lambda: world.identified().total() >= SHARDS + SHARDS // 2, within=30)
-        await world.discord.wait_shards(within=30)
+        await until(lambda: world.identified().total() >= SHARDS + SHARDS // 2)
+        await world.discord.wait_shards()
         joined = world.identified() - alone
         stopped_at = time.monotonic()
         assert await world.stop(first) == 0
         assert await world.held_by_the_gone(fresh_redis) == []  # it let go before it left
-        await until(lambda: world.identified().total() >= 2 * SHARDS, within=30)
-        await world.discord.wait_shards(within=30)
+        await until(lambda: world.identified().total() >= 2 * SHARDS)
+        await world.discord.wait_shards()
         left = world.identified() - alone - joined
         handed_over = world.shards_closed_since(stopped_at)
         assert await world.stop(second) == 0
@@ -183,16 +181,16 @@ async def test_a_slack_answer_killed_before_its_first_words_is_not_left_thinking
     upstream = UpstreamSim(default=before_any_text)
     async with fleet(fresh_redis, upstream, shards=1, max_concurrency=1) as world:
         (first,) = await world.start(1)
-        await world.slack.wait_connections(1, within=30)
+        await world.slack.wait_connections(1)
         await world.ask_slack("What is hope?", "C0GENERAL")
         thread = world.mentioned["What is hope?"].ts
-        await until(lambda: len(upstream.requests) == 1, within=20)
+        await until(lambda: len(upstream.requests) == 1)
         assert world.slack_messages("What is hope?") == []
         assert world.slack.statuses("C0GENERAL", thread) == ["is thinking…"]
         await world.start(1)
-        await world.slack.wait_connections(2, within=30)
+        await world.slack.wait_connections(2)
         await world.kill(first)
-        await until(lambda: world.slack_messages("What is hope?"), within=30)
+        await until(lambda: world.slack_messages("What is hope?"))
         await asyncio.sleep(1.0)  # a second closing note, had one come, would be here by now
         shown = [m.shown for m in world.slack_messages("What is hope?")]
         statuses = world.slack.statuses("C0GENERAL", thread)

@@ -43,15 +43,15 @@ async def checking_worker() -> AsyncIterator[tuple[Fleet, Site]]:
             QUOTE_CHECK_ALLOW_HOSTS=site.allowance,
             MAX_CARDS=str(MAX_CARDS),
         )
-        await world.slack.wait_connections(1, within=30)
-        await world.discord.wait_shards(within=30)
+        await world.slack.wait_connections(1)
+        await world.discord.wait_shards()
         yield world, site
 
 
 async def checked(world: Fleet) -> None:
     """Until the worker has logged its quote checks' end (they run in its process)."""
     log = world.workers[0].log
-    await until(lambda: "quote checks: " in Path(log).read_text(errors="replace"), within=45)
+    await until(lambda: "quote checks: " in Path(log).read_text(errors="replace"))
 
 
 def uncarded(site: Site) -> list[str]:

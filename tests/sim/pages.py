@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from tests.patience import PATIENCE
 from tests.sim.upstream import Stream, answer, magisterium_citation
 
 __all__ = [
@@ -86,7 +87,7 @@ class Site:
 
     async def hanging(self) -> None:
         """Until a request waits for a held page."""
-        await asyncio.wait_for(self.holding.wait(), 15)
+        await asyncio.wait_for(self.holding.wait(), PATIENCE)
 
     def paths(self) -> list[str]:
         return [path for path, _, _ in self.requests]

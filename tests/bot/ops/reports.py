@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from bot.answerlog import LOGGED_REFUSALS
 from bot.billing import KINDS
 from bot.i18n.conversation_words import REASONS
 from bot.ops.report import TOP, Report
-from bot.service import LOGGED_REFUSALS
 
 __all__ = ["widest_report"]
 
@@ -37,4 +37,8 @@ def widest_report(place: str, channels: Sequence[str] = ()) -> Report:
         cost=Decimal("123456789012.345678"),
         unpriced=10**9,
         busiest_channels=tuple((channel, 10**9) for channel in channels),
+        own_answers=10**9,
+        handoffs=10**9,
+        untrusted_sites=tuple((f"{n}{'u' * 60}.{'v' * 60}.example.net", 10**9) for n in range(TOP)),
+        unreadable=10**9,
     )

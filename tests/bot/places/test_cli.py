@@ -3,58 +3,24 @@ changes, and what it refuses (exit 2, one line, nothing changed)."""
 
 from __future__ import annotations
 
-import io
+import functools
 import json
-import sys
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
 from bot.places import Places
 from bot.state import open_state
 from config import load_settings
+from tests.bot.places.conftest import Citebot, CommandLine
 from tests.bot.test_cli import citebot
 from tests.sim.redis_server import RedisProcess, free_port
 
 
-@dataclass(frozen=True)
-class Ran:
-    code: int
-    out: str
-    err: str
-
-
-Citebot = Callable[..., Ran]
-
-
 @pytest.fixture
-def settings_cli(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> Citebot:
-    """``citebot settings ...`` in this process (``bot.__main__.main``) on a SQLite store, in
-    an empty directory and an environment without a language or a terminal."""
-    monkeypatch.chdir(tmp_path)
-    for name in (
-        *("CITEBOT_LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "QUOTE_CHECK"),
-        *("TTY_COMPATIBLE", "FORCE_COLOR", "COLUMNS"),
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("STATE_URL", f"sqlite:///{tmp_path / 'state.db'}")
-
-    def run(*args: str, env: Mapping[str, str] = {}, stdin: str | None = None) -> Ran:
-        with monkeypatch.context() as patch:
-            for name, value in env.items():
-                patch.setenv(name, value)
-            if stdin is not None:
-                patch.setattr(sys, "stdin", io.StringIO(stdin))
-            code = main(["settings", *args])
-        printed = capsys.readouterr()
-        return Ran(code, printed.out, printed.err)
-
-    return run
+def settings_cli(command_line: CommandLine) -> Citebot:
+    """``citebot settings ...`` (:func:`~tests.bot.places.conftest.command_line`)."""
+    return functools.partial(command_line, "settings")
 
 
 def test_set_then_show_a_place_and_every_place(settings_cli: Citebot) -> None:
@@ -77,6 +43,9 @@ def test_set_then_show_a_place_and_every_place(settings_cli: Citebot) -> None:
         "daily_cost\tnone\tdefault",
         "quote_check\ton\tdefault",
         "disclaimer\tAnswers can be wrong.\tdiscord:1/2",
+        "handoff\tnone\tdefault",
+        "trusted_sources\tnone\tdefault",
+        "provider\tnone\tdefault",
     ]
     assert settings_cli("show").out.splitlines() == [
         "discord:1\tlanguage\tpt_BR",
@@ -166,8 +135,8 @@ def test_export_then_import_into_another_store_round_trips(
             ("set", "discord:1", "colour", "red"),
             "citebot: colour: there is no such setting; use one of enabled, language,"
             " private_by_default, follow_ups_without_mention, auto_answer, daily_questions,"
-            " daily_questions_per_person, daily_tokens, daily_cost, quote_check, or"
-            " disclaimer\n",
+            " daily_questions_per_person, daily_tokens, daily_cost, quote_check, disclaimer,"
+            " handoff, trusted_sources, or provider\n",
         ),
         (
             ("set", "discord:me", "enabled", "on"),
@@ -183,8 +152,8 @@ def test_export_then_import_into_another_store_round_trips(
             ("unset", "discord:1", "language_"),
             "citebot: language_: there is no such setting; use one of enabled, language,"
             " private_by_default, follow_ups_without_mention, auto_answer, daily_questions,"
-            " daily_questions_per_person, daily_tokens, daily_cost, quote_check, or"
-            " disclaimer\n",
+            " daily_questions_per_person, daily_tokens, daily_cost, quote_check, disclaimer,"
+            " handoff, trusted_sources, or provider\n",
         ),
         (("show", "terminal:1"), None),
         (("history", "irc:#citebot"), None),

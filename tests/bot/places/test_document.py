@@ -86,7 +86,8 @@ async def test_a_hand_written_document_may_give_numbers_and_booleans(
             {"discord:1": {"colour": "red"}},
             "discord:1: colour: there is no such setting; use one of enabled, language,"
             " private_by_default, follow_ups_without_mention, auto_answer, daily_questions,"
-            " daily_questions_per_person, daily_tokens, daily_cost, quote_check, or disclaimer",
+            " daily_questions_per_person, daily_tokens, daily_cost, quote_check, disclaimer,"
+            " handoff, trusted_sources, or provider",
         ),
         (
             [{"discord:1": {}}],

@@ -26,6 +26,9 @@ def test_every_setting_of_the_contract_is_a_key_and_a_field() -> None:
         "daily_cost",
         "quote_check",
         "disclaimer",
+        "handoff",
+        "trusted_sources",
+        "provider",
     ]
     assert [field.name for field in fields(PlaceSettings)] == [*KEYS, "set_in"]
 
@@ -44,6 +47,9 @@ def test_the_defaults_are_the_environment_s(environment: Settings) -> None:
         "daily_cost": None,
         "quote_check": False,
         "disclaimer": None,
+        "handoff": None,
+        "trusted_sources": None,
+        "provider": None,
     }
     plain = load_settings({})
     assert KEYS["language"].default(plain) == "en"
@@ -154,7 +160,8 @@ def test_an_unknown_key_names_every_setting() -> None:
     assert str(refused.value) == (
         "colour: there is no such setting; use one of enabled, language, private_by_default,"
         " follow_ups_without_mention, auto_answer, daily_questions, daily_questions_per_person,"
-        " daily_tokens, daily_cost, quote_check, or disclaimer"
+        " daily_tokens, daily_cost, quote_check, disclaimer, handoff, trusted_sources,"
+        " or provider"
     )
 
 

@@ -47,7 +47,7 @@ def record(
 
 
 async def everything(state: State, since: float = 0.0, **where: str) -> list[LoggedAnswer]:
-    found = []
+    found: list[LoggedAnswer] = []
     async for batch in state.logged_answers(since=since, until=time.time(), batch=2, **where):
         assert 0 < len(batch) <= 2
         found += batch

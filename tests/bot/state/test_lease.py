@@ -10,6 +10,7 @@ import pytest
 from bot.state import State
 from bot.state.base import StateBase
 from tests.bot.state.conftest import shared_backends
+from tests.patience import PATIENCE
 
 
 class Thread:
@@ -129,15 +130,15 @@ async def test_a_failed_answer_frees_the_thread(state: State) -> None:
     with pytest.raises(RuntimeError):
         async with state.lease("T1"):
             raise RuntimeError("upstream down")
-    async with asyncio.timeout(5), state.lease("T1"):
+    async with asyncio.timeout(PATIENCE), state.lease("T1"):
         pass
 
 
 async def test_a_long_answer_keeps_its_lease_past_the_ttl(state: State) -> None:
     with Thread() as thread:
-        await thread.ask(state, "A", ttl=0.2)
-        await thread.ask(state, "B", ttl=0.2)
-        await asyncio.sleep(0.5)  # the holder renews; B must still be waiting
+        await thread.ask(state, "A", ttl=1.0)
+        await thread.ask(state, "B", ttl=1.0)
+        await asyncio.sleep(1.5)  # the holder renews (each third of its ttl); B still waits
         thread.finish("A")
         thread.finish("B")
         await thread.all_done()
@@ -152,6 +153,6 @@ async def test_a_dead_workers_lease_passes_on_after_its_ttl(state: State) -> Non
     with Thread() as thread:
         await thread.ask(state, "B")
         thread.finish("B")
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(PATIENCE):
             await thread.all_done()
     assert thread.log == ["B queued #1", "B answering", "B done"]

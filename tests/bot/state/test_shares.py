@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from bot.state.coordination import Coordination
 from bot.state.shares import FairShare, Times
+from tests.patience import PATIENCE
 
 QUICK = Times(lease_ttl=30.0, tick=0.05, settle=0.0)
 """Leases far longer than the test: whatever moves, moved because a worker let it go."""
@@ -36,7 +37,7 @@ class Reader:
 
 async def until(predicate: Callable[[], bool]) -> None:
     """Poll ``predicate``: the leases live in Redis, which tells no one when they change."""
-    deadline = asyncio.get_running_loop().time() + 10
+    deadline = asyncio.get_running_loop().time() + PATIENCE
     while not predicate():
         assert asyncio.get_running_loop().time() < deadline, "the reader never moved"
         await asyncio.sleep(0.02)

@@ -27,6 +27,7 @@ from integrations.discord.platform import DISCORD
 from integrations.discord.presenter import DiscordPresenter
 from integrations.discord.run import run_discord
 from integrations.discord.settings import DiscordSettings
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim, RecordedRequest, SimMessage
 from tests.sim.upstream import UpstreamSim
 
@@ -71,7 +72,7 @@ class Harness:
     settings: Settings
     kit: PlatformKit
 
-    async def answers(self, count: int, *, within: float = 15.0) -> list[Outcome | None]:
+    async def answers(self, count: int, *, within: float = PATIENCE) -> list[Outcome | None]:
         """Wait until ``count`` answers (or refusals) have finished; returns them all."""
         async with asyncio.timeout(within), self.service.finished:
             await self.service.finished.wait_for(lambda: len(self.service.outcomes) >= count)
@@ -99,7 +100,7 @@ class Harness:
         return interaction.original
 
     async def votes(
-        self, answer_key: str, *, count: int = 1, within: float = 5.0
+        self, answer_key: str, *, count: int = 1, within: float = PATIENCE
     ) -> dict[str, str]:
         """Wait until the answer has ``count`` stored votes; returns the votes."""
         state = self.service.state

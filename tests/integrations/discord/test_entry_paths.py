@@ -17,6 +17,7 @@ import pytest
 from bot.state import open_state
 from bot.state.failopen import FailOpenState
 from tests.integrations.discord.harness import RecordingService, running_harness
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim
 from tests.sim.discord.model import EPHEMERAL
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
@@ -145,7 +146,7 @@ async def test_two_workers_receiving_every_event_answer_each_once_without_a_trac
 
             async def until_answered(count: int) -> None:
                 finished = services[0].finished
-                async with asyncio.timeout(10), finished:
+                async with asyncio.timeout(PATIENCE), finished:
                     await finished.wait_for(lambda: answered() >= count)
 
             interaction = await sim.slash_command("ask", {"question": "What is grace?"})

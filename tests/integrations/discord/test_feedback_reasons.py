@@ -12,6 +12,7 @@ import pytest
 from bot.i18n.conversation_words import REASONS
 from bot.i18n.wording import Wording
 from tests.integrations.discord.harness import Harness
+from tests.patience import PATIENCE
 from tests.sim.upstream import answer
 
 FRENCH = Wording(language="fr")
@@ -74,7 +75,7 @@ async def test_a_thumbs_down_asks_why_and_keeps_the_reason_with_the_vote(
     assert sent.original.ephemeral
     assert sent.original.content == FRENCH.reason_thanks()
 
-    async with asyncio.timeout(5):
+    async with asyncio.timeout(PATIENCE):
         while len(votes_kept.lines) < 2:
             votes_kept.changed.clear()
             await votes_kept.changed.wait()

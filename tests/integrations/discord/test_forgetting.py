@@ -25,6 +25,7 @@ from tests.integrations.discord.harness import (
     running_harness,
     running_on_redis,
 )
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim, SimInteraction
 from tests.sim.redis_server import RedisProcess
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
@@ -42,7 +43,7 @@ async def stored(harness: Harness) -> str:
     return await everything_stored(harness.service.state, "memory://", "")
 
 
-async def until(holds: Callable[[], Awaitable[bool]], *, within: float = 10.0) -> None:
+async def until(holds: Callable[[], Awaitable[bool]], *, within: float = PATIENCE) -> None:
     """Until ``holds()`` (a removal's deletion runs in the background)."""
     deadline = time.monotonic() + within
     while not await holds():

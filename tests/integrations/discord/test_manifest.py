@@ -85,8 +85,9 @@ async def test_the_commands_are_the_workers_and_discords_spec_takes_them(
         "Check with sources privately",
     ]
     [citebot_command] = [c for c in commands if c["name"] == "citebot"]
-    settings, report, forget_me = citebot_command["options"]
+    settings, answers, report, forget_me = citebot_command["options"]
     assert [option["name"] for option in settings["options"]] == ["show", "set", "unset", "history"]
+    assert [option["name"] for option in answers["options"]] == ["list", "add", "remove"]
     assert (report["name"], report["type"], forget_me["name"], forget_me["type"]) == (
         "report",
         1,

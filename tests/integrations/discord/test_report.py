@@ -17,6 +17,7 @@ from bot.state import LoggedAnswer
 from integrations.discord.markdown import DiscordMarkdown
 from tests.integrations.discord.admins import answered, change, run_admin
 from tests.integrations.discord.harness import Harness, running_harness, running_on_redis
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim, SimInteraction
 from tests.sim.discord.model import EPHEMERAL
 from tests.sim.pages import EVERY_KIND, Site, cited, quote_checks_finished
@@ -46,7 +47,7 @@ async def logging_questions(
 
 
 async def until_logged(
-    harness: Harness, holds: Callable[[list[LoggedAnswer]], bool], *, within: float = 10.0
+    harness: Harness, holds: Callable[[list[LoggedAnswer]], bool], *, within: float = PATIENCE
 ) -> None:
     """Until the answer log holds what ``holds`` looks for (quote checks and a 👎's reason
     reach it after the answer and the click)."""

@@ -31,7 +31,7 @@ def test_the_widest_report_keeps_discords_limits_in_every_language(language: str
     embed = report_embed(widest(), server=server, place=channel_link, wording=wording, kept="full")
     assert len(embed["title"]) <= limits.EMBED_TITLE
     fields = embed.get("fields", [])
-    assert len(fields) == 8
+    assert len(fields) == 9
     for field in fields:
         assert 0 < len(field["name"]) <= limits.EMBED_FIELD_NAME
         assert 0 < len(field["value"]) <= limits.EMBED_FIELD_VALUE

@@ -12,6 +12,7 @@ import pytest
 
 from integrations.discord.settings import DiscordSettings
 from tests.integrations.discord.harness import Harness, running_harness
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import Gate, UpstreamSim, answer
 
@@ -37,8 +38,8 @@ async def test_a_feedback_click_is_acknowledged_while_the_state_is_slow(
     ada = harness.sim.admin.id
     down = await harness.sim.click_button(message.id, "citebot:feedback:down", user_id=ada)
     try:
-        await harness.sim.until(lambda: click.response_type is not None, within=2.5)
-        await harness.sim.until(lambda: down.response_type is not None, within=2.5)
+        await harness.sim.until(lambda: click.response_type is not None)
+        await harness.sim.until(lambda: down.response_type is not None)
     finally:
         slow.set()
     assert click.acks[0]["data"]["allowed_mentions"] == {"parse": []}
@@ -105,7 +106,7 @@ async def test_cancelling_the_runner_closes_the_client(
         runner = asyncio.create_task(
             run_discord(harness.kit, environment, ready, guild_ready_timeout=0.1)
         )
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(PATIENCE):
             await ready.wait()
         runner.cancel()
         with pytest.raises(asyncio.CancelledError):

@@ -16,6 +16,7 @@ from bot.state.coordination import Coordination
 from bot.state.shares import Times
 from integrations.discord.shards import Identify, Shards
 from tests.integrations.discord.harness import running_harness
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import UpstreamSim, answer
 
@@ -87,7 +88,7 @@ AT_ONCE = Identify(window=0.01, margin=0.0)
 
 async def settled(predicate: Callable[[], Awaitable[bool]]) -> None:
     """Poll ``predicate`` (the leases live in Redis, which tells no one when they change)."""
-    deadline = asyncio.get_running_loop().time() + 10
+    deadline = asyncio.get_running_loop().time() + PATIENCE
     while not await predicate():
         if asyncio.get_running_loop().time() > deadline:
             raise TimeoutError("the shards never settled")

@@ -9,6 +9,7 @@ import discord
 import pytest
 from discord import app_commands
 
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim
 
 Handler = Callable[[discord.Interaction, str, bool], Awaitable[None]]
@@ -38,7 +39,7 @@ class Bot:
                 self.done.set()
 
     async def finished(self) -> None:
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(PATIENCE):
             await self.done.wait()
         self.done.clear()
         if self.errors:

@@ -18,6 +18,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim
 
 WINDOW = 0.3
@@ -80,7 +81,7 @@ async def test_each_shard_gets_its_own_guilds(sim: DiscordSim) -> None:
 async def events(ws: aiohttp.ClientWebSocketResponse, until: str) -> list[dict[str, Any]]:
     """The dispatches the session receives, up to and including the first ``until``."""
     received: list[dict[str, Any]] = []
-    async with asyncio.timeout(5):
+    async with asyncio.timeout(PATIENCE):
         while not received or received[-1]["t"] != until:
             frame = json.loads((await ws.receive()).data)
             if frame["op"] == 0:

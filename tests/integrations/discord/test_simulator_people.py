@@ -14,6 +14,7 @@ import discord
 import pytest
 from discord.http import HTTPClient, Route
 
+from tests.patience import PATIENCE
 from tests.sim.discord import DiscordSim, SimInteraction, SimMessage
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
@@ -220,7 +221,7 @@ async def test_a_forum_post_and_an_edit_carry_their_text_only_with_the_intent(
     client = await listen(message_content=True)
     post = await sim.start_forum_post("Is grace a gift?", "I read that it is earned.")
     message: SimMessage = sim.messages[post.id]
-    async with asyncio.timeout(5):
+    async with asyncio.timeout(PATIENCE):
         await client.seen.wait()
         client.seen.clear()
         await sim.user_edit(message, "I read that it is freely given.")
@@ -240,7 +241,7 @@ async def test_without_the_intent_a_message_comes_without_its_text(
     client = await listen(message_content=False)
     await sim.user_message(sim.text.id, "just chatting")
     await sim.user_message(sim.foreign.id, "elsewhere")  # the bot is not in that guild
-    async with asyncio.timeout(5):
+    async with asyncio.timeout(PATIENCE):
         await client.seen.wait()
     await asyncio.sleep(0.2)
     assert [(kind, text) for kind, text, _ in client.heard] == [("message", "")]

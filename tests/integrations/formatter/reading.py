@@ -25,9 +25,18 @@ from rich.text import Text
 from bot.i18n.wording import Labels
 from bot.render.ports import Payload
 
-__all__ = ["PLATFORMS", "Card", "Reading", "quoted", "read", "same_url", "words"]
+__all__ = [
+    "PLATFORMS",
+    "Card",
+    "Reading",
+    "markdown_reading",
+    "quoted",
+    "read",
+    "same_url",
+    "words",
+]
 
-PLATFORMS = ("discord", "slack", "telegram", "terminal", "terminal-piped")
+PLATFORMS = ("discord", "slack", "telegram", "teams", "terminal", "terminal-piped")
 """``terminal-piped``: the terminal's output as printed into a pipe (no OSC 8 links)."""
 
 _SUPERSCRIPT = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
@@ -80,15 +89,19 @@ def read(
     platform: str, answer: Sequence[Payload], thread: Sequence[Payload], labels: Labels
 ) -> Reading:
     if platform == "discord":
-        reading = _markdown("\n\n".join(p["content"] for p in answer), _SUPERSCRIPT)
+        reading = markdown_reading("\n\n".join(p["content"] for p in answer), _SUPERSCRIPT)
         _discord_thread(reading, thread, labels)
     elif platform == "slack":
-        reading = _markdown("\n\n".join(p["markdown_text"] for p in answer), _SUPERSCRIPT)
+        reading = markdown_reading("\n\n".join(p["markdown_text"] for p in answer), _SUPERSCRIPT)
         _slack_thread(reading, thread, labels)
     elif platform == "telegram":
         from tests.integrations.telegram.reading import read_telegram
 
         reading = read_telegram(answer, thread, labels)
+    elif platform == "teams":
+        from tests.integrations.teams.reading import read_teams
+
+        reading = read_teams(answer, thread, labels)
     else:
         piped = platform == "terminal-piped"
         reading = _terminal("\n\n".join(p["markup"] for p in answer), piped=piped)
@@ -103,14 +116,15 @@ def _number(shown: str) -> int:
     return int(shown.translate(_DIGITS).strip("[]"))
 
 
-def _markdown(source: str, notes: re.Pattern[str]) -> Reading:
-    """``notes``: how a footnote shows (superscripts on Discord and Slack), linked or
-    plain."""
+def markdown_reading(source: str, notes: re.Pattern[str], *, in_code: bool = True) -> Reading:
+    """``notes``: how a footnote shows (superscripts on Discord and Slack, ``[n]`` on Teams),
+    linked or plain; ``in_code``: whether one can show in inline code (Teams' ``[n]`` there is
+    the code's own)."""
     reading = Reading("", [], [])
     out: list[str] = []
     for token in MarkdownIt("commonmark").enable("strikethrough").parse(source):
         if token.type == "inline":
-            _inline(token.children or [], reading, out, notes)
+            _inline(token.children or [], reading, out, notes, in_code=in_code)
         elif token.type == "list_item_open" and token.info:  # an ordered list shows its numbers
             out.append(f"{token.info}{token.markup} ")
         elif token.type.endswith("_close") or token.type in ("fence", "code_block", "hr"):
@@ -119,7 +133,9 @@ def _markdown(source: str, notes: re.Pattern[str]) -> Reading:
     return reading
 
 
-def _inline(tokens: list[Token], reading: Reading, out: list[str], notes: re.Pattern[str]) -> None:
+def _inline(
+    tokens: list[Token], reading: Reading, out: list[str], notes: re.Pattern[str], *, in_code: bool
+) -> None:
     href: str | None = None
     label: list[str] = []
     for token in tokens:
@@ -133,6 +149,8 @@ def _inline(tokens: list[Token], reading: Reading, out: list[str], notes: re.Pat
                 reading.links.append(href or "")
                 out.append("".join(label))
             href = None
+        elif token.type == "code_inline" and not in_code:
+            out.append(token.content)
         elif token.type in ("text", "code_inline"):
             if href is not None:
                 label.append(token.content)
@@ -147,7 +165,7 @@ def _inline(tokens: list[Token], reading: Reading, out: list[str], notes: re.Pat
 
 
 def _markdown_text(source: str) -> str:
-    return _markdown(source, _SUPERSCRIPT).text.strip()
+    return markdown_reading(source, _SUPERSCRIPT).text.strip()
 
 
 def quoted(text: str, labels: Labels) -> list[str]:
@@ -162,7 +180,7 @@ def _discord_thread(reading: Reading, thread: Sequence[Payload], labels: Labels)
     for embed in (embed for payload in thread for embed in payload.get("embeds", [])):
         if embed["title"] == labels.also_consulted:
             for line in embed["description"].splitlines():
-                item = _markdown(line.removeprefix("- "), _SUPERSCRIPT)
+                item = markdown_reading(line.removeprefix("- "), _SUPERSCRIPT)
                 title = item.text.strip().split(" — ")[0]
                 reading.also_consulted.append((title, item.links[0] if item.links else None))
             continue

@@ -15,24 +15,31 @@ from bot.render.thread import write_thread
 from bot.upstream.citations import Citation
 from integrations.discord.presenter import DiscordPresenter
 from integrations.slack.presenter import SlackPresenter
+from integrations.teams.presenter import TeamsPresenter
 from tests.integrations.discord.payloads import validate_discord_payload
 from tests.integrations.formatter.cases import Case
 from tests.integrations.slack.payloads import validate_slack_payload
+from tests.integrations.teams.payloads import validate_teams_payload
+from tests.integrations.teams.reading import read_answer, read_teams
 
 _DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _SUPERSCRIPTS = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _LINKED_NOTE = re.compile(r"\[([⁰¹²³⁴⁵⁶⁷⁸⁹]+)\]\(<?[^)>]*>?\)")
+_MARKER = re.compile(r"\[[0-9]+\]")
+"""Teams' footnote."""
 _CARD_LABEL = re.compile(r"^\[([0-9, ]+)\]")
 _SLACK_CARD = re.compile(r"^\*([0-9, ]+)\.\*")
 
 
 def presenters() -> list[Presenter]:
-    return [DiscordPresenter(), SlackPresenter()]
+    return [DiscordPresenter(), SlackPresenter(), TeamsPresenter()]
 
 
 def problems(presenter: Presenter, payload: Payload) -> list[str]:
     if presenter.name == "discord":
         return validate_discord_payload(payload)
+    if presenter.name == "teams":
+        return validate_teams_payload(payload)
     return validate_slack_payload(payload)
 
 
@@ -64,16 +71,20 @@ def thread_of(
 
 
 def answer_text(payload: Payload) -> str:
-    return str(payload.get("content", payload.get("markdown_text", "")))
+    return str(payload.get("content", payload.get("markdown_text", payload.get("text", ""))))
 
 
 def footnotes_shown(presenter: Presenter, payloads: Sequence[Payload]) -> set[int]:
+    if presenter.name == "teams":
+        return {number for number, _ in read_answer(payloads).footnotes}
     text = "\n".join(answer_text(p) for p in payloads)
     return {int(run.translate(_DIGITS)) for run in _SUPERSCRIPTS.findall(text)}
 
 
 def card_numbers(presenter: Presenter, thread: Sequence[Payload]) -> list[int]:
     """The footnote numbers the cards show (a document's card shows each of its numbers)."""
+    if presenter.name == "teams":
+        return [card.number for card in read_teams([], thread, ENGLISH_LABELS).cards]
     labels: list[str] = []
     for payload in thread:
         if presenter.name == "discord":
@@ -91,7 +102,7 @@ def card_numbers(presenter: Presenter, thread: Sequence[Payload]) -> list[int]:
 
 def skeleton(presenter: Presenter, payload: Payload) -> str:
     """The text of an answer message without its footnotes or whitespace."""
-    text = _SUPERSCRIPTS.sub("", _LINKED_NOTE.sub("", answer_text(payload)))
+    text = _SUPERSCRIPTS.sub("", _LINKED_NOTE.sub("", _MARKER.sub("", answer_text(payload))))
     return "".join(text.replace(presenter.markdown.footnote_separator, "").split())
 
 

@@ -10,7 +10,13 @@ from bot.render.ports import Presenter
 from bot.upstream.citations import Citation
 from bot.upstream.events import AnswerDone
 from integrations.discord.presenter import DiscordPresenter
-from tests.integrations.formatter.support import answer_text, presenters, problems, thread_of
+from tests.integrations.formatter.support import (
+    answer_text,
+    footnotes_shown,
+    presenters,
+    problems,
+    thread_of,
+)
 
 
 def final(
@@ -84,3 +90,17 @@ def test_a_long_paragraph_reads_as_one_paragraph(presenter: Presenter) -> None:
     assert " ".join(messages) == text  # every word, once, in order
     for message in messages[:-1]:
         assert message.endswith(".")  # a message that must end early ends at a sentence
+
+
+@pytest.mark.parametrize("presenter", presenters(), ids=lambda d: d.name)
+def test_footnotes_brought_together_by_removed_markers_never_read_as_one_number(
+    presenter: Presenter,
+) -> None:
+    """``[^12]`` and ``[^1]`` have no source here and go with their spaces: the two ``[^2]``
+    left side by side must still read as two footnotes, never as ``¹¹`` (eleven)."""
+    text = "Grace perfects nature.[^2] [^12] [^1][^2]"
+    citation = Citation(number=2, cited_text="Grace perfects nature.")
+    formatter = AnswerFormatter(presenter)
+    formatter.feed(text)
+    rendered = formatter.finish(AnswerDone(text=text, finish_reason="stop", citations=(citation,)))
+    assert footnotes_shown(presenter, rendered.answer) == {1}

@@ -1,4 +1,4 @@
-"""Golden answers on both platforms: the payloads users get, kept in golden/*.json.
+"""Golden answers on each platform: the payloads users get, kept in golden/*.json.
 
 Regenerate with ``CITEBOT_REGEN_GOLDEN=1 pytest tests/bot/formatter``; the facts a user would
 notice are asserted here directly too, so a regenerated golden cannot hide a regression.
@@ -67,6 +67,11 @@ def test_markdown_heavy_reads_well(presenter: Presenter) -> None:
         assert "### A small heading" in text
         assert "[¹](<https://www.vatican.va/doc/1.html>)" in text
         assert "[the Catechism](<https://www.vatican.va/ccc>)" in text
+    elif presenter.name == "teams":  # no headings or rules in a Teams message
+        assert "\n\n**A small heading**\n\n" in text
+        assert "it does not *destroy* it.[1]" in text  # its link is citation 1's
+        assert "[the Catechism](https://www.vatican.va/ccc)" in text
+        assert "\n\n────────────\n\n" in text
     else:
         assert "#### A small heading" in text
         assert "[¹](https://www.vatican.va/doc/1.html)" in text  # Slack documents [text](url)
@@ -108,6 +113,13 @@ def test_thirteen_sources_get_thirteen_cards_in_batches(presenter: Presenter) ->
             result.answer[-1]["components"][0]["components"][0]["custom_id"]
             == "citebot:feedback:up"
         )
+    elif presenter.name == "teams":  # on the answer: its citations, a card of questions
+        (addendum,) = (payload["addendum"] for payload in result.thread)
+        assert [c["position"] for c in addendum["citation"]] == list(range(1, 14))
+        (related,) = addendum["attachments"]
+        questions = [a["title"] for a in related["content"]["body"][1]["actions"]]
+        assert questions == [f"Question {i}?" for i in range(5)]
+        assert result.answer[-1]["channelData"] == {"feedbackLoop": {"type": "default"}}
     else:
         last = result.thread[-1]["blocks"]
         assert last[-1]["type"] == "context_actions"
@@ -194,6 +206,8 @@ def test_a_9000_character_answer_is_split_between_whole_code_blocks(presenter: P
     result = rendered(presenter, CASES["long_answer"])
     if presenter.name == "discord":
         assert len(result.answer) >= 5
+    elif presenter.name == "teams":  # 8,000 characters a message
+        assert len(result.answer) == 2
     else:
         assert len(result.answer) == 1
     for payload in result.answer:

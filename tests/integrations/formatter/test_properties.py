@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import json
+import re
+import unicodedata
 from typing import Any
+from urllib.parse import urlsplit
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -46,6 +50,9 @@ FRAGMENTS = [
     "[^1][^2]",
     "[^99]",
     "[x](https://ok.org/p)",
+    "[https://www.vatican.va/x](https://evil.example/p)",
+    "[vatican.va](https://www.vatican.va/y)",
+    "[see ｗｗｗ.vatican。va](https://ok.org/p)",
     "[a[1]](https://x.org)",
     "[bad](javascript:alert(1))",
     "<https://auto.org>",
@@ -88,6 +95,7 @@ long_answers = st.tuples(answers, st.integers(1, 3)).map(
 def citation_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
     numbers = draw(st.lists(st.integers(1, 13), max_size=8))
     urls = ["https://a.org/x", "https://b.org/y", None, "javascript:alert(1)", "discord://x"]
+    titles = ["T", None, "@everyone", "https://www.vatican.va/", "a.org"]
     citations = []
     for number in numbers:
         url = draw(st.sampled_from(urls))
@@ -96,11 +104,23 @@ def citation_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
                 number - 1,
                 source_url=url,
                 document_reference=draw(st.sampled_from(["1", "2", None])),
-                document_title=draw(st.sampled_from(["T", None, "@everyone"])),
+                document_title=draw(st.sampled_from(titles)),
                 cited_text=draw(st.sampled_from(["quote", "<!here> q" * 200])),
             )
         )
     return citations
+
+
+_NAMED = re.compile(r"(?<![\w.@])(?:[\w-]+\.)+(?:org|va|example)\b")
+"""The hosts these answers' link labels can name."""
+_LINK = re.compile(r"\[([^\[\]]*)\]\(<?(https?://[^)>\s]+)>?\)|<(https?://[^|>]+)\|([^>]*)>")
+
+
+def links_in(said: str) -> list[tuple[str, str]]:
+    """Each link of a payload's Markdown or mrkdwn as ``(label, url)``."""
+    return [
+        (match[1], match[2]) if match[2] else (match[4], match[3]) for match in _LINK.finditer(said)
+    ]
 
 
 def pieces_of(text: str, cuts: list[int]) -> list[str]:
@@ -130,6 +150,13 @@ def check(presenter: Presenter, case: Case, cuts: list[int]) -> None:
         assert len(split.answer) >= len(last)
         for shown, final in zip(last[:-1], split.answer, strict=False):
             assert skeleton(presenter, shown) == skeleton(presenter, final)
+    # No link's label names a host other than the one it leads to (or a parent of it).
+    for payload in [*split.answer, *split.thread]:
+        for label, url in links_in(json.dumps(payload, ensure_ascii=False)):
+            host = urlsplit(url).hostname or ""
+            for named in _NAMED.findall(unicodedata.normalize("NFKC", label).replace("。", ".")):
+                named = named.lower().removeprefix("www.")
+                assert host.removeprefix("www.") == named or host.endswith(f".{named}"), label
     # Every footnote shown has a card with its number, and every card is referenced; when the
     # text names no source, every source is a card (the only place its quote shows).
     shown_numbers = footnotes_shown(presenter, split.answer)

@@ -22,11 +22,13 @@ from bot.render.text import ELLIPSIS
 from bot.upstream.client import AnswerClient
 from integrations.discord.presenter import DiscordPresenter
 from integrations.slack.presenter import SlackPresenter
+from integrations.teams.presenter import TeamsPresenter
 from integrations.telegram.presenter import TelegramPresenter
 from integrations.terminal.presenter import TerminalPresenter
 from tests.integrations.discord.payloads import validate_discord_payload
 from tests.integrations.formatter.reading import PLATFORMS, Reading, read, same_url, words
 from tests.integrations.slack.payloads import validate_slack_payload
+from tests.integrations.teams.payloads import validate_teams_payload
 from tests.integrations.telegram.payloads import validate_telegram_payload
 from tests.sim.recordings import Recording, recordings
 from tests.sim.upstream import UpstreamSim
@@ -58,6 +60,8 @@ def presenter(platform: str) -> Presenter:
         return SlackPresenter()
     if platform == "telegram":
         return TelegramPresenter()
+    if platform == "teams":
+        return TeamsPresenter()
     return TerminalPresenter(hyperlinks=platform == "terminal")
 
 
@@ -84,6 +88,8 @@ def problems(platform: str, payload: Payload) -> list[str]:
         return validate_slack_payload(payload)
     if platform == "telegram":
         return validate_telegram_payload(payload)
+    if platform == "teams":
+        return validate_teams_payload(payload)
     return []
 
 

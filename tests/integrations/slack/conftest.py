@@ -15,7 +15,8 @@ from pydantic import SecretStr
 from bot.kit import PlatformKit
 from bot.pacing import Pacer
 from bot.places import Places
-from bot.service import AnswerService, answer_service
+from bot.service import AnswerService
+from bot.serving import answer_service
 from bot.state import open_state
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config.settings import Settings, load_settings

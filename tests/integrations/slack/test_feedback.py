@@ -11,7 +11,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.i18n.wording import Wording
-from bot.service import answer_service
+from bot.serving import answer_service
 from bot.upstream.client import AnswerClient, RetryPolicy
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.slack import Message, SlackSim

@@ -22,6 +22,7 @@ from tests.integrations.slack.workspaces import (
     two_workers,
     voted_down,
 )
+from tests.patience import PATIENCE
 from tests.sim.redis_server import RedisProcess
 from tests.sim.slack.views import StoredView
 
@@ -136,7 +137,7 @@ async def until_gone(workspace: Workspace, team: str) -> str:
     """What the store holds once nothing of ``team`` is left in it (deleted in the
     background): read again once the workspace is gone, as a read that saw it go may have
     listed other keys before the deletion and read them after (a forget is one script)."""
-    deadline = time.monotonic() + 30  # a store slow to answer is tried again (kit)
+    deadline = time.monotonic() + PATIENCE  # a store slow to answer is tried again (kit)
     while team in (held := await workspace.stored()):
         assert time.monotonic() < deadline, f"the workspace's data stayed:\n{held}"
         await asyncio.sleep(0.05)

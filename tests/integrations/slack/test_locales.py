@@ -10,6 +10,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from integrations.slack.locales import UserLocales
 from integrations.slack.web import make_web_client
+from tests.patience import PATIENCE
 from tests.sim.slack import SlackSim
 
 
@@ -83,5 +84,5 @@ async def test_a_slow_answer_is_not_waited_for(sim: SlackSim) -> None:
     """The worker's client waits out a 429's Retry-After; a question does not wait with it."""
     locales = UserLocales(make_web_client(token=sim.bot_token, base_url=sim.base_url), timeout=0.2)
     sim.fail_next("users.info", "ratelimited", retry_after=30)
-    assert await asyncio.wait_for(locales.locale("U0ANA"), 10) is None
+    assert await asyncio.wait_for(locales.locale("U0ANA"), PATIENCE) is None
     assert asked(sim) == ["U0ANA"]

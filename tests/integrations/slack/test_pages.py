@@ -12,6 +12,7 @@ import pytest
 
 from bot.i18n.wording import LANGUAGES, Wording
 from bot.places import DISCLAIMER_LIMIT, KEYS, MOST_A_DAY, MOST_DOLLARS, Place, PlaceSettings
+from bot.places.own import ANSWER_LIMIT, MOST_OWN_ANSWERS, QUESTION_LIMIT, new_own_answer
 from bot.places.settings import layered
 from bot.state import SettingChange
 from config import load_settings
@@ -51,6 +52,9 @@ def _settings(place: Place, language: str) -> PlaceSettings:
         "daily_cost": f"{MOST_DOLLARS}.00",
         "quote_check": "off",
         "disclaimer": LOUD,
+        "handoff": "S" + "X" * 30,
+        "trusted_sources": ", ".join(f"{n}{'h' * 20}.example.org" for n in range(30)),
+        "provider": "p" * 32,
     }
     assert set(values) == set(KEYS)
     return layered(place, {str(place): values}, load_settings({}, env_file=None))
@@ -79,6 +83,16 @@ def widest_page(language: str) -> Page:
         ),
         changes=changes,
         notice=LOUD,
+        own_answers=[
+            new_own_answer(
+                f"{n} {LOUD}"[:QUESTION_LIMIT],
+                ("<!here> " + "x" * ANSWER_LIMIT)[:ANSWER_LIMIT],
+                by="U0ADMIN",
+                name="<!channel>" * 20,
+                language=language,
+            )
+            for n in range(MOST_OWN_ANSWERS)
+        ],
     )
 
 

@@ -44,9 +44,10 @@ def test_the_widest_report_in_every_language_is_a_home_tab_slack_takes(language:
         [select] = [b["accessory"] for b in report if b.get("accessory")]
         assert select["action_id"] == PERIOD_ACTION
         assert select["initial_option"]["text"]["text"] == words.report_periods()[period]
-    questions, sites = _plain_lines(report)
+    questions, sites, untrusted = _plain_lines(report)
     assert len(questions) == TOP  # each cut short, so that all ten are listed
     assert len(sites) == TOP
+    assert len(untrusted) == TOP
     assert questions[0].startswith("1. 0 @\u200beveryone **Is grace** <\u200b@123> <b>earned</b>?")
     for channel in CHANNELS:
         assert f"<#{channel.rpartition('/')[2]}>" in str(report)

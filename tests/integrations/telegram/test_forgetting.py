@@ -17,6 +17,7 @@ import pytest
 from bot.i18n.wording import Wording
 from tests.bot.state.scan import everything_stored
 from tests.integrations.telegram.world import CITED, World, telegram_world
+from tests.patience import PATIENCE
 from tests.sim.redis_server import RedisProcess
 from tests.sim.telegram import SimChat, SimMessage, SimUser
 from tests.sim.upstream import answer
@@ -24,7 +25,7 @@ from tests.sim.upstream import answer
 GERMAN = Wording(language="de", platform="telegram")
 
 
-async def until(holds: Callable[[], Awaitable[bool]], *, within: float = 10.0) -> None:
+async def until(holds: Callable[[], Awaitable[bool]], *, within: float = PATIENCE) -> None:
     """Until ``holds()`` (a removal's deletion runs in the background)."""
     deadline = time.monotonic() + within
     while not await holds():
@@ -132,6 +133,6 @@ async def test_a_store_that_does_not_answer_deletes_nothing_and_keeps_the_button
         [asked] = world.tg.bot_messages(chat)
         redis_process.kill()
         pressed = await world.tg.click(alice, asked, f"fm:{alice.id}")
-        await world.tg.until(lambda: pressed.answered and asked.edits != [], within=15)
+        await world.tg.until(lambda: pressed.answered and asked.edits != [])
         assert asked.readable.startswith(GERMAN.could_not_forget())
         assert asked.buttons == [(GERMAN.forget_me_button(), f"fm:{alice.id}")]  # to try again

@@ -56,7 +56,7 @@ def reply_to(tg: TelegramSim, message: SimMessage) -> SimMessage | None:
 async def said_to(tg: TelegramSim, user: SimUser, chat: SimChat, text: str) -> SimMessage:
     """``user`` says ``text``; the bot's reply once it has one."""
     message = await tg.user_says(user, chat, text)
-    await tg.until(lambda: reply_to(tg, message) is not None, within=15)
+    await tg.until(lambda: reply_to(tg, message) is not None)
     found = reply_to(tg, message)
     assert found is not None
     return found
@@ -72,7 +72,7 @@ async def answered(
         found = reply_to(tg, message)
         return found is not None and found.readable.rstrip("_").endswith(ends)
 
-    await tg.until(done, within=15)
+    await tg.until(done)
     found = reply_to(tg, message)
     assert found is not None
     return found
@@ -80,7 +80,7 @@ async def answered(
 
 async def press(tg: TelegramSim, user: SimUser, message: SimMessage, data: str) -> str:
     pressed = await tg.click(user, message, data)
-    await tg.until(lambda: pressed.answered, within=15)
+    await tg.until(lambda: pressed.answered)
     return str(pressed.answer.get("text", ""))
 
 
@@ -98,7 +98,7 @@ async def test_an_admins_changes_are_followed_on_every_worker_and_a_member_is_re
         upstream.queue(answer(["La grâce est un don."]), answer(["Le pardon est offert."]))
         first = await stack.enter_async_context(AsyncExitStack())
         await first.enter_async_context(worker(tg, upstream, redis_process.url, "sk-first"))
-        await tg.until(lambda: bool(tg.requests_to("getUpdates")), within=10)
+        await tg.until(lambda: bool(tg.requests_to("getUpdates")))
         await stack.enter_async_context(worker(tg, upstream, redis_process.url, "sk-second"))
 
         owner = tg.add_user("Owner", username="owner_p", language_code="en")

@@ -13,13 +13,15 @@ from pydantic import SecretStr
 
 from bot.kit import PlatformKit
 from bot.pacing import Pacer
-from bot.service import AnswerService, answer_service
+from bot.service import AnswerService
+from bot.serving import answer_service
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config.settings import Settings, load_settings
 from integrations.telegram.pace import Pace, TelegramBudget
 from integrations.telegram.platform import TELEGRAM
 from integrations.telegram.run import run_telegram
 from integrations.telegram.settings import TelegramSettings
+from tests.patience import PATIENCE
 from tests.sim.telegram import SimChat, SimMessage, SimUser, TelegramSim
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
 
@@ -113,7 +115,7 @@ class World:
         answer being written (refusals and notes included)."""
         return not self.tg.updates.queue and not self.busy()
 
-    async def answered(self, requests: int = 1, *, within: float = 10.0) -> None:
+    async def answered(self, requests: int = 1, *, within: float = PATIENCE) -> None:
         """Until the upstream was asked ``requests`` times and every answer has finished."""
         await self.tg.until(
             lambda: len(self.upstream.requests) >= requests and self.settled(), within=within

@@ -17,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.patience import PATIENCE
 from tests.sim.discord.gateway import SESSION_ENDING, GatewaySession, gateway_handler
 from tests.sim.discord.people import People
 from tests.sim.discord.rest import add_rest_routes
@@ -94,14 +95,14 @@ class DiscordSim(People):
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
-    async def until(self, predicate: Callable[[], object], *, within: float = 10.0) -> None:
+    async def until(self, predicate: Callable[[], object], *, within: float = PATIENCE) -> None:
         """Wait until ``predicate()`` holds, re-checking after every request the sim answers."""
         async with asyncio.timeout(within), self.changed:
             await self.changed.wait_for(predicate)
 
     async def wait_connected(self) -> None:
         """Until a client has identified and received READY and the guild."""
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(PATIENCE):
             await self.connected.wait()
 
     def shard_sessions(self) -> dict[int, list[GatewaySession]]:
@@ -112,7 +113,7 @@ class DiscordSim(People):
                 live.setdefault(session.shard[0], []).append(session)
         return live
 
-    async def wait_shards(self, *, within: float = 30.0) -> None:
+    async def wait_shards(self, *, within: float = PATIENCE) -> None:
         """Until every shard has exactly one identified session."""
         await self.until(
             lambda: all(len(self.shard_sessions().get(s, ())) == 1 for s in range(self.shards)),

@@ -110,7 +110,10 @@ class Message:
 
 _SPECIAL_MENTION = re.compile(
     r"<!(?:here|channel|everyone)(?:\|[^>]*)?>|<@[UW][A-Z0-9]+(?:\|[^>]*)?>"
+    r"|<!subteam\^S[A-Z0-9]+(?:\|[^>]*)?>"
 )
+"""Slack's mentions of people: the whole conversation, a person, a user group (Formatting
+text for app surfaces: "Mentioning groups", ``<!subteam^ID>``)."""
 _BARE_MENTION = re.compile(r"(?<![\w@])@(?:here|channel|everyone)\b", re.IGNORECASE)
 _OPEN_LINK = re.compile(r"<(?:https?|mailto):[^>]*\Z")
 

@@ -22,6 +22,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from tests.patience import PATIENCE
 from tests.sim.slack.assistant import Prompts
 from tests.sim.slack.delivery import Delivering
 from tests.sim.slack.interactions import Interactions
@@ -170,7 +171,7 @@ class SlackSim(People, Interactions, Delivering):
         """The modals open in front of ``user``, the top one last."""
         return [self.views.by_id[v] for v in self.views.modals.get(user, [])]
 
-    async def wait_for(self, predicate: Callable[[], object], within: float = 10.0) -> None:
+    async def wait_for(self, predicate: Callable[[], object], within: float = PATIENCE) -> None:
         """Wait until ``predicate()`` holds, checking on every change here (and every 20 ms,
         for conditions on things outside the sim)."""
         deadline = asyncio.get_running_loop().time() + within
@@ -186,10 +187,10 @@ class SlackSim(People, Interactions, Delivering):
         """The Socket Mode connections open now."""
         return set(self._sockets)
 
-    async def wait_connections(self, count: int = 1, within: float = 10.0) -> None:
+    async def wait_connections(self, count: int = 1, within: float = PATIENCE) -> None:
         await self.wait_for(lambda: len(self._sockets) >= count, within)
 
-    async def acked(self, delivery: Delivery, within: float = 5.0) -> None:
+    async def acked(self, delivery: Delivery, within: float = PATIENCE) -> None:
         wanted = set(delivery.envelope_ids)
         await self.wait_for(lambda: wanted <= {a.envelope_id for a in self.acks}, within)
 

@@ -40,6 +40,7 @@ SLACK_TIERS: Mapping[str, Tier] = {
     "apps.connections.open": TIER_1,
     "auth.test": TIER_4,
     "users.info": TIER_4,
+    "chat.getPermalink": TIER_4,  # "hundreds of requests per minute" (its reference)
     "conversations.replies": TIER_3,
     "assistant.threads.setStatus": TIER_3,
     "assistant.threads.setSuggestedPrompts": TIER_4,

@@ -120,6 +120,7 @@ class WebApi:
             "conversations.replies": self.replies,
             "reactions.add": self.reactions_add,
             "users.info": self.users_info,
+            "chat.getPermalink": self.get_permalink,
             **self.assistant.handlers(),
             **self.views.handlers(),
         }
@@ -307,6 +308,18 @@ class WebApi:
             raise ApiError("user_not_found")
         include_locale = str(args.get("include_locale", "")).lower() in ("1", "true")
         return {"user": user.wire(include_locale=include_locale)}
+
+    def get_permalink(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A message's permalink (chat.getPermalink), a reply's naming its thread, as the
+        method's reference shows them."""
+        channel = self._channel(args)
+        message = self.ws.find(channel, str(args.get("message_ts", "")))
+        if message is None:
+            raise ApiError("message_not_found")
+        link = f"https://sim.slack.com/archives/{channel}/p{message.ts.replace('.', '')}"
+        if message.thread_ts not in (None, message.ts):
+            link += f"?thread_ts={message.thread_ts}&cid={channel}"
+        return {"channel": channel, "permalink": link}
 
     def reactions_add(self, args: dict[str, Any]) -> dict[str, Any]:
         channel = self._channel(args)

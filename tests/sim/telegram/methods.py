@@ -73,7 +73,7 @@ def _text(
     sim: TelegramSim, method: str, values: dict[str, Any], *, allow_empty: bool = False
 ) -> Formatted:
     try:
-        return format_text(
+        formatted = format_text(
             str(values.get("text", "")),
             values.get("parse_mode"),
             values.get("entities"),
@@ -82,6 +82,23 @@ def _text(
         )
     except TextRefused as refused:
         raise _refused(sim, method, values, str(refused)) from refused
+    return _mentioned(sim, formatted)
+
+
+def _mentioned(sim: TelegramSim, formatted: Formatted) -> Formatted:
+    """A ``text_mention`` names the whole user it mentions (``MessageEntity.user``: a User);
+    one of a user Telegram does not know to the bot is no mention (html-style: "mentions of a
+    user by id work only if the user is known to the bot"), its words plain text."""
+    kept: list[dict[str, Any]] = []
+    for entity in formatted.entities:
+        if entity["type"] == "text_mention":
+            known = sim.users.get(int(entity["user"]["id"]))
+            if known is None:
+                continue
+            entity = {**entity, "user": known.payload()}
+        kept.append(entity)
+    formatted.entities = kept
+    return formatted
 
 
 def _rich(sim: TelegramSim, method: str, values: dict[str, Any]) -> str:

@@ -9,13 +9,10 @@ Each action changes the chat as Telegram would and queues the update the bot wou
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import itertools
-import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tests.sim.clock import SimClock
 from tests.sim.telegram.model import SimCallback, SimChat, SimDraft, SimMember, SimMessage, SimUser
 from tests.sim.telegram.privacy import reaches_bot
 from tests.sim.telegram.text import format_text
@@ -30,7 +27,7 @@ _ACTION_SECONDS = 5.0
 bot, Telegram clients clear its typing status)"."""
 
 
-class People:
+class People(SimClock):
     bot: SimUser
     users: dict[int, SimUser]
     chats: dict[int, SimChat]
@@ -47,35 +44,10 @@ class People:
         # find it inside a timestamp (1796188558.5100129 holds "1001")
         self._ids = itertools.count(5_550_001_001)
         self._group_ids = itertools.count(1)
-        self._skew = 0.0
-        self._changed = asyncio.Event()
-
-    # -- the clock and waiting ---------------------------------------------------------------
-
-    def now(self) -> float:
-        return time.monotonic() + self._skew
+        super().__init__()
 
     def unix_time(self) -> int:
-        return int(time.time() + self._skew)
-
-    def advance(self, seconds: float) -> None:
-        """Move the simulator's clock on: callback queries age, drafts run out, rate windows
-        empty, without the test sleeping."""
-        self._skew += seconds
-        self.touch()
-
-    def touch(self) -> None:
-        """Wake whoever waits in :meth:`until`."""
-        self._changed.set()
-        self._changed = asyncio.Event()
-
-    async def until(self, predicate: Callable[[], object], *, within: float = 10.0) -> None:
-        """Wait until ``predicate()`` holds, re-checked whenever the simulator changes (and
-        every 50 ms, for what only time changes)."""
-        async with asyncio.timeout(within):
-            while not predicate():
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._changed.wait(), 0.05)
+        return int(self.wall())
 
     def new_message(
         self,
@@ -250,6 +222,12 @@ class People:
             raise AssertionError(
                 f"no button with callback data {data!r} under message {message.id}"
             )
+        return self.forge_press(user, message, data)
+
+    def forge_press(self, user: SimUser, message: SimMessage, data: str) -> SimCallback:
+        """A press of a button ``message`` may not have: the Bot API passes on whatever a client
+        sends ("the message originated the query can contain no callback buttons with this
+        data", ``api.json``'s ``CallbackQuery.data``)."""
         callback = SimCallback(
             id=str(4_000_000_000_000 + len(self.callbacks)),
             user=user,
