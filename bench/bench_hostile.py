@@ -237,7 +237,9 @@ def _parsing() -> list[Result]:
 def measure() -> list[Result]:
     os.sched_setaffinity(0, {SIMS_CORE})
     try:
-        runs = [asyncio.run(run_worker(checks=checks)) for _ in range(PAIRS) for checks in (0, 1)]
+        runs = [
+            asyncio.run(run_worker(checks=checks)) for _ in range(PAIRS) for checks in (False, True)
+        ]
     finally:
         os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
     quiet, hostile = _summary(runs[0::2]), _summary(runs[1::2])
