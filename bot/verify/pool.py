@@ -186,6 +186,7 @@ class ReaderPool:
                 str(limits.recycle_bytes),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
+                start_new_session=True,  # its CPU is not charged to the worker's session
                 env={name: os.environ[name] for name in _ENVIRONMENT if name in os.environ},
             )
             async with asyncio.timeout(limits.start_seconds):

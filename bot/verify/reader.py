@@ -71,6 +71,8 @@ def _confine(memory: int) -> BinaryIO:
     """The limits above; returns where replies go (the original stdout)."""
     with contextlib.suppress(OSError):
         os.nice(10)  # below the worker, whose event loop must wake on time
+    with contextlib.suppress(OSError), open("/proc/self/autogroup", "w") as group:
+        group.write("10")  # the same for its session, where Linux groups a session's tasks
     _lower(resource.RLIMIT_AS, memory)
     _lower(resource.RLIMIT_CORE, 0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
