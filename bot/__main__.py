@@ -26,7 +26,7 @@ from bot.places.cli import describe as describe_settings
 from bot.places.cli import settings_command
 from bot.places.own_cli import answers_command
 from bot.places.own_cli import describe as describe_answers
-from bot.platforms import load_platform, load_platforms, platform_names
+from bot.platforms import load_platform, load_platforms, place_forms, platform_names
 from bot.upstream.trust import TrustedSources
 from bot.verify import Verdict
 from config import Settings, SettingsError, load_settings
@@ -94,12 +94,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     manifest.add_argument("platform", choices=platform_names(), help="the platform")
 
-    describe_settings(commands.add_parser("settings", help="places' settings, on STATE_URL"))
+    forms = place_forms()
+    describe_settings(commands.add_parser("settings", help="places' settings, on STATE_URL"), forms)
     describe_answers(
-        commands.add_parser("answers", help="the questions a place answers itself, on STATE_URL")
+        commands.add_parser("answers", help="the questions a place answers itself, on STATE_URL"),
+        forms,
     )
     describe_report(
-        commands.add_parser("report", help="what was asked and answered, from the answer log")
+        commands.add_parser("report", help="what was asked and answered, from the answer log"),
+        forms,
     )
     return parser
 
@@ -232,11 +235,11 @@ def _print_json(
 
 async def _place_settings(settings: Settings, place: str) -> PlaceSettings:
     """``--place``: that place's settings in ``STATE_URL``'s store."""
-    from bot.places import Places, parse_place
+    from bot.places import Places
     from bot.state import open_state
 
     try:
-        where = parse_place(place)
+        where = place_forms().parse(place)
     except SettingRefused as refused:
         raise SettingsError(f"--place: {refused}") from None
     async with open_state(settings.state_url, timeout=settings.state_timeout_seconds) as state:
@@ -329,9 +332,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "demo-server": lambda: _demo_server(settings, args),
         "sync-commands": _sync_commands,
         "manifest": lambda: _manifest(args),
-        "settings": lambda: settings_command(settings, args),
-        "answers": lambda: answers_command(settings, args),
-        "report": lambda: report_command(settings, args),
+        "settings": lambda: settings_command(settings, args, place_forms()),
+        "answers": lambda: answers_command(settings, args, place_forms()),
+        "report": lambda: report_command(settings, args, place_forms()),
     }
     loop_factory = None
     if args.command == "run":

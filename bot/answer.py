@@ -65,6 +65,9 @@ class Question:
     thread_id: str | None = None
     server_id: str | None = None
     """The server, workspace or group; None in a conversation outside any (a Discord DM)."""
+    direct: bool = False
+    """Asked in a conversation with the bot alone (a DM, a Telegram private chat): the
+    allowlists judge it as the platform says such conversations are fenced."""
     language: str | None = None
     """The language citebot's own words take (a shipped catalogue, e.g. ``"nl"``); None: the
     worker's default."""

@@ -1,12 +1,18 @@
-"""The platform kit: the one thing a platform's adapter is handed.
+"""The platform kit: the one thing a platform's adapter is handed (the :class:`~bot.adapter.Kit`
+its face describes).
 
-Every way in of every platform takes the same steps, written here once: claim the event once
-across workers (bounded: a platform's deadline to acknowledge must not wait on a slow store),
-ask whether the place is allowed, find the asker's words, ask or refuse, record a vote, follow a
-chain of replies to its conversation; and the platform's own tasks are spawned here and drained
-on shutdown. An adapter only translates: an
-event into a :class:`~bot.answer.Question` and a :class:`Venue`, the platform's API into an
-:class:`~bot.answer.AnswerSink`, an orphaned answer's record into its closing note.
+Every way in of every platform takes the same steps, run here in one order
+(:meth:`PlatformKit.take`), as slack-bolt's middleware runs a request's: heed (whether a message
+that names nobody is for citebot: ``auto_answer``, ``follow_ups_without_mention``), claim the
+event once across workers (bounded: a platform's deadline to acknowledge must not wait on a slow
+store), find the person's words, fence (the allowlists and ``enabled``; a place's admins for
+their commands), then act or refuse. Asking refuses by itself where the place may not be
+answered in, whatever the adapter did before. Votes, conversations as chains of replies, and
+the platform's own tasks (spawned here, drained on shutdown) are the kit's too; a place's
+admins' and forget-me's members are :mod:`bot.kit_admin`'s. An adapter only translates: an
+event into an :class:`~bot.adapter.Arrival` and a :class:`~bot.answer.Question`, the
+platform's API into an :class:`~bot.answer.AnswerSink`, an orphaned answer's record into its
+closing note.
 """
 
 from __future__ import annotations
@@ -14,30 +20,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from collections.abc import AsyncIterator, Coroutine, Sequence
-from dataclasses import dataclass, replace
-from datetime import timedelta
+from collections.abc import AsyncIterator, Coroutine
+from dataclasses import replace
 from typing import Any
 
+from bot.adapter import Act, Admitted, Arrival, Gate, Heard, Say, Venue
 from bot.answer import AnswerSink, Outcome, Question
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
 from bot.inflight import Closer
+from bot.kit_admin import KitAdmin
 from bot.kit_community import CommunityKit
-from bot.ops.report import Report, build_report
 from bot.pacing import Pacer
-from bot.places import Place, PlaceSettings, SettingRefused
+from bot.places import PlaceSettings
 from bot.platforms import Platform
 from bot.render.ports import Presenter
 from bot.render.text import clip
-from bot.service import AnswerService, ForgetTooSoon
-from bot.state import SettingChange, StateUnavailable
+from bot.service import AnswerService
 from bot.state.coordination import Coordination
 from bot.upstream.events import Turn
 from config import PlatformSettings, Settings
 
-__all__ = ["CLAIM_SECONDS", "FORGET_RETRIES", "ForgetTooSoon", "PlatformKit", "Venue"]
+__all__ = ["CLAIM_SECONDS", "PlatformKit"]
 
 log = logging.getLogger(__name__)
 
@@ -46,28 +50,11 @@ CLAIM_SECONDS = 1.0
 within 3 s and Slack redelivers after 3 s, so past this the worker answers (the store failing
 open, as everywhere)."""
 
-FORGET_RETRIES = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
-"""Seconds between tries to delete a removed place's data while the store does not answer
-(about a minute in all)."""
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Venue:
-    """Where a question is asked or an admin acts, as the allowlists fence it (a direct
-    conversation apart); the settings store names the same spot a :class:`bot.places.Place`."""
-
-    server: str | None = None
-    """The Discord server, Slack workspace or Telegram group; None in a direct conversation
-    outside any (a Discord DM)."""
-    channel: str | None = None
-    """The channel; a thread or forum post is judged by its parent."""
-    direct: bool = False
-    """A conversation with the bot alone (a DM, a Telegram private chat)."""
-
-
-class PlatformKit(CommunityKit):
-    """One platform's handle on the answer service, shared by all its adapter's handlers; its
-    places' own answers and the buttons under answers are :class:`CommunityKit`'s."""
+class PlatformKit(KitAdmin, CommunityKit):
+    """One platform's handle on the answer service, shared by all its adapter's handlers; a
+    place's admins' and forget-me's members are :class:`~bot.kit_admin.KitAdmin`'s, its own
+    answers and the buttons under answers :class:`~bot.kit_community.CommunityKit`'s."""
 
     def __init__(
         self,
@@ -84,6 +71,7 @@ class PlatformKit(CommunityKit):
         self._service = service
         self.platform = platform
         self.name = platform.name
+        self.place_ids = platform.place_ids
         self.environment = environment
         self.settings = settings
         self.presenter = presenter or platform.presenter()
@@ -91,7 +79,83 @@ class PlatformKit(CommunityKit):
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- the steps of every way in ---------------------------------------------------------
-    async def claim(self, *keys: str) -> bool:
+    async def take(
+        self,
+        arrival: Arrival,
+        act: Act,
+        *,
+        gate: Gate = "askers",
+        refuse: Say | None = None,
+        spawn: bool = False,
+    ) -> None:
+        """Run one way in's steps, in their order, as slack-bolt's middleware runs a request's:
+        **heed** (a message naming nobody is for citebot only where the place's settings say:
+        :class:`~bot.adapter.Heard`), **claim** (once across workers and deliveries),
+        **words** (the person's language, else the place's), **fence** (``gate``: the
+        allowlists, then the place's ``enabled``, for a question; the platform's admins for
+        their commands; nobody for a person's forget-me), then **act**, or **refuse**:
+        ``refuse`` says why where the person reads it (a message that named nobody is left
+        alone). ``spawn``: the steps run as a task that shutdown drains (a listener that must
+        return at once: an event acknowledged already, a reader of updates).
+
+        Heeding comes before the claim: it reads the place's settings (cached) where a claim
+        writes to the store, and a message nobody addressed is not worth a write (Slack sends
+        one for every message in every channel the app is in)."""
+        steps = self._steps(arrival, act, gate=gate, refuse=refuse)
+        if spawn:
+            self.spawn(steps)
+        else:
+            await steps
+
+    async def _steps(self, arrival: Arrival, act: Act, *, gate: Gate, refuse: Say | None) -> None:
+        settings = await self.settings_at(arrival.venue)
+        if gate == "askers" and not _heeds(arrival.heard, settings):
+            return
+        if arrival.confirm is not None and not await arrival.confirm():
+            return
+        if not await self._claim(*arrival.keys):
+            return
+        language = arrival.language
+        if callable(language):
+            language = await language()
+        words = self.wording(language or settings.language)
+        refusal = await self._fence(gate, arrival.venue, settings, words)
+        if refusal is None:
+            await act(Admitted(words=words, settings=settings, language=language))
+        elif refuse is not None and (
+            gate != "askers" or arrival.heard in (Heard.MENTION, Heard.DIRECT)
+        ):
+            await refuse(refusal)
+
+    async def _fence(
+        self, gate: Gate, place: Venue, settings: PlaceSettings, words: Wording
+    ) -> str | None:
+        """Why ``gate`` keeps this way in out of ``place``, in ``words``; None to let it in."""
+        if gate == "everyone":
+            return None
+        if gate == "askers":
+            return None if self._allowed(place, settings) else words.not_allowed_here()
+        if place.server is None or place.direct:
+            return (
+                words.no_report_here() if gate.duty == "report" else words.no_place_settings_here()
+            )
+        if (
+            self.environment.allowed_servers
+            and place.server not in self.environment.allowed_servers
+        ):
+            return words.not_allowed_here()
+        if not await gate.is_admin():
+            return words.report_admins_only() if gate.duty == "report" else words.admins_only()
+        return None
+
+    def _allowed(self, place: Venue, settings: PlaceSettings) -> bool:
+        """Whether citebot may answer in ``place``: inside the platform's allowlists (a
+        conversation with the bot alone passes them where the platform says such
+        conversations are already fenced: Slack's, inside a workspace), and not turned off
+        there by its admins (``enabled``)."""
+        return self._inside_fence(place) and settings.enabled
+
+    async def _claim(self, *keys: str) -> bool:
         """Whether this worker is the one to act on an event: the first, across every worker
         and delivery, to claim each of ``keys`` (a platform's ids for it). Another worker's
         claim is dropped with a counter; a store slower than :data:`CLAIM_SECONDS` is not
@@ -107,17 +171,6 @@ class PlatformKit(CommunityKit):
         except TimeoutError:
             log.warning("the state store did not answer a claim in time; answering anyway")
         return True
-
-    async def refusal(self, place: Venue, language: str | None) -> str | None:
-        """The words that refuse a question asked in ``place`` (in ``language``), or None when
-        citebot may answer there: the one authorization check of every way in. The platform's
-        allowlists are the fence (a conversation with the bot alone passes it where the
-        platform says such conversations are already fenced: Slack's, inside a workspace);
-        inside it, the place's admins may have turned citebot off (``enabled``)."""
-        settings = await self.settings_at(place)
-        if self._inside_fence(place) and settings.enabled:
-            return None
-        return self.wording(language or settings.language).not_allowed_here()
 
     async def settings_at(self, place: Venue) -> PlaceSettings:
         """The settings where ``place`` is: its channel's over its server's over the
@@ -144,31 +197,6 @@ class PlatformKit(CommunityKit):
         """The words for an asker in ``place``: their own ``language``, else the place's."""
         return self.wording(language or (await self.settings_at(place)).language)
 
-    async def change_setting(
-        self, place: Venue, key: str, value: str | None, *, by: str
-    ) -> SettingChange | None:
-        """An admin sets ``key`` to ``value`` where ``place`` is (its channel, or with
-        ``place.channel`` None its server), or with ``value`` None lets it follow the server
-        or the environment again; the change, None when nothing changed. Whether ``by`` may
-        is the platform's to check first (its own admins). Raises
-        :class:`~bot.places.SettingRefused` (``.said(wording)`` in the admin's language) for a
-        key or value that is not one, and :class:`~bot.state.StateUnavailable` when the store
-        cannot save it (:meth:`Wording.could_not_save`); nothing changes then."""
-        where = str(self._settings_place(place))
-        if value is None:
-            return await self._service.places.unset(where, key, by=by)
-        return await self._service.places.set(where, key, value, by=by)
-
-    async def setting_history(self, place: Venue) -> list[SettingChange]:
-        """The changes made to ``place``'s settings (its channel's, or its server's), oldest
-        first."""
-        return await self._service.places.history(str(self._settings_place(place)))
-
-    def _settings_place(self, place: Venue) -> Place:
-        if place.server is None:
-            raise SettingRefused(lambda wording: wording.no_place_settings_here())
-        return Place(self.name, place.server, place.channel)
-
     def wording(self, language: str | None) -> Wording:
         """The words for an asker who speaks ``language`` (None: the worker's default), with
         the platform's own words for its threads and channels."""
@@ -178,13 +206,20 @@ class PlatformKit(CommunityKit):
         self, question: Question, sink: AnswerSink, *, max_messages: int | None = None
     ) -> Outcome | None:
         """Answer ``question`` into ``sink`` (see :meth:`AnswerService.ask`), as the settings
-        of the place it was asked in say (the disclaimer left to a platform that shows it apart:
-        :attr:`Platform.disclaimer_apart`). ``max_messages``: where the platform lets this
-        answer take fewer messages than ``MAX_ANSWER_MESSAGES`` (Discord's five followups where
-        the bot is not a member), the answer stops there with a note."""
-        place = await self.settings_at(
-            Venue(server=question.server_id, channel=question.channel_id)
+        of the place it was asked in say (the disclaimer left to a platform that shows it
+        apart: :attr:`Platform.disclaimer_apart`). Where the place may not be answered in
+        (the allowlists, ``enabled``) the kit refuses by itself, whatever the adapter checked
+        before; the service refuses past a limit or a budget. ``max_messages``: where the
+        platform lets this answer take fewer messages than ``MAX_ANSWER_MESSAGES`` (Discord's
+        five followups where the bot is not a member), the answer stops there with a note."""
+        where = Venue(
+            server=question.server_id, channel=question.channel_id, direct=question.direct
         )
+        place = await self.settings_at(where)
+        if not self._allowed(where, place):
+            words = self.wording(question.language or place.language)
+            await self.refuse(sink, words.not_allowed_here())
+            return None
         if self.platform.disclaimer_apart:
             place = replace(place, disclaimer=None)
         return await self._service.ask(
@@ -226,68 +261,6 @@ class PlatformKit(CommunityKit):
             value=value,
             reason=reason,
             comment=comment,
-        )
-
-    async def report(self, place: Venue, since: timedelta) -> Report:
-        """What was asked in the server, workspace or group where ``place`` is (all its
-        channels) over the last ``since``: a neutral value the platform renders with
-        :attr:`Wording.report_labels`. Who may read it (the place's admins) is the platform's
-        to check first. Raises :class:`~bot.places.SettingRefused` in a conversation outside
-        any server and :class:`~bot.state.StateUnavailable` when the store cannot be read."""
-        server = self._settings_place(place).server
-        until = time.time()
-        return await build_report(
-            self._service.state,
-            since=until - since.total_seconds(),
-            until=until,
-            platform=self.name,
-            server=server,
-        )
-
-    async def forget_person(self, user_id: str) -> int:
-        """Delete everything kept about ``user_id`` on this platform (their forget-me: say
-        :meth:`Wording.forgot_you`); how many things went. Anyone may ask it for themselves,
-        a few times an hour: raises :class:`ForgetTooSoon` past that
-        (:meth:`Wording.forget_me_too_soon`), and :class:`~bot.state.StateUnavailable` when
-        the store cannot; either way nothing was deleted (:meth:`Wording.could_not_forget`)."""
-        return await self._service.forget_person(self.name, user_id)
-
-    async def forget_place(self, server: str) -> int:
-        """Delete everything kept about ``server`` (a server, workspace or group) and its
-        channels, once the bot has been removed from it; how many things went. Raises
-        :class:`~bot.state.StateUnavailable` when the store cannot."""
-        return await self._service.forget_place(self.name, server)
-
-    async def forget_removed(self, server: str, retries: Sequence[float] = FORGET_RETRIES) -> None:
-        """The bot was removed from ``server``: :meth:`forget_place`, tried again after each of
-        ``retries`` seconds while the store does not answer (and the worker is not stopping),
-        then logged as an error naming the place."""
-        for wait in (*retries, None):
-            try:
-                forgotten = await self.forget_place(server)
-            except StateUnavailable:
-                if wait is None or not self.accepting:
-                    break
-                log.warning(
-                    "%s place %s removed citebot; deleting its data again in %ss",
-                    self.name,
-                    server,
-                    wait,
-                )
-                await asyncio.sleep(wait)
-            else:
-                log.info(
-                    "%s place %s removed citebot: %d things kept deleted",
-                    self.name,
-                    server,
-                    forgotten,
-                )
-                return
-        log.error(
-            "%s place %s removed citebot, but the state store did not answer: its data stays "
-            "until it expires (the answer log after ANSWER_LOG_DAYS; its settings do not)",
-            self.name,
-            server,
         )
 
     async def remembered(self, question: Question) -> tuple[Turn, ...]:
@@ -373,3 +346,13 @@ class PlatformKit(CommunityKit):
                 yield
             finally:
                 await self.drain()
+
+
+def _heeds(heard: Heard, settings: PlaceSettings) -> bool:
+    """Whether a message reached citebot as ``heard`` is for it where ``settings`` apply: the
+    one reading of ``follow_ups_without_mention`` and ``auto_answer`` for every platform."""
+    if heard is Heard.REPLY:
+        return settings.follow_ups_without_mention
+    if heard is Heard.POST:
+        return settings.auto_answer
+    return True

@@ -12,36 +12,19 @@ nothing happens, and nothing does. Every decision is here, once; a platform only
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import replace
+from typing import Protocol
 
+from bot.adapter import Handoff, Venue
 from bot.answer import Question
 from bot.i18n.wording import Wording
-from bot.places import Place, PlaceSettings, SettingRefused
+from bot.places import Place, PlaceSettings
 from bot.places.own import OwnAnswer, new_own_answer
 from bot.service import AnswerService
-from bot.state import StateUnavailable
 
-if TYPE_CHECKING:
-    from bot.kit import Venue
-
-__all__ = ["CommunityKit", "Handoff", "own_answer_said"]
+__all__ = ["CommunityKit"]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Handoff:
-    """An asker's "Ask a person", to post once in their answer's thread."""
-
-    target: str
-    """Whom it notifies, as the place's ``handoff`` names them (a role's or group's id, a
-    person's id, ``admins``): the platform mentions exactly that, and nobody else."""
-    question: Question
-    """The question under the answer: who asked (``user_id``), where, in which words."""
-    words: Wording
-    """The place's words, which the message is written in."""
 
 
 class _Host(Protocol):
@@ -129,20 +112,6 @@ class CommunityKit:
         log.info("%s: a person was asked about answer %s", self.name, answer_key)
         words = self.wording(settings.language)
         return Handoff(target=settings.handoff, question=question, words=words)
-
-
-async def own_answer_said(
-    change: Awaitable[OwnAnswer], words: Wording, *, removed: bool = False
-) -> str:
-    """What an admin is told of an own answer kept (or ``removed``): its ID, else why not (the
-    refusal in ``words``, or a store that did not save it)."""
-    try:
-        own = await change
-    except SettingRefused as refused:
-        return refused.said(words)
-    except StateUnavailable:
-        return words.could_not_save()
-    return words.own_answer_removed(own.id) if removed else words.own_answer_saved(own.id)
 
 
 async def _pressed(

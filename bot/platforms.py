@@ -9,61 +9,33 @@ nothing heavy: its runner and presenter are imported when asked for.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+from bot.adapter import Runner
 from bot.pacing import Pacer
+from bot.places.place import PlaceForms, PlaceIds
+from bot.preview import LiveSink, LiveWords
+from bot.registry import GROUP, platform_names
+from bot.render.ports import Payload, Presenter
 from config.environment import PlatformSettings
-
-if TYPE_CHECKING:
-    from bot.kit import PlatformKit
-    from bot.preview import LiveSink, LiveWords
-    from bot.render.ports import Payload, Presenter
 
 __all__ = [
     "GROUP",
     "PlaceIds",
     "Platform",
-    "Runner",
     "load_platform",
     "load_platforms",
     "own_words_platforms",
+    "place_forms",
     "platform_names",
 ]
 
-GROUP = "citebot.platforms"
 
 S = TypeVar("S", bound=PlatformSettings)
-
-Runner = Callable[["PlatformKit", S, asyncio.Event], Coroutine[Any, Any, None]]
-"""A platform's worker: answers through the kit until cancelled (or its ``stop`` is set),
-sets the event once connected, and drains its own tasks on the way out."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlaceIds:
-    """How a platform writes the ids of its places (``citebot settings``' PLACE): patterns of
-    its server's and its channel's ids, and their names in a PLACE's written form."""
-
-    server: str
-    """A regular expression the server's (workspace's, group's) id matches whole."""
-    server_name: str
-    """``GUILD_ID``, ``TEAM_ID``, ``CHAT_ID``."""
-    channel: str | None = None
-    """Its channels' ids; None where a place is its server alone (a Telegram group)."""
-    channel_name: str | None = None
-    upper: bool = False
-    """Ids written in capitals (Slack's): a lower-case one is read as its capitals."""
-    handoff: str | None = None
-    """A regular expression whom "Ask a person" may reach matches whole (the ``handoff``
-    setting: a role's or a group's id, ``admins``), in capitals where :attr:`upper`; None:
-    nobody, the platform has no way to notify them."""
-    handoff_names: tuple[str, ...] = ()
-    """How those are written, for an admin who wrote something else (``ROLE_ID``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -113,12 +85,6 @@ class Platform(Generic[S]):
         return self.runner is not None and self.environment is not None
 
 
-def platform_names() -> tuple[str, ...]:
-    """Every registered platform's name (``discord``, ``terminal``...), sorted; nothing of
-    theirs is imported."""
-    return tuple(sorted({point.name for point in entry_points(group=GROUP)}))
-
-
 @cache
 def load_platform(name: str) -> Platform[Any]:
     """The descriptor registered as ``name``; KeyError when none is."""
@@ -139,3 +105,15 @@ def own_words_platforms() -> tuple[str, ...]:
     """The platforms whose clients name threads and channels in words of their own (a msgctxt
     of theirs in the catalogues)."""
     return tuple(name for name, platform in load_platforms().items() if platform.own_words)
+
+
+def place_forms() -> PlaceForms:
+    """How every platform the worker runs writes its places' ids (the terminal has no
+    places): what ``citebot settings`` and ``citebot report`` read a PLACE with."""
+    return PlaceForms(
+        {
+            name: platform.place_ids
+            for name, platform in load_platforms().items()
+            if platform.runs and platform.place_ids is not None
+        }
+    )

@@ -44,7 +44,7 @@ from bot.own_answers import OwnAnswerClient, answer_buttons, own_answer_for, own
 from bot.pacing import Pacer
 from bot.places import Places, PlaceSettings
 from bot.render.ports import Presenter
-from bot.state import State
+from bot.state import ForgetTooSoon, State
 from bot.state.coordination import Coordination
 from bot.state.names import rate_window
 from bot.tickets import Tickets
@@ -63,15 +63,6 @@ __all__ = ["FORGET_LIMIT", "AnswerService", "ForgetTooSoon", "Limits"]
 FORGET_LIMIT = (3, 3600.0)
 """At most 3 forget-me's a person an hour on a platform: the first deletes everything, and a
 button pressed in a loop would otherwise cost the store a forget each time."""
-
-
-class ForgetTooSoon(Exception):
-    """Forget-me asked again within :data:`FORGET_LIMIT`: nothing was done (say
-    :meth:`Wording.forget_me_too_soon` with :attr:`retry_after`)."""
-
-    def __init__(self, retry_after: float) -> None:
-        super().__init__(f"forget-me again in {retry_after:.0f} s")
-        self.retry_after = retry_after
 
 
 UNKNOWN_TARIFF = Tariff(provider="upstream")

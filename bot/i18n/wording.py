@@ -11,7 +11,7 @@ A sentence that names a place on the platform (a thread, a channel) goes through
 :meth:`Wording._here`: platforms do not always name it alike in one language (Discord's French
 "salon" is Slack's "canal"), so the template holds it once in general and once per platform
 whose registry entry says it has words of its own (msgctxt ``discord``, ``slack``...;
-:func:`bot.i18n.extraction.extract` writes them), and a catalogue translates a platform's entry
+:func:`bot.extraction.extract` writes them), and a catalogue translates a platform's entry
 where that platform's own client says it differently.
 """
 

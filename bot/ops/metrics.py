@@ -23,7 +23,7 @@ from bot.answer import Status
 from bot.answerlog import LOGGED_REFUSALS
 from bot.billing import KINDS, KNOWN
 from bot.i18n.conversation_words import REASONS, VOTES
-from bot.platforms import platform_names
+from bot.registry import platform_names
 from bot.state.failopen import OPERATIONS
 from bot.verify.verdict import Verdict
 

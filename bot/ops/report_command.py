@@ -4,7 +4,7 @@
 of its channels; every place by default), ``--format table`` (rich tables, the default),
 ``csv`` (one ``section,key,value`` row a number: a spreadsheet's, no cell of which it runs) or
 ``json`` (the report as ``PlatformKit.report`` gives it, exact). What askers wrote reaches a
-terminal without the characters it would act on (:mod:`bot.ops.printable`). Words are the
+terminal without the characters it would act on (:mod:`bot.printable`). Words are the
 command line's language, as ``citebot ask`` finds it. A bad argument is one line, exit 2; a
 store that does not answer is exit 1.
 """
@@ -28,9 +28,9 @@ from rich.text import Text
 
 from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
-from bot.ops.printable import spreadsheet_cell, terminal_text
 from bot.ops.report import Report, build_report, made_own, spending, utc_minute
-from bot.places import SettingRefused, parse_place
+from bot.places import PlaceForms, SettingRefused
+from bot.printable import spreadsheet_cell, terminal_text
 from bot.state import StateUnavailable, open_state
 from config import Settings
 from config.environment import shown_url
@@ -44,14 +44,11 @@ _PERIOD = re.compile(r"(\d{1,6})\s*([dhm])")
 _SECONDS = {"d": 86400, "h": 3600, "m": 60}
 
 
-def describe(parser: argparse.ArgumentParser) -> None:
-    """The ``report`` subcommand's arguments, on the parser ``bot.__main__`` made for it."""
+def describe(parser: argparse.ArgumentParser, forms: PlaceForms) -> None:
+    """The ``report`` subcommand's arguments, on the parser ``bot.__main__`` made for it
+    (``forms``: how the registered platforms write a place)."""
     parser.add_argument("--since", default="7d", help="how far back: 7d, 24h, 30m (default 7d)")
-    parser.add_argument(
-        "--place",
-        metavar="PLACE",
-        help="discord:GUILD_ID[/CHANNEL_ID], slack:TEAM_ID[/CHANNEL_ID] or telegram:CHAT_ID",
-    )
+    parser.add_argument("--place", metavar="PLACE", help=forms.help())
     parser.add_argument("--format", default="table", help="table (default), csv or json")
 
 
@@ -63,8 +60,8 @@ def parse_since(text: str) -> float | None:
     return int(match[1]) * _SECONDS[match[2]]
 
 
-async def report_command(settings: Settings, args: argparse.Namespace) -> int:
-    """Run ``citebot report``; the exit status."""
+async def report_command(settings: Settings, args: argparse.Namespace, forms: PlaceForms) -> int:
+    """Run ``citebot report``, its place written in one of ``forms``; the exit status."""
     from redis.exceptions import RedisError  # not imported by every other command
 
     configured = settings.language if "language" in settings.model_fields_set else None
@@ -81,7 +78,7 @@ async def report_command(settings: Settings, args: argparse.Namespace) -> int:
             " set the workers' STATE_URL (sqlite:///PATH or redis://...)"
         )
     try:
-        place = parse_place(args.place) if args.place is not None else None
+        place = forms.parse(args.place) if args.place is not None else None
     except SettingRefused as refused:
         refusal = refusal or refused.said(wording)
     if refusal is not None or seconds is None:

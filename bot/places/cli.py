@@ -28,13 +28,13 @@ from rich.text import Text
 
 from bot.i18n.command_line import command_line_language
 from bot.i18n.wording import Wording
-from bot.ops.printable import terminal_text
 from bot.places.document import MAX_DOCUMENT_BYTES, parsed_document
 from bot.places.keys import KEYS, written
 from bot.places.own import as_changed
-from bot.places.place import parse_place
+from bot.places.place import PlaceForms
 from bot.places.refused import SettingRefused
 from bot.places.resolver import Places
+from bot.printable import terminal_text
 from bot.state import SettingChange, open_state
 from config import Settings
 from config.environment import shown_url
@@ -47,10 +47,11 @@ EXIT_FAILED = 1
 EXIT_REFUSED = 2
 
 
-def describe(parser: argparse.ArgumentParser) -> None:
-    """The ``settings`` subcommand's arguments, on the parser ``bot.__main__`` made for it."""
+def describe(parser: argparse.ArgumentParser, forms: PlaceForms) -> None:
+    """The ``settings`` subcommand's arguments, on the parser ``bot.__main__`` made for it
+    (``forms``: how the registered platforms write a place)."""
     actions = parser.add_subparsers(dest="settings_action", required=True, metavar="ACTION")
-    place_help = "discord:GUILD_ID[/CHANNEL_ID], slack:TEAM_ID[/CHANNEL_ID] or telegram:CHAT_ID"
+    place_help = forms.help()
     show = actions.add_parser("show", help="a place's settings, or every place that has some")
     show.add_argument("place", nargs="?", metavar="PLACE", help=place_help)
     change = actions.add_parser("set", help="set a setting in a place")
@@ -67,10 +68,12 @@ def describe(parser: argparse.ArgumentParser) -> None:
     history.add_argument("place", nargs="?", metavar="PLACE", help=place_help)
 
 
-async def settings_command(settings: Settings, args: argparse.Namespace) -> int:
-    """Run ``citebot settings ACTION``; the exit status."""
+async def settings_command(settings: Settings, args: argparse.Namespace, forms: PlaceForms) -> int:
+    """Run ``citebot settings ACTION``, its places written in one of ``forms``; the exit
+    status."""
     return await with_places(
-        settings, lambda places, output: _ACTIONS[args.settings_action](places, args, output)
+        settings,
+        lambda places, output: _ACTIONS[args.settings_action](places, args, output, forms),
     )
 
 
@@ -140,7 +143,7 @@ class Output:
         print(terminal_text(said), file=self.stream)
 
 
-async def _show(places: Places, args: argparse.Namespace, output: Output) -> int:
+async def _show(places: Places, args: argparse.Namespace, output: Output, forms: PlaceForms) -> int:
     labels = output.labels
     if args.place is None:
         every = await places.export()
@@ -154,7 +157,7 @@ async def _show(places: Places, args: argparse.Namespace, output: Output) -> int
         ]
         output.rows([labels.place, labels.setting, labels.value], rows)
         return 0
-    effective = await places.of(parse_place(args.place))
+    effective = await places.of(forms.parse(args.place))
     rows = []
     for key in KEYS:
         where = effective.set_in[key]
@@ -165,40 +168,48 @@ async def _show(places: Places, args: argparse.Namespace, output: Output) -> int
     return 0
 
 
-async def _set(places: Places, args: argparse.Namespace, output: Output) -> int:
-    made = await places.set(args.place, args.key, " ".join(args.value), by=OPERATOR)
+async def _set(places: Places, args: argparse.Namespace, output: Output, forms: PlaceForms) -> int:
+    made = await places.set(forms.parse(args.place), args.key, " ".join(args.value), by=OPERATOR)
     _report([] if made is None else [made], output)
     return 0
 
 
-async def _unset(places: Places, args: argparse.Namespace, output: Output) -> int:
-    made = await places.unset(args.place, args.key, by=OPERATOR)
+async def _unset(
+    places: Places, args: argparse.Namespace, output: Output, forms: PlaceForms
+) -> int:
+    made = await places.unset(forms.parse(args.place), args.key, by=OPERATOR)
     _report([] if made is None else [made], output)
     return 0
 
 
-async def _export(places: Places, args: argparse.Namespace, output: Output) -> int:
+async def _export(
+    places: Places, args: argparse.Namespace, output: Output, forms: PlaceForms
+) -> int:
     print(json.dumps(await places.export(), ensure_ascii=False, indent=2), file=output.stream)
     return 0
 
 
-async def _import(places: Places, args: argparse.Namespace, output: Output) -> int:
+async def _import(
+    places: Places, args: argparse.Namespace, output: Output, forms: PlaceForms
+) -> int:
     try:
         read = await asyncio.to_thread(_read, args.file)
     except OSError as error:
         output.say(f"citebot: {args.file}: {error.strerror}")
         return EXIT_REFUSED
     document = parsed_document(read)
-    made = await places.import_(document, by=OPERATOR)
+    made = await places.import_(document, forms=forms, by=OPERATOR)
     _report(made, output)
     if made:
         output.say(output.wording.settings_changed(len(made)))
     return 0
 
 
-async def _history(places: Places, args: argparse.Namespace, output: Output) -> int:
+async def _history(
+    places: Places, args: argparse.Namespace, output: Output, forms: PlaceForms
+) -> int:
     labels = output.labels
-    changes = await places.history(args.place)
+    changes = await places.history(None if args.place is None else forms.parse(args.place))
     if not changes:
         output.say(output.wording.no_setting_changes())
     rows = [
@@ -232,7 +243,8 @@ def _report(made: Sequence[SettingChange], output: Output) -> None:
         output.change(change)
 
 
-_ACTIONS: dict[str, Callable[[Places, argparse.Namespace, Output], Awaitable[int]]] = {
+_Action = Callable[[Places, argparse.Namespace, Output, PlaceForms], Awaitable[int]]
+_ACTIONS: dict[str, _Action] = {
     "show": _show,
     "set": _set,
     "unset": _unset,

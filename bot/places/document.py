@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from bot.places.keys import Where, check_key, check_value
 from bot.places.own import checked_own_answers
-from bot.places.place import Place, parse_place
+from bot.places.place import Place, PlaceForms
 from bot.places.refused import SettingRefused, misshapen, not_a_document
 
 __all__ = ["MAX_DEPTH", "MAX_DOCUMENT_BYTES", "checked_document", "parsed_document"]
@@ -70,16 +70,17 @@ def _deeper_than(text: str, most: int) -> bool:
 
 
 def checked_document(
-    document: object, allowed: Callable[[Place], Where]
+    document: object, forms: PlaceForms, allowed: Callable[[Place], Where]
 ) -> dict[Place, dict[str, str]]:
-    """Each place of ``document`` with its settings' written values, every entry checked
-    (as ``allowed`` says values set in that place may be); :class:`SettingRefused` naming the
-    first that is not right (``$["discord:1"]`` where the document is not shaped right)."""
+    """Each place of ``document`` (written in one of ``forms``) with its settings' written
+    values, every entry checked (as ``allowed`` says values set in that place may be);
+    :class:`SettingRefused` naming the first that is not right (``$["discord:1"]`` where the
+    document is not shaped right)."""
     if not isinstance(document, dict):
         raise misshapen("$")
     checked: dict[Place, dict[str, str]] = {}
     for place_text, keys in document.items():
-        place = parse_place(str(place_text))
+        place = forms.parse(str(place_text))
         where = f"$[{json.dumps(place_text, ensure_ascii=False)}]"
         if not isinstance(keys, dict):
             raise misshapen(where)

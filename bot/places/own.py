@@ -16,14 +16,15 @@ import hashlib
 import json
 import time
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n.wording import catalogue_language
+from bot.i18n.wording import Wording, catalogue_language
 from bot.matching import language_of
 from bot.places.place import Place
 from bot.places.refused import SettingRefused, misshapen
+from bot.state import StateUnavailable
 
 __all__ = [
     "ANSWER_LIMIT",
@@ -34,6 +35,7 @@ __all__ = [
     "answer_id",
     "as_changed",
     "new_own_answer",
+    "own_answer_said",
     "own_answers_of",
     "own_key",
 ]
@@ -206,3 +208,17 @@ def checked_own_answers(entries: object, *, where: str, language: str) -> dict[s
             raise refused.at(at) from None
         kept[own.key] = own.value()
     return kept
+
+
+async def own_answer_said(
+    change: Awaitable[OwnAnswer], words: Wording, *, removed: bool = False
+) -> str:
+    """What an admin is told of an own answer kept (or ``removed``): its ID, else why not (the
+    refusal in ``words``, or a store that did not save it)."""
+    try:
+        own = await change
+    except SettingRefused as refused:
+        return refused.said(words)
+    except StateUnavailable:
+        return words.could_not_save()
+    return words.own_answer_removed(own.id) if removed else words.own_answer_saved(own.id)

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 
 from bot.places.cli import OPERATOR, Output, with_places
 from bot.places.own import new_own_answer
-from bot.places.place import parse_place
+from bot.places.place import PlaceForms
 from bot.places.resolver import Places
 from bot.render.text import clip
 from config import Settings
@@ -28,10 +28,11 @@ _SHOWN = 60
 """Characters of an answer a listing shows (``citebot settings export`` has them whole)."""
 
 
-def describe(parser: argparse.ArgumentParser) -> None:
-    """The ``answers`` subcommand's arguments, on the parser ``bot.__main__`` made for it."""
+def describe(parser: argparse.ArgumentParser, forms: PlaceForms) -> None:
+    """The ``answers`` subcommand's arguments, on the parser ``bot.__main__`` made for it
+    (``forms``: how the registered platforms write a place)."""
     actions = parser.add_subparsers(dest="answers_action", required=True, metavar="ACTION")
-    place_help = "discord:GUILD_ID[/CHANNEL_ID], slack:TEAM_ID[/CHANNEL_ID] or telegram:CHAT_ID"
+    place_help = forms.help()
     listing = actions.add_parser("list", help="a place's own answers")
     listing.add_argument("place", metavar="PLACE", help=place_help)
     add = actions.add_parser("add", help="keep a question the place answers itself")
@@ -43,15 +44,17 @@ def describe(parser: argparse.ArgumentParser) -> None:
     remove.add_argument("id", metavar="ID", help="as list shows it")
 
 
-async def answers_command(settings: Settings, args: argparse.Namespace) -> int:
-    """Run ``citebot answers ACTION``; the exit status."""
+async def answers_command(settings: Settings, args: argparse.Namespace, forms: PlaceForms) -> int:
+    """Run ``citebot answers ACTION``, its places written in one of ``forms``; the exit
+    status."""
     return await with_places(
-        settings, lambda places, output: _ACTIONS[args.answers_action](places, args, output)
+        settings,
+        lambda places, output: _ACTIONS[args.answers_action](places, args, output, forms),
     )
 
 
-async def _list(places: Places, args: argparse.Namespace, output: Output) -> int:
-    kept = await places.own_answers(parse_place(args.place))
+async def _list(places: Places, args: argparse.Namespace, output: Output, forms: PlaceForms) -> int:
+    kept = await places.own_answers(forms.parse(args.place))
     labels = output.wording.own_answer_labels
     if not kept:
         output.say(labels.none_yet)
@@ -69,8 +72,8 @@ async def _list(places: Places, args: argparse.Namespace, output: Output) -> int
     return 0
 
 
-async def _add(places: Places, args: argparse.Namespace, output: Output) -> int:
-    place = parse_place(args.place)
+async def _add(places: Places, args: argparse.Namespace, output: Output, forms: PlaceForms) -> int:
+    place = forms.parse(args.place)
     language = (await places.of(place)).language
     own = new_own_answer(args.question, args.answer, by=OPERATOR, name=OPERATOR, language=language)
     kept = await places.add_own_answer(place, own, by=OPERATOR)
@@ -79,13 +82,16 @@ async def _add(places: Places, args: argparse.Namespace, output: Output) -> int:
     return 0
 
 
-async def _remove(places: Places, args: argparse.Namespace, output: Output) -> int:
-    gone = await places.remove_own_answer(parse_place(args.place), args.id, by=OPERATOR)
+async def _remove(
+    places: Places, args: argparse.Namespace, output: Output, forms: PlaceForms
+) -> int:
+    gone = await places.remove_own_answer(forms.parse(args.place), args.id, by=OPERATOR)
     output.say(output.wording.own_answer_removed(gone.id))
     return 0
 
 
-_ACTIONS: dict[str, Callable[[Places, argparse.Namespace, Output], Awaitable[int]]] = {
+_Action = Callable[[Places, argparse.Namespace, Output, PlaceForms], Awaitable[int]]
+_ACTIONS: dict[str, _Action] = {
     "list": _list,
     "add": _add,
     "remove": _remove,

@@ -20,7 +20,7 @@ from bot.billing import Bill, micro_dollars
 from bot.places.document import checked_document
 from bot.places.keys import KEYS, Where, check_key, check_value
 from bot.places.own import MOST_OWN_ANSWERS, OWN, OwnAnswer, own_answers_of
-from bot.places.place import Place, handoff_targets, parse_place
+from bot.places.place import NO_FORMS, Place, PlaceForms
 from bot.places.refused import SettingRefused
 from bot.places.settings import PlaceSettings, layered
 from bot.state import SettingChange, State
@@ -98,33 +98,34 @@ class Places:
                 self._cache.popitem(last=False)
         return found
 
-    async def set(self, place: str, key: str, value: str, *, by: str) -> SettingChange | None:
-        """Set ``key`` to ``value`` in ``place`` (texts as an admin writes them); the change,
-        or None when it already had that value. :class:`~bot.places.refused.SettingRefused`
-        when the place, key or value is not one, and then nothing changes."""
-        where, setting = parse_place(place), check_key(key)
-        text = check_value(setting, value, self.where(where))
-        made = await self._change({where: {setting.name: text}}, by=by)
+    async def set(
+        self, place: Place, key: str, value: str, *, by: str, forms: PlaceForms = NO_FORMS
+    ) -> SettingChange | None:
+        """Set ``key`` to ``value`` in ``place`` (texts as an admin writes them; ``forms``:
+        whom each platform's ``handoff`` may reach); the change, or None when it already had
+        that value. :class:`~bot.places.refused.SettingRefused` when the key or value is not
+        one, and then nothing changes."""
+        setting = check_key(key)
+        text = check_value(setting, value, self.where(place, forms))
+        made = await self._change({place: {setting.name: text}}, by=by)
         return made[0] if made else None
 
-    def where(self, place: Place) -> Where:
-        """What a value set in ``place`` may be: its platform's ``handoff`` targets, the
-        operator's provider profiles."""
+    def where(self, place: Place, forms: PlaceForms) -> Where:
+        """What a value set in ``place`` may be: its platform's ``handoff`` targets (as
+        ``forms`` say), the operator's provider profiles."""
         return Where(
-            handoff=handoff_targets(place.platform),
+            handoff=forms.handoff(place.platform),
             profiles=frozenset(self._defaults.upstream_profiles),
         )
 
-    async def unset(self, place: str, key: str, *, by: str) -> SettingChange | None:
+    async def unset(self, place: Place, key: str, *, by: str) -> SettingChange | None:
         """Let ``place`` take ``key`` from its server or the environment again."""
-        made = await self._change({parse_place(place): {check_key(key).name: None}}, by=by)
+        made = await self._change({place: {check_key(key).name: None}}, by=by)
         return made[0] if made else None
 
-    async def history(self, place: str | None = None) -> list[SettingChange]:
+    async def history(self, place: Place | None = None) -> list[SettingChange]:
         """The recorded changes of ``place`` (None: of every place), oldest first."""
-        return await self._state.settings_history(
-            None if place is None else str(parse_place(place))
-        )
+        return await self._state.settings_history(None if place is None else str(place))
 
     async def export(self) -> dict[str, dict[str, Any]]:
         """Every place that has settings, with them, its own answers under ``answers``: what
@@ -139,12 +140,12 @@ class Places:
                 exported[place]["answers"] = [own.to_json() for own in owned]
         return exported
 
-    async def import_(self, document: object, *, by: str) -> list[SettingChange]:
-        """Make each place of ``document`` (as :meth:`export` writes it) have exactly the
-        settings it lists there, in one step; places it does not list keep theirs. Every entry
-        is checked first: one that is not right raises
+    async def import_(self, document: object, *, forms: PlaceForms, by: str) -> list[SettingChange]:
+        """Make each place of ``document`` (as :meth:`export` writes it, its places in
+        ``forms``) have exactly the settings it lists there, in one step; places it does not
+        list keep theirs. Every entry is checked first: one that is not right raises
         :class:`~bot.places.refused.SettingRefused` naming it, and nothing changes."""
-        checked = checked_document(document, self.where)
+        checked = checked_document(document, forms, lambda place: self.where(place, forms))
         kept = await self._state.place_settings([str(place) for place in checked])
         changes: dict[Place, dict[str, str | None]] = {}
         for place, keys in checked.items():

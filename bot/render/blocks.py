@@ -315,8 +315,11 @@ def cut_floor(text: str, limit: int) -> int:
 
 
 def _breaks(text: str, limit: int) -> dict[int, int]:
-    """The last good break of each rank in ``text[:limit]`` (3 line, 2 sentence, 1 word)."""
+    """The last good break of each rank in ``text[:limit]`` (3 line, 2 sentence, 1 word). The
+    space before a block's first word is none: a cut there would leave a blank piece, and the
+    rest would join the block before it as if it went on that paragraph."""
     best: dict[int, int] = {}
+    first = len(text) - len(text.lstrip())
     i, code, depth, paren = 0, 0, 0, 0
     while i < limit:
         ch = text[i]
@@ -341,6 +344,7 @@ def _breaks(text: str, limit: int) -> dict[int, int]:
             paren += 1 if ch == "(" else -1
         elif (
             ch in " \n。！？"
+            and i >= first
             and not depth
             and not paren
             and (not _BLOCK_SYNTAX.match(text, i + 1) or text[i : i + 2] == "\n>")

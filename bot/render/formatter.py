@@ -20,7 +20,7 @@ from bot.render.document import Footnote, Paragraph, Span, Text
 from bot.render.layout import MoreSources, ThreadLayout, capped
 from bot.render.numbering import CitationCard, FirstUse, Resolution, resolve
 from bot.render.pack import Message, Packer, join
-from bot.render.ports import Button, Payload, Presenter
+from bot.render.ports import Button, MarkdownSyntax, Payload, Presenter
 from bot.render.text import ELLIPSIS, SENTINEL, clip
 from bot.render.thread import write_thread
 from bot.render.write import Rendered, render_blocks, render_source
@@ -283,7 +283,10 @@ class AnswerFormatter:
             for note in _notes(blocks, message)
         ]
         text = markdown.neutralise(_fill(join(blocks, message), plain, markdown.footnote_separator))
-        return presenter.answer_message(text, feedback=False)
+        # a message that shows nothing yet (a code fence still without a line) holds its place
+        return presenter.answer_message(
+            text if _shows(markdown, text) else ELLIPSIS, feedback=False
+        )
 
     def _final_text(self, message: Message, resolution: Resolution, *, reserve: int = 0) -> str:
         presenter, markdown = self._presenter, self._markdown
@@ -304,9 +307,15 @@ class AnswerFormatter:
                 room -= cost
                 plain[index] = long
         richer = markdown.neutralise(_fill(source, plain, markdown.footnote_separator))
-        if not richer.strip():
-            return ELLIPSIS  # only markers without sources were here; a message can't be empty
+        if not _shows(markdown, richer):
+            return ELLIPSIS  # only markers without sources or empty markup: never an empty message
         return richer if markdown.length(richer) <= presenter.message_limit - reserve else text
+
+
+def _shows(markdown: MarkdownSyntax, text: str) -> bool:
+    """Whether written ``text`` shows anything but blank space where the platform counts what
+    it shows (Telegram's ``<pre>\n</pre>`` shows nothing, and an empty message is refused)."""
+    return markdown.length("".join(text.split())) > 0
 
 
 def _footnoted(text: str, citations: Sequence[Citation]) -> str:

@@ -7,8 +7,9 @@ split points found here stay valid for both.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -128,7 +129,8 @@ class _BlockWriter:
         if isinstance(block, Paragraph):
             self.inlines(block.inlines)
         elif isinstance(block, Heading):
-            self.put(self.s.heading(block.level, self.atomic(block.inlines)))
+            inner = self.atomic(block.inlines)
+            self.put(_marked(inner, lambda text: self.s.heading(block.level, text)))
         elif isinstance(block, CodeBlock):
             self.code(block)
         elif isinstance(block, Quote):
@@ -199,7 +201,8 @@ class _BlockWriter:
             elif isinstance(node, Code):
                 self.put(self.s.code_span(node.text))
             elif isinstance(node, Span):
-                self.put(self.s.emphasis(node.kind, self.atomic(node.children)))
+                inner = self.atomic(node.children)
+                self.put(_marked(inner, functools.partial(self.s.emphasis, node.kind)))
             elif isinstance(node, Link):
                 inner = self.atomic(node.children)
                 self.put(self.s.link(inner, node.url) if node.url else inner)
@@ -224,3 +227,10 @@ class _BlockWriter:
             if base + start > 0:
                 rank = SENTENCE if start == end or ends_sentence(written, start) else WORD
                 splits.append(Split(base + start, base + end, rank, "", reopen))
+
+
+def _marked(inner: str, mark: Callable[[str], str]) -> str:
+    """``inner`` marked up (a heading, bold), unless it holds footnotes alone: one without a
+    source goes at the end, and the markup left around nothing would show (Discord's ``****``),
+    read as a rule (Slack refuses the message) or empty the message (Telegram refuses it)."""
+    return mark(inner) if inner.replace(SENTINEL, "").strip() else inner

@@ -102,6 +102,15 @@ class StateUnavailable(Exception):
     history, is never pretended done (:class:`~bot.state.failopen.FailOpenState`)."""
 
 
+class ForgetTooSoon(Exception):
+    """Forget-me asked again within ``bot.service.FORGET_LIMIT``: nothing was done (say
+    :meth:`Wording.forget_me_too_soon` with :attr:`retry_after`)."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"forget-me again in {retry_after:.0f} s")
+        self.retry_after = retry_after
+
+
 class Dedup(Protocol):
     async def first_time(self, key: str, *, ttl: float = DEDUP_TTL) -> bool:
         """Claim ``key``: True for exactly one caller across every worker until ``ttl`` passes."""

@@ -1,9 +1,9 @@
 """``/citebot settings``: a server's settings and one channel's, changed in Discord.
 
-Each subcommand, menu and modal admits only the server's admins
-(:mod:`integrations.discord.admission`: anyone else is told so, privately and in their
+Each subcommand, menu and modal admits only the server's admins, through the kit's admins'
+gate (:mod:`integrations.discord.admins`: anyone else is told so, privately and in their
 language, and nothing changes), and answers privately in the admin's language. The settings
-change through the kit (:meth:`~bot.kit.PlatformKit.change_setting`); a value refused is said in
+change through the kit (:meth:`~bot.adapter.Kit.change_setting`); a value refused is said in
 the admin's words, a store that does not answer too.
 """
 
@@ -13,12 +13,9 @@ from typing import Any
 
 import discord
 
-from bot.kit import Venue
-from bot.places import SettingRefused
-from bot.places.keys import written
+from bot.adapter import SettingRefused, StateUnavailable, Venue, written
 from bot.render.ports import Payload
-from bot.state import StateUnavailable
-from integrations.discord.admin_views import (
+from integrations.discord.admin_view import (
     VALUE,
     Where,
     by_menu,
@@ -29,16 +26,9 @@ from integrations.discord.admin_views import (
     value_menu,
     value_modal,
 )
-from integrations.discord.admission import (
-    SETTINGS,
-    AdminCommand,
-    Admitted,
-    place_names,
-    plain,
-    private,
-)
-from integrations.discord.here import Here
+from integrations.discord.admins import Admin, AdminCommand, place_names, plain, private
 from integrations.discord.modals import modal_values
+from integrations.discord.place import Here
 from integrations.discord.types import CallbackType
 
 __all__ = ["SettingsAdmin", "target_of"]
@@ -50,56 +40,57 @@ class SettingsAdmin(AdminCommand):
     # -- the subcommands ---------------------------------------------------------------------
 
     async def show(self, interaction: discord.Interaction, where: Where | None) -> None:
-        admitted = await self._admit(interaction, SETTINGS)
-        if admitted is None:
-            return
-        await self._defer(interaction)
-        target = target_of(admitted.here, where or "channel")
-        settings = await self._kit.settings_at(target)
-        names = place_names(interaction, admitted.words)
-        place = names(_stored(target))
-        await self._say(interaction, settings_listing(settings, place, names, admitted.words))
+        async def act(admin: Admin) -> None:
+            await self._defer(interaction)
+            target = target_of(admin.here, where or "channel")
+            settings = await self._kit.settings_at(target)
+            names = place_names(interaction, admin.words)
+            place = names(_stored(target))
+            await self._say(interaction, settings_listing(settings, place, names, admin.words))
+
+        await self._admit(interaction, act)
 
     async def set(self, interaction: discord.Interaction, setting: str, where: Where) -> None:
         """A select menu of the setting's values, or a modal to write it."""
-        admitted = await self._admit(interaction, SETTINGS)
-        if admitted is None:
-            return
-        target = target_of(admitted.here, where)
-        value = written(getattr(await self._kit.settings_at(target), setting))
-        if by_menu(setting):
-            place = place_names(interaction, admitted.words)(_stored(target))
-            menu = value_menu(setting, where, value, place, admitted.words)
-            await self._respond(interaction, CallbackType.MESSAGE, private(menu))
-        else:
-            modal = value_modal(setting, where, value, admitted.words)
-            await self._respond(interaction, CallbackType.MODAL, modal)
+
+        async def act(admin: Admin) -> None:
+            target = target_of(admin.here, where)
+            value = written(getattr(await self._kit.settings_at(target), setting))
+            if by_menu(setting):
+                place = place_names(interaction, admin.words)(_stored(target))
+                menu = value_menu(setting, where, value, place, admin.words)
+                await self._respond(interaction, CallbackType.MESSAGE, private(menu))
+            else:
+                modal = value_modal(setting, where, value, admin.words)
+                await self._respond(interaction, CallbackType.MODAL, modal)
+
+        await self._admit(interaction, act)
 
     async def unset(self, interaction: discord.Interaction, setting: str, where: Where) -> None:
-        admitted = await self._admit(interaction, SETTINGS)
-        if admitted is None:
-            return
-        await self._defer(interaction)
-        await self._change(interaction, admitted, target_of(admitted.here, where), setting, None)
+        async def act(admin: Admin) -> None:
+            await self._defer(interaction)
+            await self._change(interaction, admin, target_of(admin.here, where), setting, None)
+
+        await self._admit(interaction, act)
 
     async def history(self, interaction: discord.Interaction, where: Where | None) -> None:
-        admitted = await self._admit(interaction, SETTINGS)
-        if admitted is None:
-            return
-        await self._defer(interaction)
-        wheres: list[Where] = ["server", "channel"] if where is None else [where]
-        try:
-            changes = [
-                change
-                for target in dict.fromkeys(target_of(admitted.here, w) for w in wheres)
-                for change in await self._kit.setting_history(target)
-            ]
-        except StateUnavailable:
-            await self._say(interaction, admitted.words.could_not_save())
-            return
-        changes.sort(key=lambda change: change.at)
-        names = place_names(interaction, admitted.words)
-        await self._say(interaction, history_listing(changes, names, admitted.words))
+        async def act(admin: Admin) -> None:
+            await self._defer(interaction)
+            wheres: list[Where] = ["server", "channel"] if where is None else [where]
+            try:
+                changes = [
+                    change
+                    for target in dict.fromkeys(target_of(admin.here, w) for w in wheres)
+                    for change in await self._kit.setting_history(target)
+                ]
+            except StateUnavailable:
+                await self._say(interaction, admin.words.could_not_save())
+                return
+            changes.sort(key=lambda change: change.at)
+            names = place_names(interaction, admin.words)
+            await self._say(interaction, history_listing(changes, names, admin.words))
+
+        await self._admit(interaction, act)
 
     # -- what the menus and modals send back -------------------------------------------------
 
@@ -109,33 +100,35 @@ class SettingsAdmin(AdminCommand):
         values = list(data.get("values") or ())
         if found is None or len(values) != 1:
             return
-        admitted = await self._admit(interaction, SETTINGS)
-        if admitted is None:
-            return
-        await self._respond(interaction, CallbackType.DEFERRED_UPDATE)
         where, key = found
-        target = target_of(admitted.here, where)
-        await self._change(interaction, admitted, target, key, values[0], menu=True)
+
+        async def act(admin: Admin) -> None:
+            await self._respond(interaction, CallbackType.DEFERRED_UPDATE)
+            target = target_of(admin.here, where)
+            await self._change(interaction, admin, target, key, values[0], menu=True)
+
+        await self._admit(interaction, act)
 
     async def submitted(self, interaction: discord.Interaction) -> None:
         """A modal's value for a setting (empty: ``none``)."""
         found, data = _targeted(interaction)
         if found is None:
             return
-        admitted = await self._admit(interaction, SETTINGS)
-        if admitted is None:
-            return
-        await self._defer(interaction)
         where, key = found
         value = (modal_values(data).get(VALUE) or "").strip() or "none"
-        await self._change(interaction, admitted, target_of(admitted.here, where), key, value)
+
+        async def act(admin: Admin) -> None:
+            await self._defer(interaction)
+            await self._change(interaction, admin, target_of(admin.here, where), key, value)
+
+        await self._admit(interaction, act)
 
     # -- the steps ----------------------------------------------------------------------------
 
     async def _change(
         self,
         interaction: discord.Interaction,
-        admitted: Admitted,
+        admin: Admin,
         target: Venue,
         key: str,
         value: str | None,
@@ -143,7 +136,7 @@ class SettingsAdmin(AdminCommand):
         menu: bool = False,
     ) -> None:
         """Change ``key`` where ``target`` is and say so (``menu``: in place of the menu)."""
-        words = admitted.words
+        words = admin.words
         try:
             await self._kit.change_setting(target, key, value, by=str(interaction.user.id))
         except SettingRefused as refused:

@@ -15,11 +15,10 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-from bot.answer import Question
-from bot.kit import PlatformKit
+from bot.adapter import Kit, Question
 from bot.render.ports import Payload
 from integrations.discord.cards import left_over
-from integrations.discord.here import FOLLOWUPS_WITHOUT_BOT, Here, may_thread
+from integrations.discord.place import FOLLOWUPS_WITHOUT_BOT, Here, may_thread
 from integrations.discord.routes import InteractionToken, RouteBudgets
 from integrations.discord.sink import DiscordAnswerSink, thread_name
 from integrations.discord.wire import DiscordWire
@@ -46,7 +45,7 @@ class InteractionAnswers:
     """Answers to interactions, written through one bot's wire and buckets."""
 
     def __init__(
-        self, *, kit: PlatformKit, wire: DiscordWire, budgets: RouteBudgets, our_thread: OurThread
+        self, *, kit: Kit, wire: DiscordWire, budgets: RouteBudgets, our_thread: OurThread
     ) -> None:
         self._kit = kit
         self._wire = wire
@@ -169,6 +168,7 @@ class InteractionAnswers:
                 user_id=str(interaction.user.id),
                 channel_id=str(channel),
                 server_id=None if interaction.guild_id is None else str(interaction.guild_id),
+                direct=here.place.direct,
                 thread_id=None if thread is None or not remember else str(thread),
                 language=here.language,
                 locale=interaction.locale.value,

@@ -14,14 +14,13 @@ import logging
 
 import discord
 
-from bot.kit import PlatformKit
-from bot.kit_community import Handoff
+from bot.adapter import Handoff, Kit
 from bot.render.ports import Payload
-from integrations.discord.admission import plain
+from integrations.discord.admins import plain
 from integrations.discord.answering import InteractionAnswers
 from integrations.discord.cards import ACTION
-from integrations.discord.here import here
 from integrations.discord.markdown import DiscordMarkdown
+from integrations.discord.place import here
 from integrations.discord.sink import answer_key
 from integrations.discord.types import SUPPRESS_EMBEDS
 from integrations.discord.wire import DiscordWire, message_body
@@ -50,7 +49,7 @@ def handoff_message(handoff: Handoff, *, asker: str, link: str) -> Payload:
 
 
 class AnswerButtons:
-    def __init__(self, *, kit: PlatformKit, wire: DiscordWire, answers: InteractionAnswers) -> None:
+    def __init__(self, *, kit: Kit, wire: DiscordWire, answers: InteractionAnswers) -> None:
         self._kit = kit
         self._wire = wire
         self._answers = answers

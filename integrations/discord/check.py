@@ -18,12 +18,13 @@ import time
 
 import discord
 
-from bot.kit import PlatformKit
+from bot.adapter import Admitted, Kit
+from bot.i18n.wording import Wording
 from bot.render.ports import Payload
 from bot.render.text import clip
 from integrations.discord.answering import ANSWER_MESSAGES_WITHOUT_BOT, InteractionAnswers
-from integrations.discord.here import here, may_thread
 from integrations.discord.markdown import DiscordMarkdown
+from integrations.discord.place import arrival, here, may_thread
 from integrations.discord.routes import RouteBudgets, pace
 from integrations.discord.sink import DiscordAnswerSink, thread_name
 from integrations.discord.types import CallbackType
@@ -42,7 +43,7 @@ class ClaimChecks:
     def __init__(
         self,
         *,
-        kit: PlatformKit,
+        kit: Kit,
         wire: DiscordWire,
         budgets: RouteBudgets,
         answers: InteractionAnswers,
@@ -55,19 +56,30 @@ class ClaimChecks:
     async def check(
         self, interaction: discord.Interaction, message: discord.Message, *, private: bool | None
     ) -> None:
-        if not await self._kit.claim(f"interaction:{interaction.id}"):
-            return
-        at = here(interaction)
-        refusal = await self._kit.refusal(at.place, at.language)
-        words = await self._kit.words(at.place, at.language)
-        claim = message.content.strip()
-        if refusal is not None or not claim:
-            said = refusal or words.nothing_to_check()
+        async def refuse(said: str) -> None:
             body = message_body(self._kit.presenter.notice(said), ephemeral=True)
             await self._wire.respond(interaction.id, interaction.token, CallbackType.MESSAGE, body)
-            return
-        if private is None:
-            private = (await self._kit.settings_at(at.place)).private_by_default
+
+        async def act(admitted: Admitted) -> None:
+            claim = message.content.strip()
+            if not claim:
+                await refuse(admitted.words.nothing_to_check())
+                return
+            chosen = admitted.settings.private_by_default if private is None else private
+            await self._check(interaction, message, claim, admitted.words, private=chosen)
+
+        await self._kit.take(arrival(interaction), act, refuse=refuse)
+
+    async def _check(
+        self,
+        interaction: discord.Interaction,
+        message: discord.Message,
+        claim: str,
+        words: Wording,
+        *,
+        private: bool,
+    ) -> None:
+        at = here(interaction)
         question = self._kit.claim_question(words, claim)
         issued = time.monotonic()
         quote = message_body(_quoted(message, words.check_with_sources()), ephemeral=private)

@@ -22,9 +22,9 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
+from bot.adapter import KEYS
 from bot.i18n.wording import Wording
-from bot.places import KEYS
-from integrations.discord.admin_views import Where
+from integrations.discord.admin_view import Where
 from integrations.discord.report_view import PERIODS
 
 __all__ = [

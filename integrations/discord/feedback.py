@@ -3,7 +3,7 @@
 👍 is thanked and kept. 👎 opens a modal (its first response: a modal cannot follow another
 one) with the four reasons as a radio group and a text field for more, in the person's
 language; the bare 👎 is kept at once, so a modal closed unanswered still counts, and the reason
-and the words sent with it are kept with the vote (:meth:`~bot.kit.PlatformKit.vote`).
+and the words sent with it are kept with the vote (:meth:`~bot.kit.Kit.vote`).
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ from typing import Any
 
 import discord
 
-from bot.i18n.conversation_words import REASONS, VOTES, Reason
+from bot.adapter import REASONS, VOTES, Kit, Reason
 from bot.i18n.wording import Wording
-from bot.kit import PlatformKit
 from bot.render.text import clip
 from integrations.discord.cards import FEEDBACK
-from integrations.discord.here import language_of
 from integrations.discord.modals import modal_values
+from integrations.discord.place import language_of
 from integrations.discord.sink import answer_key
 from integrations.discord.types import CallbackType, Label, Modal
 from integrations.discord.wire import DiscordWire, message_body
@@ -73,7 +72,7 @@ def reason_modal(message_id: int, wording: Wording) -> Modal:
 
 
 class Feedback:
-    def __init__(self, *, kit: PlatformKit, wire: DiscordWire) -> None:
+    def __init__(self, *, kit: Kit, wire: DiscordWire) -> None:
         self._kit = kit
         self._wire = wire
 
@@ -97,10 +96,11 @@ class Feedback:
         await self._vote(interaction, answer, value)
 
     async def reason(self, interaction: discord.Interaction) -> None:
-        """The 👎 modal sent back: its reason and words kept with the vote."""
+        """The 👎 modal sent back (claimed and let through already): its reason and words
+        kept with the vote."""
         data: Mapping[str, Any] = interaction.data or {}
         answer = str(data.get("custom_id", "")).removeprefix(REASON)
-        if not answer.isdigit() or not await self._kit.claim(f"interaction:{interaction.id}"):
+        if not answer.isdigit():
             return
         wording = self._kit.wording(language_of(interaction))
         await self._thank(interaction, wording.reason_thanks())

@@ -22,12 +22,11 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.adapter import FORGET_RETRIES, Admitted, ForgetTooSoon, Kit, StateUnavailable
 from bot.i18n.wording import Wording
-from bot.kit import FORGET_RETRIES, ForgetTooSoon, PlatformKit
 from bot.render.ports import Payload
-from bot.state import StateUnavailable
-from integrations.discord.admission import plain, private
-from integrations.discord.here import here
+from integrations.discord.admins import plain, private
+from integrations.discord.place import arrival
 from integrations.discord.types import ActionRow, CallbackType
 from integrations.discord.wire import DiscordWire, message_body
 
@@ -53,26 +52,34 @@ def _asked(words: Wording) -> Payload:
 
 class Forgetting:
     def __init__(
-        self, *, kit: PlatformKit, wire: DiscordWire, retries: Sequence[float] = FORGET_RETRIES
+        self, *, kit: Kit, wire: DiscordWire, retries: Sequence[float] = FORGET_RETRIES
     ) -> None:
         self._kit = kit
         self._wire = wire
         self._retries = tuple(retries)
 
     async def asked(self, interaction: discord.Interaction) -> None:
-        """``/citebot forget-me``: what it will do, and the button that does it."""
-        if not await self._kit.claim(f"interaction:{interaction.id}"):
-            return
-        words = await self._words(interaction)
-        body = private(_asked(words))
-        await self._wire.respond(interaction.id, interaction.token, CallbackType.MESSAGE, body)
+        """``/citebot forget-me``: what it will do, and the button that does it (anyone's,
+        anywhere: no place refuses it)."""
+
+        async def act(admitted: Admitted) -> None:
+            body = private(_asked(admitted.words))
+            await self._wire.respond(interaction.id, interaction.token, CallbackType.MESSAGE, body)
+
+        await self._kit.take(arrival(interaction), act, gate="everyone")
 
     async def confirmed(self, interaction: discord.Interaction) -> None:
         """The button clicked: forget the person who clicked, and say so in its message."""
-        if not await self._kit.claim(f"interaction:{interaction.id}"):
-            return
-        await self._wire.respond(interaction.id, interaction.token, CallbackType.DEFERRED_UPDATE)
-        words = await self._words(interaction)
+
+        async def act(admitted: Admitted) -> None:
+            await self._wire.respond(
+                interaction.id, interaction.token, CallbackType.DEFERRED_UPDATE
+            )
+            await self._forget(interaction, admitted.words)
+
+        await self._kit.take(arrival(interaction), act, gate="everyone")
+
+    async def _forget(self, interaction: discord.Interaction, words: Wording) -> None:
         try:
             forgotten = await self._kit.forget_person(str(interaction.user.id))
         except StateUnavailable:
@@ -90,7 +97,3 @@ class Forgetting:
     def removed(self, guild_id: int) -> None:
         """The bot was removed from a server: delete its data, in the background."""
         self._kit.spawn(self._kit.forget_removed(str(guild_id), self._retries))
-
-    async def _words(self, interaction: discord.Interaction) -> Wording:
-        at = here(interaction)
-        return await self._kit.words(at.place, at.language)

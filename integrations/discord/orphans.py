@@ -15,8 +15,8 @@ from typing import Any
 
 import discord
 
+from bot.adapter import Orphan
 from bot.i18n.wording import Wording
-from bot.inflight import Orphan
 from bot.render.ports import Presenter
 from integrations.discord.routes import INVALID_WEBHOOK_TOKEN, TOO_MANY_FOLLOWUPS, RouteBudgets
 from integrations.discord.wire import DiscordWire, message_body

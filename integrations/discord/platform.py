@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.pacing import Pacer
-from bot.platforms import PlaceIds, Platform, Runner
+from bot.adapter import Pacer, Runner
+from bot.platforms import PlaceIds, Platform
 from bot.render.ports import Presenter
 from integrations.discord.settings import DiscordSettings
 

@@ -1,6 +1,6 @@
 """``/citebot report``: what was asked in this server, for its admins.
 
-Admitted as ``/citebot settings`` is (:mod:`integrations.discord.admission`: Manage Server,
+Admitted as ``/citebot settings`` is (:mod:`integrations.discord.admins`: Manage Server,
 checked by the worker; anyone else is refused in their language and shown nothing), deferred
 privately at once (a report over many answers can take seconds to read), then shown in the
 admin's language as one embed (:mod:`integrations.discord.report_view`) from the kit's neutral
@@ -14,10 +14,8 @@ import time
 
 import discord
 
-from bot.kit import Venue
-from bot.ops.report import reported_since
-from bot.state import StateUnavailable
-from integrations.discord.admission import REPORT, AdminCommand, place_names, plain
+from bot.adapter import StateUnavailable, Venue, reported_since
+from integrations.discord.admins import Admin, AdminCommand, place_names, plain
 from integrations.discord.report_view import report_embed
 
 __all__ = ["ServerReport"]
@@ -28,12 +26,16 @@ log = logging.getLogger(__name__)
 class ServerReport(AdminCommand):
     async def report(self, interaction: discord.Interaction, period: str) -> None:
         """``period``: ``today`` (the UTC day), ``7d`` or ``30d``."""
-        admitted = await self._admit(interaction, REPORT)
-        if admitted is None:
-            return
+
+        async def act(admin: Admin) -> None:
+            await self._report(interaction, admin, period)
+
+        await self._admit(interaction, act, duty="report")
+
+    async def _report(self, interaction: discord.Interaction, admin: Admin, period: str) -> None:
         await self._defer(interaction)
-        server = admitted.here.place.server
-        words = admitted.words
+        server = admin.here.place.server
+        words = admin.words
         try:
             report = await self._kit.report(
                 Venue(server=server), reported_since(period, time.time())

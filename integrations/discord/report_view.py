@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from bot.adapter import Period, Report, labelled, made_own, spending, utc_minute
 from bot.i18n.wording import Wording
-from bot.ops.report import Period, Report, labelled, made_own, spending, utc_minute
 from bot.render.text import clip
 from integrations.discord import limits
 from integrations.discord.markdown import DiscordMarkdown

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.pacing import RateBudget
+from bot.adapter import RateBudget
 
 __all__ = [
     "INVALID_WEBHOOK_TOKEN",

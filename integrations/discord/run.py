@@ -17,9 +17,8 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.kit import PlatformKit
-from bot.state.coordination import scope_of
-from integrations.discord.bot import CitebotDiscord
+from bot.adapter import Kit, scope_of
+from integrations.discord.app import CitebotDiscord
 from integrations.discord.commands import declared_tree
 from integrations.discord.orphans import DiscordOrphans
 from integrations.discord.settings import DiscordSettings
@@ -60,7 +59,7 @@ def _token(environment: DiscordSettings) -> str:
 
 
 async def run_discord(
-    kit: PlatformKit,
+    kit: Kit,
     environment: DiscordSettings,
     ready: asyncio.Event | None = None,
     *,

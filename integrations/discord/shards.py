@@ -27,9 +27,7 @@ import discord
 from discord.gateway import DiscordWebSocket
 from redis.exceptions import RedisError
 
-from bot.pacing import RateBudget
-from bot.state.coordination import Coordination
-from bot.state.shares import FairShare, Times
+from bot.adapter import Coordination, FairShare, RateBudget, Times
 
 __all__ = ["IDENTIFY", "Identify", "ShardedClient", "Shards"]
 

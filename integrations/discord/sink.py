@@ -26,8 +26,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.answer import fingerprint
-from bot.inflight import Whereabouts
+from bot.adapter import Whereabouts, fingerprint
 from bot.render.ports import Payload
 from integrations.discord.limits import THREAD_NAME
 from integrations.discord.refusals import log_refused, part, refused_embeds

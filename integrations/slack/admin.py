@@ -1,6 +1,6 @@
 """citebot's settings, changed in Slack by the workspace's admins (issue 25).
 
-The App Home tab shows the page (:mod:`integrations.slack.home`) when it is opened, and again
+The App Home tab shows the page (:mod:`integrations.slack.admin_view`) when it is opened, and again
 whenever ``app_context_changed`` says an admin now looks at another channel (the page then shows
 that channel too, and keeps it in its ``private_metadata``, so the next opening shows it
 whichever worker takes it); ``/citebot`` opens the same page as a modal. Each control changes one
@@ -23,14 +23,17 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
 
-from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import Venue
-from bot.ops.report import Period
-from bot.places import KEYS, SettingRefused
-from bot.state import SettingChange, StateUnavailable
-from integrations.slack.blocks import Block
-from integrations.slack.forgetting import FORGET_COMMAND, forget_button
-from integrations.slack.home import (
+from bot.adapter import (
+    KEYS,
+    Admitted,
+    Period,
+    SettingChange,
+    SettingRefused,
+    StateUnavailable,
+    Venue,
+)
+from bot.i18n.wording import Wording
+from integrations.slack.admin_view import (
     EDIT_ACTION,
     EDIT_BLOCK,
     EDIT_CALLBACK,
@@ -45,13 +48,15 @@ from integrations.slack.home import (
     settings_page,
     value_text,
 )
+from integrations.slack.blocks import Block
+from integrations.slack.context import Context, action_key
+from integrations.slack.forgetting import FORGET_COMMAND, Forgetting, forget_button
 from integrations.slack.members import team_of
-from integrations.slack.reporting import DEFAULT_PERIOD, period_of
+from integrations.slack.report import DEFAULT_PERIOD, Reports, period_of
+from integrations.slack.report_view import PERIOD_ACTION
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
-
-    from integrations.slack.app import SlackBot
 
 __all__ = ["COMMAND", "SettingsPages"]
 
@@ -66,51 +71,39 @@ CHANNEL_ENTITY = "slack#/types/channel_id"
 class SettingsPages:
     """The settings page's listeners, for one workspace's app."""
 
-    def __init__(self, bot: SlackBot) -> None:
-        self._bot = bot
-        self._kit = bot.kit
-        self._web = bot.web
+    def __init__(self, context: Context, *, reports: Reports, forgetting: Forgetting) -> None:
+        self._context = context
+        self._kit = context.kit
+        self._web = context.web
+        self._reports = reports
+        self._forgetting = forgetting
 
     def register(self, app: AsyncApp) -> None:
         app.command(COMMAND)(self._on_command)
         app.action(SETTING_ACTION)(self._on_control)
+        app.action(PERIOD_ACTION)(self._on_period)
         app.view(EDIT_CALLBACK)(self._on_edit)
         app.event("app_context_changed")(self._on_context)
 
     # -- what a person opens -----------------------------------------------------------------
-    async def show_home(
-        self,
-        *,
-        user: str,
-        team: str,
-        channel: str | None,
-        period: Period | None = DEFAULT_PERIOD,
-        fresh: bool = False,
-        notice: str | None = None,
-    ) -> None:
-        """Publish ``user``'s Home tab: the page and the report of ``period`` for an admin,
-        else how to ask citebot (``period`` None: the caller already found ``user`` no admin);
-        ``fresh``: the report read now (:class:`~integrations.slack.reporting.Reports`);
-        ``notice``: a line about the change just made."""
-        words = await self.words(user, team)
-        if period is not None and await self._bot.members.is_admin(user, fresh=False):
-            blocks = settings_page(await self._page(team, channel, notice), words)
-            await self._publish(user, team, channel, words, blocks, period=period, fresh=fresh)
-        else:
-            await self._publish(user, team, channel, words, members_page(words))
-
     async def on_home_opened(self, body: dict[str, Any], event: dict[str, Any]) -> None:
         """The Home tab opened: drawn again, for the channel and period it last showed, its
-        report read afresh."""
-        if not await self._kit.claim(f"event:{body.get('event_id')}"):
-            return
+        report read afresh: the page and the report for an admin, how to ask citebot for
+        anyone else."""
+        user, team = str(event["user"]), team_of(body)
         shown = event.get("view") or {}
-        await self.show_home(
-            user=str(event["user"]),
-            team=team_of(body),
-            channel=self.channel_of(shown),
-            period=period_of(_metadata(shown).get("period")),
-            fresh=True,
+        channel = self.channel_of(shown)
+        period = period_of(_metadata(shown).get("period"))
+
+        async def act(admitted: Admitted) -> None:
+            await self.draw(user, team, channel, admitted.words, period=period, fresh=True)
+
+        async def refuse(_: str) -> None:
+            await self.draw_members(user, team, channel)
+
+        opened = self._context.arrival(f"event:{body.get('event_id')}", user=user, team=team)
+        await self._kit.take(
+            opened, act, gate=self._context.admins(user, fresh=False), refuse=refuse
         )
 
     async def _on_context(self, body: dict[str, Any], event: dict[str, Any]) -> None:
@@ -123,110 +116,158 @@ class SettingsPages:
         channel = next((str(e["value"]) for e in entities if e.get("type") == CHANNEL_ENTITY), None)
         if not user or channel is None or channel[:1] not in ("C", "G"):
             return
-        if not await self._kit.claim(f"event:{body.get('event_id')}"):
-            return
-        if await self._bot.members.is_admin(str(user), fresh=False):
+        team = team_of(body)
+
+        async def act(admitted: Admitted) -> None:
             try:
-                await self.show_home(user=str(user), team=team_of(body), channel=channel)
+                await self.draw(str(user), team, channel, admitted.words, period=DEFAULT_PERIOD)
             except SlackApiError as error:  # the Home tab switched off in the app's settings
                 log.info("could not draw the settings page: %s", error.response.get("error"))
 
+        moved = self._context.arrival(f"event:{body.get('event_id')}", user=str(user), team=team)
+        await self._kit.take(moved, act, gate=self._context.admins(str(user), fresh=False))
+
     async def _on_command(self, ack: Any, respond: Any, command: dict[str, Any]) -> None:
-        """``/citebot``: the page as a modal, for the channel it was typed in."""
+        """``/citebot``: the page as a modal, for the channel it was typed in; ``/citebot
+        forget-me``: forget-me's dialog, for anyone."""
         await ack()
-        if not await self._kit.claim(f"command:{command.get('trigger_id')}"):
-            return
         user, team = str(command["user_id"]), str(command["team_id"])
         channel = str(command.get("channel_id") or "")
         channel_id = channel if channel[:1] in ("C", "G") else None
-        words = await self.words(user, team)
+        trigger = str(command["trigger_id"])
+        typed = self._context.arrival(f"command:{trigger}", user=user, team=team)
+
+        async def refuse(words: str) -> None:
+            await respond(text=words, response_type="ephemeral")
+
         if str(command.get("text") or "").strip().lower() == FORGET_COMMAND:
-            trigger = str(command["trigger_id"])
-            if not await self._bot.forgetting.ask(
-                user=user, team=team, trigger_id=trigger, words=words
-            ):
-                await respond(text=words.try_again(), response_type="ephemeral")
+
+            async def forget(admitted: Admitted) -> None:
+                words = admitted.words
+                if not await self._forgetting.ask(
+                    user=user, team=team, trigger_id=trigger, words=words
+                ):
+                    await refuse(words.try_again())
+
+            await self._kit.take(typed, forget, gate="everyone")
             return
-        if not await self._bot.members.is_admin(user):
-            await respond(text=words.admins_only(), response_type="ephemeral")
-            return
-        page = await self._page(team, channel_id)
-        try:
-            await self._web.views_open(
-                trigger_id=command["trigger_id"],
-                view=settings_modal(
-                    settings_page(page, words), words, team=team, channel=channel_id
-                ),
-            )
-        except SlackApiError as error:  # the trigger expired (3 s) while the page was read
-            log.warning("could not open the settings page: %s", error.response.get("error"))
-            await respond(text=words.try_again(), response_type="ephemeral")
+
+        async def act(admitted: Admitted) -> None:
+            words = admitted.words
+            page = await self._page(team, channel_id)
+            modal = settings_modal(settings_page(page, words), words, team=team, channel=channel_id)
+            try:
+                await self._web.views_open(trigger_id=trigger, view=modal)
+            except SlackApiError as error:  # the trigger expired (3 s) while the page was read
+                log.warning("could not open the settings page: %s", error.response.get("error"))
+                await refuse(words.try_again())
+
+        await self._kit.take(typed, act, gate=self._context.admins(user), refuse=refuse)
+
+    async def _on_period(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
+        """A period chosen: the Home tab drawn again with its report (an admin's only: the
+        admission is asked of Slack again)."""
+        await ack()
+        user, team = str(body["user"]["id"]), team_of(body)
+        period = period_of((action.get("selected_option") or {}).get("value"))
+        channel = self.channel_of(body.get("view") or {})
+
+        async def act(admitted: Admitted) -> None:
+            log.info("report of %s (%s) shown to %s", team, period, user)
+            await self.draw(user, team, channel, admitted.words, period=period, fresh=True)
+
+        async def refuse(_: str) -> None:
+            await self.draw_members(user, team, channel)
+
+        chosen = self._context.arrival(action_key(body, action), user=user, team=team)
+        await self._kit.take(chosen, act, gate=self._context.admins(user), refuse=refuse)
 
     # -- what an admin changes ----------------------------------------------------------------
     async def _on_control(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         """A select chosen, or a number's or the disclaimer's button pressed."""
         await ack()
-        if not await self._kit.claim(f"action:{body.get('trigger_id')}"):
-            return
         view = body.get("view") or {}
         meta = json.loads(view.get("private_metadata") or "{}")
         team, channel = str(meta.get("team") or team_of(body)), meta.get("channel")
         user = str(body["user"]["id"])
         scope, _, key = str(action.get("block_id", "")).partition(":")
-        words = await self.words(user, team)
-        in_modal = view.get("type") == "modal"
-        if key not in KEYS or not await self._bot.members.is_admin(user):
+
+        async def refuse(_: str) -> None:
+            words = await self._context.words(user, team)
             await self._refresh(view, user, team, channel, words, members_page(words))
-            return
-        where = Venue(server=team, channel=channel if scope == "channel" else None)
-        if action.get("type") == "button":
-            shown = await self._shown(team, channel if scope == "channel" else None)
-            form = edit_form(
-                words,
-                key=key,
-                shown=shown,
-                team=team,
-                channel=channel,
-                origin="modal" if in_modal else "home",
-            )
-            if in_modal:
-                await self._web.views_update(view_id=view["id"], view=form)
-            else:
-                await self._web.views_open(trigger_id=body["trigger_id"], view=form)
-            return
-        chosen = str((action.get("selected_option") or {}).get("value", ""))
-        notice = await self._change(where, key, None if chosen == FOLLOW else chosen, user, words)
-        blocks = settings_page(await self._page(team, channel, notice), words)
-        await self._refresh(view, user, team, channel, words, blocks, period_of(meta.get("period")))
+
+        async def act(admitted: Admitted) -> None:
+            words = admitted.words
+            if key not in KEYS:
+                await refuse("")
+                return
+            where = Venue(server=team, channel=channel if scope == "channel" else None)
+            if action.get("type") == "button":
+                await self._open_form(body, view, key, where, words)
+                return
+            chosen = str((action.get("selected_option") or {}).get("value", ""))
+            value = None if chosen == FOLLOW else chosen
+            notice = await self._change(where, key, value, user, words)
+            blocks = settings_page(await self._page(team, channel, notice), words)
+            period = period_of(meta.get("period"))
+            await self._refresh(view, user, team, channel, words, blocks, period)
+
+        pressed = self._context.arrival(action_key(body, action), user=user, team=team)
+        await self._kit.take(pressed, act, gate=self._context.admins(user), refuse=refuse)
+
+    async def _open_form(
+        self, body: dict[str, Any], view: dict[str, Any], key: str, where: Venue, words: Wording
+    ) -> None:
+        """The one-line form of a number or the disclaimer, over the page it was opened from."""
+        assert where.server is not None
+        channel = where.channel or json.loads(view.get("private_metadata") or "{}").get("channel")
+        in_modal = view.get("type") == "modal"
+        form = edit_form(
+            words,
+            key=key,
+            shown=await self._shown(where.server, where.channel),
+            team=where.server,
+            channel=channel,
+            origin="modal" if in_modal else "home",
+        )
+        if in_modal:
+            await self._web.views_update(view_id=view["id"], view=form)
+        else:
+            await self._web.views_open(trigger_id=body["trigger_id"], view=form)
 
     async def _on_edit(self, ack: Any, body: dict[str, Any], view: dict[str, Any]) -> None:
         """The one-line form submitted: saved, or refused under its field."""
         meta = json.loads(view.get("private_metadata") or "{}")
         team, channel, key = str(meta["team"]), meta.get("channel"), str(meta["key"])
         user = str(body["user"]["id"])
-        words = await self.words(user, team)
         state = (view.get("state") or {}).get("values") or {}
         text = str((state.get(EDIT_BLOCK) or {}).get(EDIT_ACTION, {}).get("value") or "")
         where = Venue(server=team, channel=channel if meta.get("scope") == "channel" else None)
-        if not await self._bot.members.is_admin(user):
-            await ack(response_action="errors", errors={EDIT_BLOCK: words.admins_only()})
-            return
-        try:
-            made = await self._kit.change_setting(where, key, text.strip() or None, by=user)
-        except SettingRefused as refused:
-            await ack(response_action="errors", errors={EDIT_BLOCK: refused.said(words)})
-            return
-        except StateUnavailable:
-            await ack(response_action="errors", errors={EDIT_BLOCK: words.could_not_save()})
-            return
-        notice = await self._noticed(made, where, key, words)
-        blocks = settings_page(await self._page(team, channel, notice), words)
-        if meta.get("origin") == "modal":
-            modal = settings_modal(blocks, words, team=team, channel=channel)
-            await ack(response_action="update", view=modal)
-            return
-        await ack()
-        await self._publish(user, team, channel, words, blocks, period=DEFAULT_PERIOD)
+
+        async def refuse(words: str) -> None:
+            await ack(response_action="errors", errors={EDIT_BLOCK: words})
+
+        async def act(admitted: Admitted) -> None:
+            words = admitted.words
+            try:
+                made = await self._kit.change_setting(where, key, text.strip() or None, by=user)
+            except SettingRefused as refused:
+                await refuse(refused.said(words))
+                return
+            except StateUnavailable:
+                await refuse(words.could_not_save())
+                return
+            notice = await self._noticed(made, where, key, words)
+            blocks = settings_page(await self._page(team, channel, notice), words)
+            if meta.get("origin") == "modal":
+                modal = settings_modal(blocks, words, team=team, channel=channel)
+                await ack(response_action="update", view=modal)
+                return
+            await ack()
+            await self._publish(user, team, channel, words, blocks, period=DEFAULT_PERIOD)
+
+        sent = self._context.arrival(action_key(body), user=user, team=team)
+        await self._kit.take(sent, act, gate=self._context.admins(user), refuse=refuse)
 
     async def _change(
         self, where: Venue, key: str, value: str | None, user: str, words: Wording
@@ -253,6 +294,28 @@ class SettingsPages:
         return f"✓ {words.setting_label(key)}: {now}"
 
     # -- drawing the page ---------------------------------------------------------------------
+    async def draw(
+        self,
+        user: str,
+        team: str,
+        channel: str | None,
+        words: Wording,
+        *,
+        period: Period = DEFAULT_PERIOD,
+        fresh: bool = False,
+        notice: str | None = None,
+    ) -> None:
+        """An admin's Home tab: the page, and the report of ``period`` (``fresh``: read now,
+        :class:`~integrations.slack.report.Reports`; ``notice``: a line about the change just
+        made)."""
+        blocks = settings_page(await self._page(team, channel, notice), words)
+        await self._publish(user, team, channel, words, blocks, period=period, fresh=fresh)
+
+    async def draw_members(self, user: str, team: str, channel: str | None) -> None:
+        """Anyone else's Home tab: how to ask citebot."""
+        words = await self._context.words(user, team)
+        await self._publish(user, team, channel, words, members_page(words))
+
     async def _refresh(
         self,
         view: dict[str, Any],
@@ -285,7 +348,7 @@ class SettingsPages:
         """``user``'s Home tab: the page, the report of ``period`` (an admin's page only),
         then the button that deletes their data."""
         if period is not None:
-            blocks = blocks + await self._bot.reports.blocks(team, words, period, fresh=fresh)
+            blocks = blocks + await self._reports.blocks(team, words, period, fresh=fresh)
         view = home_view(blocks + forget_button(words), team=team, channel=channel, period=period)
         await self._web.views_publish(user_id=user, view=view)
 
@@ -293,10 +356,6 @@ class SettingsPages:
         """The channel a page shows, as its view carries it."""
         channel = _metadata(view).get("channel")
         return str(channel) if channel else None
-
-    async def words(self, user: str, team: str) -> Wording:
-        language = catalogue_language(await self._bot.locales.locale(user))
-        return await self._kit.words(Venue(server=team), language)
 
     async def _shown(self, team: str, channel: str | None) -> Shown:
         workspace = await self._kit.settings_at(Venue(server=team))

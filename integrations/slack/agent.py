@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
-from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import Venue
+from bot.adapter import Admitted, Heard
+from bot.i18n.wording import Wording
 from bot.render.text import clip
+from integrations.slack.context import Context
 from integrations.slack.markdown import mrkdwn
-
-if TYPE_CHECKING:
-    from integrations.slack.app import SlackBot
+from integrations.slack.members import team_of
 
 __all__ = ["PROMPTS", "AgentView"]
 
@@ -39,17 +38,26 @@ THREAD_TITLE = 100
 
 
 class AgentView:
-    def __init__(self, bot: SlackBot) -> None:
-        self._bot = bot
-        self._web = bot.web
+    def __init__(self, context: Context) -> None:
+        self._context = context
+        self._web = context.web
 
     async def greet(self, body: dict[str, Any], event: dict[str, Any]) -> None:
         """The Messages tab opened: a greeting and starter prompts, the first time only."""
-        if not await self._bot.kit.claim(f"event:{body.get('event_id')}"):
-            return
         user, channel = str(event["user"]), str(event.get("channel") or "")
         if not channel:
             return
+
+        async def act(admitted: Admitted) -> None:
+            await self._greet(channel, admitted.words)
+
+        key = f"event:{body.get('event_id')}"
+        opened = self._context.arrival(
+            key, user=user, team=team_of(body), channel=channel, heard=Heard.DIRECT
+        )
+        await self._context.kit.take(opened, act)
+
+    async def _greet(self, channel: str, words: Wording) -> None:
         try:
             earlier = await self._web.conversations_history(channel=channel, limit=1)
         except SlackApiError as error:
@@ -57,7 +65,6 @@ class AgentView:
             return
         if earlier.get("messages"):
             return
-        words = await self._words(user)
         await self._web.chat_postMessage(
             channel=channel, text=mrkdwn(words.greeting()), unfurl_links=False, unfurl_media=False
         )
@@ -104,7 +111,3 @@ class AgentView:
             )
         except SlackApiError as error:
             log.info("no thread title: %s", error.response.get("error"))
-
-    async def _words(self, user: str) -> Wording:
-        language = catalogue_language(await self._bot.locales.locale(user))
-        return await self._bot.kit.words(Venue(direct=True), language)

@@ -12,6 +12,7 @@ them). What the presser is told, they alone see.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 from dataclasses import dataclass
@@ -19,18 +20,17 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
 
-from bot.i18n.wording import catalogue_language
-from bot.kit_community import Handoff
+from bot.adapter import Admitted, Handoff
+from integrations.slack.answering import Answers, Asked
 from integrations.slack.cards import ACTION
+from integrations.slack.context import Context, action_key
 from integrations.slack.markdown import mrkdwn
 from integrations.slack.sink import vote_key
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
 
-    from integrations.slack.app import SlackBot
-
-__all__ = ["ACTIONS", "AnswerButtons", "Press", "claimed_press", "handoff_text", "whisper"]
+__all__ = ["ACTIONS", "AnswerButtons", "Press", "handoff_text", "press_of"]
 
 log = logging.getLogger(__name__)
 
@@ -50,27 +50,14 @@ def handoff_text(handoff: Handoff, *, asker: str, link: str | None) -> str:
     return f"{text}\n<{link}|{mrkdwn(words.handoff_question())}>"
 
 
-async def whisper(bot: SlackBot, channel: str, user: str, thread: str | None, words: str) -> None:
-    """Say ``words`` in the thread, to ``user`` alone."""
-    said = bot.kit.presenter.notice(words)
-    with contextlib.suppress(SlackApiError):
-        await bot.web.chat_postEphemeral(
-            channel=channel,
-            user=user,
-            thread_ts=thread,
-            **{k: v for k, v in said.items() if k in ("markdown_text", "text", "blocks")},
-        )
-
-
 @dataclass(frozen=True, slots=True)
 class Press:
-    """A button under an answer, pressed: where, by whom, in which language."""
+    """A button under an answer, pressed: where, by whom."""
 
     channel: str
     user: str
     thread: str | None
     team: str | None
-    language: str | None
     message_ts: str
     """The message the button is on: the reply holding 👍/👎, which names the answer."""
 
@@ -78,64 +65,70 @@ class Press:
     def answer_key(self) -> str:
         return vote_key(self.channel, self.message_ts)
 
+    @property
+    def direct(self) -> bool:
+        return self.channel.startswith("D")
 
-async def claimed_press(bot: SlackBot, body: dict[str, Any]) -> Press | None:
-    """The press ``body`` tells of, once across every worker and delivery (None: another took
-    it)."""
-    if not await bot.kit.claim(f"action:{body.get('trigger_id')}"):
-        return None
+
+def press_of(body: dict[str, Any]) -> Press:
+    """The press ``body`` tells of (an action under an answer)."""
     container = body.get("container", {})
-    user = str(body["user"]["id"])
     return Press(
         channel=str(container.get("channel_id")),
-        user=user,
+        user=str(body["user"]["id"]),
         thread=container.get("thread_ts"),
         team=body.get("user", {}).get("team_id"),
-        language=catalogue_language(await bot.locales.locale(user)),
         message_ts=str(container.get("message_ts")),
     )
 
 
 class AnswerButtons:
-    def __init__(self, bot: SlackBot) -> None:
-        self._bot = bot
-        self._kit = bot.kit
-        self._web = bot.web
+    def __init__(self, context: Context, *, answers: Answers) -> None:
+        self._context = context
+        self._kit = context.kit
+        self._web = context.web
+        self._answers = answers
 
     def register(self, app: AsyncApp) -> None:
         app.action(ACTIONS)(self._on_press)
 
     async def _on_press(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
-        press = await claimed_press(self._bot, body)
-        if press is None:
-            return
-        channel, user, thread, language = press.channel, press.user, press.thread, press.language
-        key = press.answer_key
-        if action.get("action_id") == f"{ACTION}ask_sources":
-            asked = await self._kit.sources_asked(answer_key=key, user_id=user, language=language)
-            if isinstance(asked, str):
-                await whisper(self._bot, channel, user, thread, asked)
-                return
-            self._kit.spawn(
-                self._bot.answer(
+        press = press_of(body)
+        whisper = functools.partial(self._context.whisper, press.channel, press.user, press.thread)
+
+        async def act(admitted: Admitted) -> None:
+            key, user, language = press.answer_key, press.user, admitted.language
+            if action.get("action_id") == f"{ACTION}ask_sources":
+                asked = await self._kit.sources_asked(
+                    answer_key=key, user_id=user, language=language
+                )
+                if isinstance(asked, str):
+                    await whisper(asked)
+                    return
+                again = Asked(
                     text=asked.text,
                     team=press.team,
-                    channel=channel,
+                    channel=press.channel,
                     user=user,
-                    thread_ts=str(thread or press.message_ts),
+                    thread_ts=str(press.thread or press.message_ts),
                     follow_up_before="",
-                    direct=channel.startswith("D"),
+                    direct=press.direct,
                     own_answers=False,
                 )
-            )
-            return
-        handed = await self._kit.person_asked(answer_key=key, user_id=user, language=language)
-        if isinstance(handed, str):
-            await whisper(self._bot, channel, user, thread, handed)
-            return
-        await self._post(handed, channel, str(thread or press.message_ts))
-        await whisper(self._bot, channel, user, thread, self._kit.wording(language).handoff_done())
+                await self._answers.answer(again, admitted)
+                return
+            handed = await self._kit.person_asked(answer_key=key, user_id=user, language=language)
+            if isinstance(handed, str):
+                await whisper(handed)
+                return
+            await self._post(handed, press.channel, str(press.thread or press.message_ts))
+            await whisper(self._kit.wording(language).handoff_done())
+
+        pressed = self._context.arrival(
+            action_key(body, action), user=press.user, team=press.team, channel=press.channel
+        )
+        await self._kit.take(pressed, act, refuse=whisper, spawn=True)
 
     async def _post(self, handoff: Handoff, channel: str, thread: str) -> None:
         asker = handoff.question.user_id

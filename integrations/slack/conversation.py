@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.upstream.events import Turn
+from bot.adapter import Turn
 
 __all__ = ["question_text", "thread_turns"]
 

@@ -17,17 +17,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 from slack_sdk.errors import SlackApiError
 
-from bot.i18n.conversation_words import REASONS, VOTES, Reason
-from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import Venue
+from bot.adapter import REASONS, VOTES, Admitted, Reason
+from bot.i18n.wording import Wording
 from integrations.slack.blocks import Block, plain_text
-from integrations.slack.buttons import claimed_press, whisper
+from integrations.slack.buttons import press_of
 from integrations.slack.cards import FEEDBACK_ACTION
+from integrations.slack.context import Context, action_key
+from integrations.slack.members import team_of
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
-
-    from integrations.slack.app import SlackBot
 
 __all__ = ["REASON_CALLBACK", "Feedback", "reason_modal"]
 
@@ -41,10 +40,10 @@ TITLE_ROOM = 24
 
 
 class Feedback:
-    def __init__(self, bot: SlackBot) -> None:
-        self._bot = bot
-        self._kit = bot.kit
-        self._web = bot.web
+    def __init__(self, context: Context) -> None:
+        self._context = context
+        self._kit = context.kit
+        self._web = context.web
 
     def register(self, app: AsyncApp) -> None:
         app.action(FEEDBACK_ACTION)(self._on_click)
@@ -53,22 +52,26 @@ class Feedback:
     async def _on_click(self, ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
         value = str(action.get("value"))
-        press = await claimed_press(self._bot, body) if value in VOTES else None
-        if press is None:
+        if value not in VOTES:  # not a vote: nothing citebot wrote
             return
-        channel, user, thread, language = press.channel, press.user, press.thread, press.language
-        refusal = await self._kit.refusal(
-            Venue(server=press.team, channel=channel, direct=channel.startswith("D")), language
+        press = press_of(body)
+        channel, user, thread = press.channel, press.user, press.thread
+
+        async def refuse(words: str) -> None:
+            await self._thank(channel, user, thread, words)
+
+        async def act(admitted: Admitted) -> None:
+            answer = press.answer_key
+            await self._kit.vote(answer_key=answer, user_id=user, value=value)
+            words = admitted.words
+            if value == "down" and await self._ask_why(body, answer, channel, thread, words):
+                return
+            await self._thank(channel, user, thread, words.feedback_thanks())
+
+        click = self._context.arrival(
+            action_key(body, action), user=user, team=press.team, channel=channel
         )
-        words = self._kit.wording(language)
-        if refusal is not None:
-            await self._thank(channel, user, thread, refusal)
-            return
-        answer = press.answer_key
-        await self._kit.vote(answer_key=answer, user_id=user, value=value)
-        if value == "down" and await self._ask_why(body, answer, channel, thread, words):
-            return
-        await self._thank(channel, user, thread, words.feedback_thanks())
+        await self._kit.take(click, act, refuse=refuse)
 
     async def _ask_why(
         self, body: dict[str, Any], answer: str, channel: str, thread: str | None, words: Wording
@@ -93,21 +96,29 @@ class Feedback:
         ) or {}
         said = ((values.get(COMMENT_BLOCK) or {}).get(COMMENT_ACTION) or {}).get("value")
         reason = cast(Reason, chosen.get("value")) if chosen.get("value") in REASONS else None
-        user = str(body["user"]["id"])
-        await self._kit.vote(
-            answer_key=str(meta.get("answer")),
-            user_id=user,
-            value="down",
-            reason=reason,
-            comment=str(said) if said else None,
+        user, channel = str(body["user"]["id"]), str(meta.get("channel"))
+
+        async def refuse(words: str) -> None:
+            await self._thank(channel, user, meta.get("thread"), words)
+
+        async def act(admitted: Admitted) -> None:
+            await self._kit.vote(
+                answer_key=str(meta.get("answer")),
+                user_id=user,
+                value="down",
+                reason=reason,
+                comment=str(said) if said else None,
+            )
+            await refuse(admitted.words.reason_thanks())
+
+        sent = self._context.arrival(
+            action_key(body), user=user, team=team_of(body), channel=channel
         )
-        language = catalogue_language(await self._bot.locales.locale(user))
-        thanks = self._kit.wording(language).reason_thanks()
-        await self._thank(str(meta.get("channel")), user, meta.get("thread"), thanks)
+        await self._kit.take(sent, act, refuse=refuse)
 
     async def _thank(self, channel: str, user: str, thread: str | None, words: str) -> None:
         """Say ``words`` in the thread, to ``user`` alone."""
-        await whisper(self._bot, channel, user, thread, words)
+        await self._context.whisper(channel, user, thread, words)
 
 
 def reason_modal(words: Wording, private_metadata: str) -> dict[str, Any]:

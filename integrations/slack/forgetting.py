@@ -13,7 +13,7 @@ so and keeps its button for another try.
 A workspace that uninstalls the app (``app_uninstalled``), or revokes its bot token
 (``tokens_revoked`` naming bot tokens; a person's own OAuth token revoked is not the app
 leaving), has everything kept about it deleted, in the background and tried again while the
-store does not answer (:meth:`~bot.kit.PlatformKit.forget_removed`). Slack sends both events
+store does not answer (:meth:`~bot.kit.Kit.forget_removed`). Slack sends both events
 only to an app subscribed to them (their reference pages), so the manifest lists them.
 """
 
@@ -25,18 +25,16 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
 
+from bot.adapter import Admitted, Arrival, ForgetTooSoon, StateUnavailable, Venue
 from bot.i18n.wording import Wording
-from bot.kit import ForgetTooSoon
-from bot.state import StateUnavailable
 from integrations.slack.blocks import Block, context, plain_text, section
+from integrations.slack.context import Context, action_key
 from integrations.slack.limits import BUTTON_TEXT
 from integrations.slack.markdown import mrkdwn
 from integrations.slack.members import team_of
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
-
-    from integrations.slack.app import SlackBot
 
 __all__ = [
     "FORGET_ACTION",
@@ -104,10 +102,10 @@ def forgotten_modal(words: Wording, said: str | None = None) -> dict[str, Any]:
 
 
 class Forgetting:
-    def __init__(self, bot: SlackBot) -> None:
-        self._bot = bot
-        self._kit = bot.kit
-        self._web = bot.web
+    def __init__(self, context: Context) -> None:
+        self._context = context
+        self._kit = context.kit
+        self._web = context.web
 
     def register(self, app: AsyncApp) -> None:
         app.action(FORGET_ACTION)(self._on_button)
@@ -126,30 +124,38 @@ class Forgetting:
 
     async def _on_button(self, ack: Any, body: dict[str, Any]) -> None:
         await ack()
-        if not await self._kit.claim(f"action:{body.get('trigger_id')}"):
-            return
         user, team = str(body["user"]["id"]), team_of(body)
-        words = await self._bot.pages.words(user, team)
-        await self.ask(user=user, team=team, trigger_id=str(body["trigger_id"]), words=words)
+
+        async def act(admitted: Admitted) -> None:
+            trigger = str(body["trigger_id"])
+            await self.ask(user=user, team=team, trigger_id=trigger, words=admitted.words)
+
+        pressed = self._context.arrival(action_key(body), user=user, team=team)
+        await self._kit.take(pressed, act, gate="everyone")
 
     async def _on_confirmed(self, ack: Any, body: dict[str, Any], view: dict[str, Any]) -> None:
         """The submit button: forget whoever pressed it, within Slack's 3 s (the store's calls
         are bounded by ``STATE_TIMEOUT_SECONDS``), and say so in the modal."""
         user = str(body["user"]["id"])
         team = str(json.loads(view.get("private_metadata") or "{}").get("team") or team_of(body))
-        words = await self._bot.pages.words(user, team)
-        try:
-            forgotten = await self._kit.forget_person(user)
-        except StateUnavailable:
-            said = forget_modal(words, team=team, said=words.could_not_forget())
-            await ack(response_action="update", view=said)
-            return
-        except ForgetTooSoon as soon:
-            view = forgotten_modal(words, words.forget_me_too_soon(soon.retry_after))
-            await ack(response_action="update", view=view)
-            return
-        log.info("forget-me: %d things kept about a person deleted", forgotten)
-        await ack(response_action="update", view=forgotten_modal(words))
+
+        async def act(admitted: Admitted) -> None:
+            words = admitted.words
+            try:
+                forgotten = await self._kit.forget_person(user)
+            except StateUnavailable:
+                said = forget_modal(words, team=team, said=words.could_not_forget())
+                await ack(response_action="update", view=said)
+                return
+            except ForgetTooSoon as soon:
+                view = forgotten_modal(words, words.forget_me_too_soon(soon.retry_after))
+                await ack(response_action="update", view=view)
+                return
+            log.info("forget-me: %d things kept about a person deleted", forgotten)
+            await ack(response_action="update", view=forgotten_modal(words))
+
+        confirmed = self._context.arrival(action_key(body), user=user, team=team)
+        await self._kit.take(confirmed, act, gate="everyone")
 
     async def _on_uninstalled(self, body: dict[str, Any]) -> None:
         await self._removed(body)
@@ -160,6 +166,11 @@ class Forgetting:
 
     async def _removed(self, body: dict[str, Any]) -> None:
         team = body.get("team_id")
-        if not team or not await self._kit.claim(f"event:{body.get('event_id')}"):
+        if not team:
             return
-        self._kit.spawn(self._kit.forget_removed(str(team)))
+
+        async def act(_: Admitted) -> None:
+            await self._kit.forget_removed(str(team))
+
+        removed = Arrival(keys=(f"event:{body.get('event_id')}",), venue=Venue(server=str(team)))
+        await self._kit.take(removed, act, gate="everyone", spawn=True)

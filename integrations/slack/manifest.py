@@ -20,7 +20,7 @@ from typing import Any
 from bot.i18n.wording import WORDING
 from config import SettingsError
 from integrations.slack.admin import COMMAND
-from integrations.slack.claims import CHECK_CALLBACK
+from integrations.slack.check import CHECK_CALLBACK
 from integrations.slack.forgetting import FORGET_COMMAND
 from integrations.slack.settings import SlackSettings
 

@@ -17,9 +17,8 @@ from collections.abc import Callable
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.adapter import AnswerFormatter, Orphan
 from bot.i18n.wording import Wording
-from bot.inflight import Orphan
-from bot.render.formatter import AnswerFormatter
 from bot.render.ports import Presenter
 
 __all__ = ["SlackOrphans"]

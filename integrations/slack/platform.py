@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.pacing import Pacer
-from bot.platforms import PlaceIds, Platform, Runner
+from bot.adapter import Pacer, Runner
+from bot.platforms import PlaceIds, Platform
 from bot.render.ports import Payload, Presenter
 from integrations.slack.settings import SlackSettings
 

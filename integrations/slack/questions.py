@@ -1,6 +1,7 @@
 """Which Slack messages are questions for citebot besides mentions and direct messages (issue
-26): a reply in a thread citebot answered, where the channel's ``follow_ups_without_mention`` is
-on (its default), and a new top-level message where its ``auto_answer`` is on.
+26): a reply in a thread citebot answered (:attr:`~bot.adapter.Heard.REPLY`, answered where the
+channel's ``follow_ups_without_mention`` is on, its default), and a new top-level message
+(:attr:`~bot.adapter.Heard.POST`, where its ``auto_answer`` is on): the kit decides.
 
 A thread is citebot's when its root or its first reply is citebot's message (a mention's answer
 is the first reply to the mention; an auto-answered post's, to the post): replies further down a
@@ -18,6 +19,8 @@ from collections import OrderedDict
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+
+from integrations.slack.context import Me
 
 __all__ = ["ThreadOwners", "mentions_anyone"]
 
@@ -38,11 +41,10 @@ class ThreadOwners:
     it its first reply; asked of Slack once per thread (``conversations.replies``, the root and
     its first reply), the answer kept once the thread has its first reply."""
 
-    def __init__(self, web: AsyncWebClient) -> None:
+    def __init__(self, web: AsyncWebClient, me: Me) -> None:
         self._web = web
+        self._me = me
         self._known: OrderedDict[tuple[str, str], bool] = OrderedDict()
-        self.bot_user_id = ""
-        self.bot_id = ""
 
     async def ours(self, channel: str, thread_ts: str) -> bool:
         key = (channel, thread_ts)
@@ -56,8 +58,8 @@ class ThreadOwners:
             return False
         first = list(reply.get("messages") or [])[:2]
         owned = any(
-            message.get("user") == self.bot_user_id
-            or (self.bot_id and message.get("bot_id") == self.bot_id)
+            message.get("user") == self._me.user_id
+            or (self._me.bot_id and message.get("bot_id") == self._me.bot_id)
             for message in first
         )
         if owned or len(first) == 2:

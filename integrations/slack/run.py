@@ -10,8 +10,7 @@ import logging
 import aiohttp
 from aiohttp import web
 
-from bot.kit import PlatformKit
-from bot.state.coordination import scope_of
+from bot.adapter import Kit, scope_of
 from integrations.slack.app import SlackBot
 from integrations.slack.orphans import SlackOrphans
 from integrations.slack.settings import SlackSettings
@@ -23,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 async def run_slack(
-    kit: PlatformKit,
+    kit: Kit,
     environment: SlackSettings,
     ready: asyncio.Event | None = None,
     *,

@@ -33,7 +33,7 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.inflight import Whereabouts
+from bot.adapter import Whereabouts
 from bot.render.ports import Payload
 from integrations.slack.cards import disclaimer as disclaimer_block
 from integrations.slack.markdown import UNFURL_OFF

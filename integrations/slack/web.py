@@ -33,9 +33,7 @@ from slack_sdk.http_retry.state import RetryState
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
-from bot.pacing import RateBudget
-from bot.state.base import raise_if_cancelling
-from bot.state.coordination import Coordination
+from bot.adapter import Coordination, RateBudget, raise_if_cancelling
 
 __all__ = [
     "SLACK_RATES",

@@ -6,7 +6,7 @@ are not yet places; ``citebot ask --platform teams`` and ``citebot manifest team
 
 from __future__ import annotations
 
-from bot.pacing import Pacer
+from bot.adapter import Pacer
 from bot.platforms import PlaceIds, Platform
 from bot.render.ports import Presenter
 from integrations.teams.settings import TeamsSettings

@@ -5,7 +5,7 @@ switch and each language; ``/settings set KEY VALUE`` and ``/settings unset KEY`
 setting (a number, the disclaimer), ``/settings history`` lists who changed what, and
 ``/settings answers`` the group's own answers (:mod:`.answers_view`). Every command
 and every press is admitted afresh (:mod:`.admins`), and changes go through the kit
-(:meth:`~bot.kit.PlatformKit.change_setting`): a value refused is said in one line naming it
+(:meth:`~bot.kit.Kit.change_setting`): a value refused is said in one line naming it
 and what it takes, a store that does not answer is said, and nothing changes.
 """
 
@@ -13,16 +13,11 @@ from __future__ import annotations
 
 import logging
 
-from aiogram.types import CallbackQuery, Message, User
+from aiogram.types import CallbackQuery, Message, Update, User
 
+from bot.adapter import KEYS, Admitted, SettingRefused, StateUnavailable
 from bot.i18n.wording import Wording
-from bot.places import KEYS, SettingRefused
-from bot.state import StateUnavailable
-from integrations.telegram.admins import AdminCommand
-from integrations.telegram.answers_view import own_answers_command
-from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
-from integrations.telegram.markdown import TelegramHTML, visible
-from integrations.telegram.settings_view import (
+from integrations.telegram.admin_view import (
     TELEGRAM_KEYS,
     history_text,
     pressed_setting,
@@ -30,6 +25,10 @@ from integrations.telegram.settings_view import (
     settings_text,
     shown,
 )
+from integrations.telegram.admins import AdminCommand
+from integrations.telegram.answers_view import own_answers_command
+from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
+from integrations.telegram.markdown import TelegramHTML, visible
 from integrations.telegram.words import settings_how_to
 
 __all__ = ["SettingsAdmin"]
@@ -40,32 +39,31 @@ _HTML = TelegramHTML()
 
 
 class SettingsAdmin(AdminCommand):
-    def refused(self, words: Wording) -> str:
-        return words.admins_only()
+    duty = "settings"
 
-    def outside(self, words: Wording) -> str:
-        return words.no_place_settings_here()
-
-    async def command(self, message: Message, rest: str) -> None:
+    async def command(self, update: Update, message: Message, rest: str) -> None:
         """``/settings [set KEY VALUE | unset KEY | history]``."""
-        assert message.from_user is not None
-        admitted = await self._admit(message, message.from_user)
-        if admitted.refusal is not None:
-            await self._say(message, admitted.refusal)
-            return
-        words = admitted.words
+        user = message.from_user
+        assert user is not None
+
+        async def act(admitted: Admitted) -> None:
+            await self._command(message, user, admitted.words, rest)
+
+        await self._admit(update, message, user, act, lambda words: self._say(message, words))
+
+    async def _command(self, message: Message, user: User, words: Wording, rest: str) -> None:
         verb, _, arguments = rest.partition(" ")
         verb = verb.lower()
         if verb == "set" and arguments.strip():
             key, _, value = arguments.strip().partition(" ")
-            said = await self._change(message, message.from_user, words, key, value)
+            said = await self._change(message, user, words, key, value)
         elif verb == "unset" and arguments.strip():
-            said = await self._change(message, message.from_user, words, arguments.strip(), None)
+            said = await self._change(message, user, words, arguments.strip(), None)
         elif verb == "history":
             said = await self._history(message, words)
         elif verb == "answers":
             where = fence(chat_of(message))
-            said = await own_answers_command(self._kit, where, message.from_user, words, arguments)
+            said = await own_answers_command(self._kit, where, user, words, arguments)
         elif not verb:
             await self._listing(message, words)
             return
@@ -73,20 +71,23 @@ class SettingsAdmin(AdminCommand):
             said = _HTML.escape(settings_how_to(words), line_start=True)
         await reply(self._api, message, said)
 
-    async def pressed(self, query: CallbackQuery, message: Message) -> None:
+    async def pressed(self, update: Update, query: CallbackQuery, message: Message) -> None:
         """A setting's button under a listing: changed, and the listing shown again."""
         found = pressed_setting(query.data or "")
         if found is None:
             await answer_press(self._api, query)
             return
-        admitted = await self._admit(message, query.from_user)
-        if admitted.refusal is not None:
-            await answer_press(self._api, query, admitted.refusal, alert=True)
-            return
         key, value = found
-        said = await self._change(message, query.from_user, admitted.words, key, value)
-        await answer_press(self._api, query, visible(said))
-        await self._listing(message, admitted.words, edit=True)
+
+        async def act(admitted: Admitted) -> None:
+            said = await self._change(message, query.from_user, admitted.words, key, value)
+            await answer_press(self._api, query, visible(said))
+            await self._listing(message, admitted.words, edit=True)
+
+        async def refuse(words: str) -> None:
+            await answer_press(self._api, query, words, alert=True)
+
+        await self._admit(update, message, query.from_user, act, refuse)
 
     async def _listing(self, message: Message, words: Wording, *, edit: bool = False) -> None:
         settings = await self._kit.settings_at(fence(chat_of(message)))

@@ -7,18 +7,18 @@ changes; in a private chat there is no group to speak of, and a group outside
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from typing import Literal
 
 from aiogram.exceptions import TelegramAPIError
-from aiogram.types import Message, User
+from aiogram.types import Message, Update, User
 
-from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import PlatformKit
-from integrations.telegram.chatting import chat_of, fence, reply
+from bot.adapter import Act, Admins, Kit, Say
+from integrations.telegram.chatting import arrival, chat_of, reply
 from integrations.telegram.markdown import TelegramHTML
+from integrations.telegram.place import Chat
 from integrations.telegram.wire import TelegramApi, said
 
-__all__ = ["ADMIN_STATUSES", "AdminCommand", "Admission"]
+__all__ = ["ADMIN_STATUSES", "AdminCommand"]
 
 log = logging.getLogger(__name__)
 
@@ -27,39 +27,26 @@ ADMIN_STATUSES = frozenset({"creator", "administrator"})
 _HTML = TelegramHTML()
 
 
-@dataclass(frozen=True, slots=True)
-class Admission:
-    words: Wording
-    """The person's words: their Telegram language, else the group's."""
-    refusal: str | None
-    """Why they may not (in their words); None when they may."""
-
-
 class AdminCommand:
     """A command of a group's administrators (``/settings``, ``/report``): each command and
-    each press of its buttons admitted afresh."""
+    each press of its buttons admitted afresh, through the kit's admins' gate."""
 
-    def __init__(self, *, api: TelegramApi, kit: PlatformKit) -> None:
+    duty: Literal["settings", "report"] = "settings"
+
+    def __init__(self, *, api: TelegramApi, kit: Kit) -> None:
         self._api = api
         self._kit = kit
 
-    def refused(self, words: Wording) -> str:
-        """What someone who is not an administrator is told."""
-        raise NotImplementedError
-
-    def outside(self, words: Wording) -> str:
-        """What someone asking in a private chat is told."""
-        raise NotImplementedError
-
-    async def _admit(self, message: Message, user: User) -> Admission:
-        """Whether ``user`` is an administrator of the group ``message`` is in."""
+    async def _admit(
+        self, update: Update, message: Message, user: User, act: Act, refuse: Say
+    ) -> None:
+        """``act`` if ``user`` is an administrator of the group ``message`` is in (a group
+        the allowlist lets in); else ``refuse`` says why, in their words."""
         chat = chat_of(message)
-        words = await self._kit.words(fence(chat), catalogue_language(user.language_code))
-        if not chat.group:
-            return Admission(words, self.outside(words))
-        servers = self._kit.environment.allowed_servers
-        if servers and str(chat.id) not in servers:  # the allowlist is the fence for admins too
-            return Admission(words, words.not_allowed_here())
+        gate = Admins(is_admin=lambda: self._is_admin(chat, user), duty=self.duty)
+        await self._kit.take(arrival(update, message, user), act, gate=gate, refuse=refuse)
+
+    async def _is_admin(self, chat: Chat, user: User) -> bool:
         try:
             member = await self._api.call(
                 {"method": "getChatMember", "chat_id": chat.id, "user_id": user.id}
@@ -68,10 +55,8 @@ class AdminCommand:
             log.warning(
                 "Telegram: could not ask who %s is (%s)", user.id, said(error, self._api.token)
             )
-            return Admission(words, self.refused(words))
-        if member.status not in ADMIN_STATUSES:
-            return Admission(words, self.refused(words))
-        return Admission(words, None)
+            return False
+        return member.status in ADMIN_STATUSES
 
     async def _say(self, message: Message, words: str) -> None:
         """Say ``words`` (plain text) in reply to ``message``."""

@@ -10,12 +10,9 @@ from datetime import UTC, datetime
 
 from aiogram.types import User
 
+from bot.adapter import Kit, OwnAnswer, StateUnavailable, Venue, own_answer_said
 from bot.i18n.wording import Wording
-from bot.kit import PlatformKit, Venue
-from bot.kit_community import own_answer_said
-from bot.places.own import OwnAnswer
 from bot.render.text import clip
-from bot.state import StateUnavailable
 from integrations.telegram.limits import TEXT
 from integrations.telegram.markdown import TelegramHTML
 
@@ -47,7 +44,7 @@ def answers_text(kept: list[OwnAnswer], words: Wording) -> str:
 
 
 async def own_answers_command(
-    kit: PlatformKit, where: Venue, user: User, words: Wording, arguments: str
+    kit: Kit, where: Venue, user: User, words: Wording, arguments: str
 ) -> str:
     """``/settings answers [add QUESTION | ANSWER | remove ID]`` by an admitted ``user``; what
     to say of it, in HTML."""

@@ -18,9 +18,7 @@ from typing import Any
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Message, User
 
-from bot.i18n.wording import catalogue_language
-from bot.kit import PlatformKit
-from bot.kit_community import Handoff
+from bot.adapter import Admitted, Handoff, Kit
 from integrations.telegram.cards import ACTION
 from integrations.telegram.chatting import answer_press, chat_of, reply
 from integrations.telegram.markdown import TelegramHTML
@@ -35,7 +33,7 @@ _HTML = TelegramHTML()
 MOST_MENTIONED = 20
 """Administrators one "Ask a person" names: a big group's whole staff would bury the message."""
 
-AskAgain = Callable[[str, User, Message], Coroutine[Any, Any, None]]
+AskAgain = Callable[[str, User, Message, Admitted], Coroutine[Any, Any, None]]
 """Ask a question again of the sources, as ``user``, in the conversation of ``message``."""
 
 
@@ -65,34 +63,33 @@ def handoff_html(handoff: Handoff, admins: list[User], asker: str, link: str | N
 
 
 class AnswerButtons:
-    def __init__(self, *, api: TelegramApi, kit: PlatformKit, ask_again: AskAgain) -> None:
+    def __init__(self, *, api: TelegramApi, kit: Kit, ask_again: AskAgain) -> None:
         self._api = api
         self._kit = kit
         self._ask_again = ask_again
 
-    async def pressed(self, query: CallbackQuery, message: Message, data: str) -> None:
+    async def pressed(
+        self, query: CallbackQuery, message: Message, data: str, admitted: Admitted
+    ) -> None:
         """A button of :data:`~integrations.telegram.cards.ACTION` (claimed, and the place let
         through, already)."""
         chat = chat_of(message)
         key = answer_key(chat, message.message_id)
-        person, language = (
-            str(query.from_user.id),
-            catalogue_language(query.from_user.language_code),
-        )
+        person, language = str(query.from_user.id), admitted.language
         if data == f"{ACTION}ask_sources":
             asked = await self._kit.sources_asked(answer_key=key, user_id=person, language=language)
             if isinstance(asked, str):
                 await answer_press(self._api, query, asked, alert=True)
                 return
             await answer_press(self._api, query)
-            self._kit.spawn(self._ask_again(asked.text, query.from_user, message))
+            await self._ask_again(asked.text, query.from_user, message, admitted)
         elif data == f"{ACTION}ask_person":
             handed = await self._kit.person_asked(answer_key=key, user_id=person, language=language)
             if isinstance(handed, str):
                 await answer_press(self._api, query, handed, alert=True)
                 return
             await answer_press(self._api, query, self._kit.wording(language).handoff_done())
-            self._kit.spawn(self._post(handed, query.from_user, message))
+            await self._post(handed, query.from_user, message)
         else:
             await answer_press(self._api, query)
 

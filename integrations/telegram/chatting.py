@@ -8,9 +8,10 @@ import logging
 from typing import Any
 
 from aiogram.exceptions import TelegramAPIError
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, Update, User
 
-from bot.kit import Venue
+from bot.adapter import Arrival, Heard, Venue
+from bot.i18n.wording import catalogue_language
 from bot.render.ports import Payload
 from bot.render.text import clip
 from integrations.telegram.limits import CALLBACK_TEXT
@@ -18,7 +19,16 @@ from integrations.telegram.place import Chat
 from integrations.telegram.presenter import NO_PREVIEW
 from integrations.telegram.wire import TelegramApi, said
 
-__all__ = ["answer_press", "chat_of", "fence", "keyboard", "reply", "show", "topic_of"]
+__all__ = [
+    "answer_press",
+    "arrival",
+    "chat_of",
+    "fence",
+    "keyboard",
+    "reply",
+    "show",
+    "topic_of",
+]
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +41,17 @@ def fence(chat: Chat) -> Venue:
     """Where a question is asked, as the allowlist sees it: a group, or a private chat (the
     person's own id)."""
     return Venue(server=str(chat.id), direct=not chat.group)
+
+
+def arrival(update: Update, message: Message, user: User, heard: Heard = Heard.MENTION) -> Arrival:
+    """An update as the kit takes it: claimed by its ``update_id``, fenced by its chat, in
+    the person's Telegram language."""
+    return Arrival(
+        keys=(f"update:{update.update_id}",),
+        venue=fence(chat_of(message)),
+        heard=heard,
+        language=catalogue_language(user.language_code),
+    )
 
 
 def topic_of(message: Message) -> int | None:

@@ -13,15 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from aiogram.types import Message, User
+from aiogram.types import Message, Update, User
 
-from bot.i18n.wording import catalogue_language
-from bot.kit import PlatformKit
+from bot.adapter import Admitted, Kit, Say
 from bot.render.text import clip
-from integrations.telegram.chatting import chat_of, fence, reply, topic_of
-from integrations.telegram.conversation import checked_message
+from integrations.telegram.chatting import arrival, chat_of, reply, topic_of
 from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.place import Place
+from integrations.telegram.questions import checked_message
 from integrations.telegram.wire import TelegramApi
 from integrations.telegram.words import check_how_to
 
@@ -32,30 +31,37 @@ QUOTED = 1500
 _HTML = TelegramHTML()
 
 
-Ask = Callable[[str, User, Place], Coroutine[Any, Any, None]]
+Ask = Callable[[str, User, Place, Admitted], Coroutine[Any, Any, None]]
 """Ask a question (its text, its asker, where its answer goes: the conversation starts at
-``Place.question``)."""
+``Place.question``), let through already."""
 
 
 class ClaimCheck:
-    def __init__(self, *, api: TelegramApi, kit: PlatformKit, ask: Ask) -> None:
+    def __init__(self, *, api: TelegramApi, kit: Kit, ask: Ask) -> None:
         self._api = api
         self._kit = kit
         self._ask = ask
 
-    async def command(self, message: Message, rest: str) -> None:
+    async def command(self, update: Update, message: Message, rest: str) -> None:
         user = message.from_user
         assert user is not None
-        chat = chat_of(message)
-        language = catalogue_language(user.language_code)
-        words = await self._kit.words(fence(chat), language)
-        refusal = await self._kit.refusal(fence(chat), language)
+
+        async def refuse(said: str) -> None:
+            await reply(self._api, message, _HTML.escape(said, line_start=True))
+
+        async def act(admitted: Admitted) -> None:
+            await self._check(message, user, admitted, refuse)
+
+        await self._kit.take(arrival(update, message, user), act, refuse=refuse)
+
+    async def _check(self, message: Message, user: User, admitted: Admitted, refuse: Say) -> None:
+        words = admitted.words
         target = checked_message(message)
         claim = "" if target is None else (target.text or target.caption or "").strip()
-        if refusal is not None or target is None or not claim:
-            said = refusal or (check_how_to(words) if target is None else words.nothing_to_check())
-            await reply(self._api, message, _HTML.escape(said, line_start=True))
+        if target is None or not claim:
+            await refuse(check_how_to(words) if target is None else words.nothing_to_check())
             return
+        chat = chat_of(message)
         quote = await reply(
             self._api,
             message,
@@ -64,7 +70,8 @@ class ClaimCheck:
         )
         question = self._kit.claim_question(words, claim)
         asked_at = quote or message.message_id
-        await self._ask(question, user, Place(chat, topic=topic_of(message), question=asked_at))
+        place = Place(chat, topic=topic_of(message), question=asked_at)
+        await self._ask(question, user, place, admitted)
 
 
 def _author(message: Message) -> str:

@@ -1,7 +1,7 @@
 """👍/👎 under an answer, and why a 👎: the press is thanked and kept once per person; a 👎
 shows the four reasons in place of the buttons (the message's keyboard edited, so the
 answer does not move), and the reason chosen is kept with the 👎
-(:meth:`~bot.kit.PlatformKit.vote`) before the 👍/👎 come back. "Something else" is kept as the
+(:meth:`~bot.kit.Kit.vote`) before the 👍/👎 come back. "Something else" is kept as the
 reason alone: Telegram has no form to write in, and reading a person's next message as a
 comment would take a group's chatter for one."""
 
@@ -11,11 +11,10 @@ from typing import Any
 
 from aiogram.types import CallbackQuery, Message
 
-from bot.i18n.conversation_words import REASONS, Reason
-from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import PlatformKit
+from bot.adapter import REASONS, Kit, Reason
+from bot.i18n.wording import Wording
 from integrations.telegram.cards import FEEDBACK, feedback_keyboard
-from integrations.telegram.chatting import answer_press, chat_of, fence
+from integrations.telegram.chatting import answer_press, chat_of
 from integrations.telegram.place import answer_key
 from integrations.telegram.wire import TelegramApi
 
@@ -34,14 +33,15 @@ def reasons_keyboard(words: Wording) -> dict[str, Any]:
 
 
 class Feedback:
-    def __init__(self, *, api: TelegramApi, kit: PlatformKit) -> None:
+    def __init__(self, *, api: TelegramApi, kit: Kit) -> None:
         self._api = api
         self._kit = kit
 
-    async def pressed(self, query: CallbackQuery, message: Message, data: str) -> None:
+    async def pressed(self, query: CallbackQuery, message: Message, words: Wording) -> None:
+        """A 👍, a 👎 or a 👎's reason pressed (let through already): kept as the vote of
+        whoever pressed it."""
         chat = chat_of(message)
-        language = catalogue_language(query.from_user.language_code)
-        words = await self._kit.words(fence(chat), language)
+        data = query.data or ""
         reason = _reason(data)
         if data.startswith(REASON) and reason is None:  # not one of ours
             await answer_press(self._api, query)

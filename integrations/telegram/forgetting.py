@@ -14,7 +14,7 @@ asked or nothing, and a second try finishes what a first left).
 
 The bot removed from a group (a ``my_chat_member`` update whose new status is ``left`` or
 ``kicked``) deletes everything kept about that group, tried again while the store does not
-answer (:meth:`~bot.kit.PlatformKit.forget_removed`). A person who blocks the bot in a private
+answer (:meth:`~bot.kit.Kit.forget_removed`). A person who blocks the bot in a private
 chat asked nothing to be forgotten, and nothing is.
 """
 
@@ -23,12 +23,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from aiogram.types import CallbackQuery, ChatMemberUpdated, Message, User
+from aiogram.types import CallbackQuery, ChatMemberUpdated, Message, Update
 
-from bot.i18n.wording import Wording, catalogue_language
-from bot.kit import FORGET_RETRIES, ForgetTooSoon, PlatformKit
-from bot.state import StateUnavailable
-from integrations.telegram.chatting import answer_press, chat_of, fence, keyboard, reply, show
+from bot.adapter import (
+    FORGET_RETRIES,
+    Admitted,
+    Arrival,
+    ForgetTooSoon,
+    Kit,
+    StateUnavailable,
+    Venue,
+)
+from bot.i18n.wording import Wording
+from integrations.telegram.chatting import answer_press, arrival, keyboard, reply, show
 from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.wire import TelegramApi
 
@@ -52,25 +59,35 @@ def _asked(words: Wording) -> str:
 
 class Forgetting:
     def __init__(
-        self, *, api: TelegramApi, kit: PlatformKit, retries: Sequence[float] = FORGET_RETRIES
+        self, *, api: TelegramApi, kit: Kit, retries: Sequence[float] = FORGET_RETRIES
     ) -> None:
         self._api = api
         self._kit = kit
         self._retries = tuple(retries)
 
-    async def command(self, message: Message, rest: str) -> None:
+    async def command(self, update: Update, message: Message, rest: str) -> None:
         """``/forget_me``: what it will do, and the button that does it."""
         user = message.from_user
         assert user is not None
-        words = await self._words(message, user)
-        button = keyboard([[(words.forget_me_button(), f"{FORGET}{user.id}")]])
-        await reply(self._api, message, _asked(words), buttons=button)
 
-    async def pressed(self, query: CallbackQuery, message: Message) -> None:
+        async def act(admitted: Admitted) -> None:
+            words = admitted.words
+            button = keyboard([[(words.forget_me_button(), f"{FORGET}{user.id}")]])
+            await reply(self._api, message, _asked(words), buttons=button)
+
+        await self._kit.take(arrival(update, message, user), act, gate="everyone")
+
+    async def pressed(self, update: Update, query: CallbackQuery, message: Message) -> None:
         """The button pressed: forget its asker, if they pressed it, and say so in its
         message."""
+
+        async def act(admitted: Admitted) -> None:
+            await self._forget(query, message, admitted.words)
+
+        await self._kit.take(arrival(update, message, query.from_user), act, gate="everyone")
+
+    async def _forget(self, query: CallbackQuery, message: Message, words: Wording) -> None:
         user = query.from_user
-        words = await self._words(message, user)
         if (query.data or "").removeprefix(FORGET) != str(user.id):
             await answer_press(self._api, query, words.not_your_button(), alert=True)
             return
@@ -92,14 +109,14 @@ class Forgetting:
         done = f"{words.forgot_you()}\n\n{words.forget_me_leaves(TELEGRAM)}"
         await show(self._api, message, _HTML.escape(done, line_start=True))
 
-    def member_changed(self, change: ChatMemberUpdated) -> None:
-        """The bot's own membership changed: removed from a group, its data goes (in the
-        background)."""
+    async def member_changed(self, update: Update, change: ChatMemberUpdated) -> None:
+        """The bot's own membership changed: removed from a group, its data goes."""
         chat = change.chat
-        if chat.type in ("group", "supergroup") and change.new_chat_member.status in GONE:
-            self._kit.spawn(self._kit.forget_removed(str(chat.id), self._retries))
+        if chat.type not in ("group", "supergroup") or change.new_chat_member.status not in GONE:
+            return
 
-    async def _words(self, message: Message, user: User) -> Wording:
-        return await self._kit.words(
-            fence(chat_of(message)), catalogue_language(user.language_code)
-        )
+        async def act(_: Admitted) -> None:
+            await self._kit.forget_removed(str(chat.id), self._retries)
+
+        removed = Arrival(keys=(f"update:{update.update_id}",), venue=Venue(server=str(chat.id)))
+        await self._kit.take(removed, act, gate="everyone")

@@ -14,9 +14,8 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.adapter import AnswerFormatter, Orphan
 from bot.i18n.wording import Wording
-from bot.inflight import Orphan
-from bot.render.formatter import AnswerFormatter
 from bot.render.ports import Payload, Presenter
 from integrations.telegram.limits import TEXT
 from integrations.telegram.markdown import visible

@@ -29,8 +29,7 @@ from dataclasses import dataclass
 
 from redis.exceptions import RedisError
 
-from bot.pacing import RateBudget
-from bot.state.coordination import Coordination
+from bot.adapter import Coordination, RateBudget
 from integrations.telegram.place import Chat
 
 __all__ = ["PACE", "Pace", "TelegramBudget"]

@@ -12,12 +12,11 @@ from __future__ import annotations
 import logging
 import time
 
-from aiogram.types import CallbackQuery, Message, User
+from aiogram.types import CallbackQuery, Message, Update, User
 
+from bot.adapter import PERIODS, Admitted, StateUnavailable, reported_since
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, reported_since
-from bot.state import StateUnavailable
-from integrations.telegram.admins import AdminCommand, Admission
+from integrations.telegram.admins import AdminCommand
 from integrations.telegram.chatting import answer_press, chat_of, fence, reply, show
 from integrations.telegram.markdown import TelegramHTML
 from integrations.telegram.report_view import PERIOD, period_buttons, report_text
@@ -31,44 +30,45 @@ _READ_AS = {"7": "7d", "30": "30d", "": "7d"}
 
 
 class GroupReport(AdminCommand):
-    def refused(self, words: Wording) -> str:
-        return words.report_admins_only()
+    duty = "report"
 
-    def outside(self, words: Wording) -> str:
-        return words.no_report_here()
-
-    async def command(self, message: Message, rest: str) -> None:
+    async def command(self, update: Update, message: Message, rest: str) -> None:
         """``/report [today|7d|30d]``."""
-        assert message.from_user is not None
-        admitted = await self._admit(message, message.from_user)
+        user = message.from_user
+        assert user is not None
         written = rest.strip().lower()
         period = _READ_AS.get(written, written)
-        if admitted.refusal is not None:
-            await self._say(message, admitted.refusal)
-            return
-        if period not in PERIODS:
-            await self._say(
-                message, admitted.words.setting_one_of("/report", PERIODS, repr(rest.strip()))
-            )
-            return
-        text, buttons = await self._report(message, admitted, period, message.from_user)
-        await reply(self._api, message, text, buttons=buttons)
 
-    async def pressed(self, query: CallbackQuery, message: Message) -> None:
+        async def act(admitted: Admitted) -> None:
+            if period not in PERIODS:
+                said = admitted.words.setting_one_of("/report", PERIODS, repr(rest.strip()))
+                await self._say(message, said)
+                return
+            text, buttons = await self._report(message, admitted.words, period, user)
+            await reply(self._api, message, text, buttons=buttons)
+
+        await self._admit(update, message, user, act, lambda words: self._say(message, words))
+
+    async def pressed(self, update: Update, query: CallbackQuery, message: Message) -> None:
         """A period's button under a report: the report of that period in its place."""
         period = (query.data or "").removeprefix(PERIOD)
-        admitted = await self._admit(message, query.from_user)
-        if admitted.refusal is not None or period not in PERIODS:
-            await answer_press(self._api, query, admitted.refusal or "", alert=True)
-            return
-        await answer_press(self._api, query)
-        text, buttons = await self._report(message, admitted, period, query.from_user)
-        await show(self._api, message, text, buttons=buttons)
+
+        async def act(admitted: Admitted) -> None:
+            if period not in PERIODS:
+                await answer_press(self._api, query, alert=True)
+                return
+            await answer_press(self._api, query)
+            text, buttons = await self._report(message, admitted.words, period, query.from_user)
+            await show(self._api, message, text, buttons=buttons)
+
+        async def refuse(words: str) -> None:
+            await answer_press(self._api, query, words, alert=True)
+
+        await self._admit(update, message, query.from_user, act, refuse)
 
     async def _report(
-        self, message: Message, admitted: Admission, period: str, user: User
+        self, message: Message, words: Wording, period: str, user: User
     ) -> tuple[str, dict[str, object] | None]:
-        words = admitted.words
         try:
             report = await self._kit.report(
                 fence(chat_of(message)), reported_since(period, time.time())

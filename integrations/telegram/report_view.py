@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from bot.adapter import PERIODS, Report, labelled, made_own, spending, utc_minute
 from bot.i18n.wording import Wording
-from bot.ops.report import PERIODS, Report, labelled, made_own, spending, utc_minute
 from bot.render.text import clip
 from integrations.telegram.chatting import keyboard
 from integrations.telegram.limits import TEXT

@@ -18,10 +18,8 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramAPIError
 
-from bot.kit import PlatformKit
-from bot.state.coordination import scope_of
-from bot.state.shares import FairShare
-from integrations.telegram.bot import TelegramBot
+from bot.adapter import FairShare, Kit, scope_of
+from integrations.telegram.app import TelegramBot
 from integrations.telegram.commands import sync_commands_now, sync_if_changed
 from integrations.telegram.orphans import TelegramOrphans
 from integrations.telegram.pace import TelegramBudget
@@ -42,7 +40,7 @@ def _bot(environment: TelegramSettings) -> Bot:
 
 
 async def run_telegram(
-    kit: PlatformKit,
+    kit: Kit,
     environment: TelegramSettings,
     ready: asyncio.Event | None = None,
     *,

@@ -25,9 +25,8 @@ from dataclasses import dataclass, field
 
 from aiogram.exceptions import TelegramAPIError, TelegramNotFound
 
-from bot.inflight import Whereabouts
+from bot.adapter import Whereabouts, until_set
 from bot.render.ports import Payload
-from bot.state.base import until_set
 from integrations.telegram.markdown import plain
 from integrations.telegram.place import Chat, Place, answer_key
 from integrations.telegram.thread import Abilities, Replies

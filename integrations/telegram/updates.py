@@ -37,7 +37,7 @@ from aiogram.types import Update
 from aiohttp import web
 from pydantic import ValidationError
 
-from integrations.telegram.bot import ALLOWED_UPDATES
+from integrations.telegram.app import ALLOWED_UPDATES
 from integrations.telegram.settings import TelegramSettings
 from integrations.telegram.wire import said
 

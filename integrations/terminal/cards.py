@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 from rich.markup import escape as rich_escape
 
+from bot.adapter import Verdict
 from bot.i18n.wording import Labels
 from bot.render.layout import Button, Passage, Source, SourceCard
 from bot.render.ports import Payload
 from bot.render.text import clip, superscript
-from bot.verify import Verdict
 from integrations.terminal.markdown import rich_link
 
 __all__ = ["TerminalCards", "also_consulted", "document", "related"]

@@ -3,8 +3,8 @@ does not run it)."""
 
 from __future__ import annotations
 
+from bot.adapter import LiveSink, LiveWords
 from bot.platforms import Platform
-from bot.preview import LiveSink, LiveWords
 from bot.render.ports import Presenter
 from config import PlatformSettings
 

@@ -17,7 +17,7 @@ from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
 
-from bot.ops.printable import terminal_text
+from bot.adapter import terminal_text
 from bot.render.ports import Payload
 
 __all__ = ["TerminalSink"]

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.adapter import Venue
 from bot.admission import Admission
 from bot.answer import Question
 from bot.answerlog import AnswerLog, Mode
 from bot.billing import estimate_tokens
-from bot.kit import PlatformKit, Venue
+from bot.kit import PlatformKit
 from bot.platforms import load_platform
 from bot.render.ports import Payload
 from bot.service import AnswerService

@@ -11,11 +11,11 @@ from datetime import timedelta
 
 import pytest
 
+from bot.adapter import Handoff, Venue
 from bot.admission import Admission
 from bot.answer import Question
 from bot.connect import open_providers
-from bot.kit import PlatformKit, Venue
-from bot.kit_community import Handoff
+from bot.kit import PlatformKit
 from bot.places import Places, SettingRefused
 from bot.preview import CollectingSink
 from bot.service import AnswerService

@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from bot.adapter import Admitted, Arrival, Venue
 from bot.admission import Admission
 from bot.answer import Question
 from bot.i18n.wording import WORDING, Wording
-from bot.kit import PlatformKit, Venue
+from bot.kit import PlatformKit
 from bot.places import SettingRefused
 from bot.platforms import Platform, load_platform
 from bot.render.ports import Payload
@@ -83,9 +84,21 @@ async def test_a_bad_value_is_refused_in_the_admins_language_and_changes_nothing
 async def test_a_place_turned_off_refuses_in_its_language(kit: PlatformKit) -> None:
     await kit.change_setting(GROUP, "enabled", "off", by="admin")
     await kit.change_setting(GROUP, "language", "nl", by="admin")
-    refusal = await kit.refusal(GROUP, None)
-    assert refusal == Wording("nl").not_allowed_here()
-    assert await kit.refusal(Venue(server="-100300"), None) is None
+    said: list[str] = []
+    acted: list[Admitted] = []
+
+    async def act(admitted: Admitted) -> None:
+        acted.append(admitted)
+
+    async def refuse(words: str) -> None:
+        said.append(words)
+
+    await kit.take(Arrival(keys=("m1",), venue=GROUP), act, refuse=refuse)
+    assert said == [Wording("nl").not_allowed_here()]
+    assert acted == []
+    await kit.take(Arrival(keys=("m2",), venue=Venue(server="-100300")), act, refuse=refuse)
+    assert [admitted.words.language for admitted in acted] == ["en"]
+    assert len(said) == 1
 
 
 async def test_a_thumbs_down_with_its_reason_is_kept_and_logged_without_its_words(

@@ -9,8 +9,10 @@ from collections.abc import Callable
 import pytest
 
 from bot.places import Places, SettingRefused
+from bot.platforms import place_forms
 from bot.state import State
 from config import Settings
+from tests.places import at
 
 DOCUMENT = {
     "discord:81384788765712384": {"language": "fr", "daily_questions": "30", "enabled": "on"},
@@ -23,7 +25,7 @@ async def test_export_then_import_into_another_store_gives_the_same_places(
     open_states: Callable[[], State], environment: Settings
 ) -> None:
     source = Places(open_states(), defaults=environment)
-    await source.import_(DOCUMENT, by="operator")
+    await source.import_(DOCUMENT, forms=place_forms(), by="operator")
     exported = await source.export()
     assert exported == {
         "discord:81384788765712384": {"enabled": "on", "language": "fr", "daily_questions": "30"},
@@ -32,18 +34,21 @@ async def test_export_then_import_into_another_store_gives_the_same_places(
     }
     assert list(exported["discord:81384788765712384"]) == ["enabled", "language", "daily_questions"]
     copy = Places(open_states(), defaults=environment)
-    await copy.import_(json.loads(json.dumps(exported)), by="operator")
+    await copy.import_(json.loads(json.dumps(exported)), forms=place_forms(), by="operator")
     assert await copy.export() == exported
-    assert await copy.import_(exported, by="operator") == []  # nothing left to change
+    assert (
+        await copy.import_(exported, forms=place_forms(), by="operator") == []
+    )  # nothing left to change
 
 
 async def test_an_imported_place_has_exactly_its_listed_settings(
     state: State, environment: Settings
 ) -> None:
     places = Places(state, defaults=environment)
-    await places.import_(DOCUMENT, by="operator")
+    await places.import_(DOCUMENT, forms=place_forms(), by="operator")
     made = await places.import_(
         {"slack:T0123ABC/C0456DEF": {"enabled": "on"}, "discord:81384788765712384/4199": {}},
+        forms=place_forms(),
         by="ops",
     )
     assert sorted((c.place, c.key, c.old, c.new) for c in made) == [
@@ -63,7 +68,9 @@ async def test_a_hand_written_document_may_give_numbers_and_booleans(
 ) -> None:
     places = Places(state, defaults=environment)
     await places.import_(
-        {"Discord:1": {"daily_questions": 30, "auto_answer": True, "Language": "pt-BR"}}, by="o"
+        {"Discord:1": {"daily_questions": 30, "auto_answer": True, "Language": "pt-BR"}},
+        forms=place_forms(),
+        by="o",
     )
     assert await places.export() == {
         "discord:1": {"language": "pt_BR", "auto_answer": "on", "daily_questions": "30"}
@@ -110,9 +117,9 @@ async def test_a_bad_entry_is_named_and_nothing_changes(
     state: State, environment: Settings, document: object, message: str
 ) -> None:
     places = Places(state, defaults=environment)
-    await places.set("discord:1", "language", "de", by="o")
+    await places.set(at("discord:1"), "language", "de", by="o")
     with pytest.raises(SettingRefused) as refused:
-        await places.import_(document, by="o")
+        await places.import_(document, forms=place_forms(), by="o")
     assert str(refused.value) == message
     assert await places.export() == {"discord:1": {"language": "de"}}
     assert len(await places.history()) == 1

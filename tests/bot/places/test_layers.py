@@ -8,6 +8,7 @@ import pytest
 from bot.places import Place, Places, SettingRefused
 from bot.state import State
 from config import Settings
+from tests.places import at
 
 
 async def test_a_place_with_no_settings_has_the_environment_s(
@@ -25,10 +26,10 @@ async def test_a_channel_s_setting_overrides_its_server_s(
     state: State, environment: Settings
 ) -> None:
     places = Places(state, defaults=environment)
-    await places.set("discord:1", "language", "fr", by="admin")
-    await places.set("discord:1", "disclaimer", "Ask Fr. Anthony", by="admin")
-    await places.set("discord:1/2", "language", "it", by="admin")
-    await places.set("discord:1/2", "quote_check", "on", by="admin")
+    await places.set(at("discord:1"), "language", "fr", by="admin")
+    await places.set(at("discord:1"), "disclaimer", "Ask Fr. Anthony", by="admin")
+    await places.set(at("discord:1/2"), "language", "it", by="admin")
+    await places.set(at("discord:1/2"), "quote_check", "on", by="admin")
 
     channel = await places.effective("discord", "1", "2")
     assert (channel.language, channel.quote_check, channel.disclaimer) == (
@@ -52,10 +53,10 @@ async def test_a_channel_can_set_none_over_its_server_s_limit(
     state: State, environment: Settings
 ) -> None:
     places = Places(state, defaults=environment)
-    await places.set("slack:T0123ABC", "daily_questions", "30", by="U1")
-    await places.set("slack:T0123ABC/C0456DEF", "daily_questions", "none", by="U1")
-    await places.set("slack:T0123ABC", "disclaimer", "Generated answers", by="U1")
-    await places.set("slack:T0123ABC/C0456DEF", "disclaimer", "none", by="U1")
+    await places.set(at("slack:T0123ABC"), "daily_questions", "30", by="U1")
+    await places.set(at("slack:T0123ABC/C0456DEF"), "daily_questions", "none", by="U1")
+    await places.set(at("slack:T0123ABC"), "disclaimer", "Generated answers", by="U1")
+    await places.set(at("slack:T0123ABC/C0456DEF"), "disclaimer", "none", by="U1")
     channel = await places.effective("slack", "T0123ABC", "C0456DEF")
     assert channel.daily_questions is None
     assert channel.disclaimer is None
@@ -67,21 +68,21 @@ async def test_unsetting_gives_the_place_its_server_s_value_again(
     state: State, environment: Settings
 ) -> None:
     places = Places(state, defaults=environment)
-    await places.set("discord:1", "enabled", "off", by="a")
-    await places.set("discord:1/2", "enabled", "on", by="a")
+    await places.set(at("discord:1"), "enabled", "off", by="a")
+    await places.set(at("discord:1/2"), "enabled", "on", by="a")
     assert (await places.effective("discord", "1", "2")).enabled is True
-    change = await places.unset("discord:1/2", "enabled", by="a")
+    change = await places.unset(at("discord:1/2"), "enabled", by="a")
     assert change is not None
     assert (change.old, change.new) == ("on", None)
     assert (await places.effective("discord", "1", "2")).enabled is False
-    assert await places.unset("discord:1/2", "enabled", by="a") is None
+    assert await places.unset(at("discord:1/2"), "enabled", by="a") is None
 
 
 async def test_a_direct_message_has_the_environment_s_settings(
     state: State, environment: Settings
 ) -> None:
     places = Places(state, defaults=environment)
-    await places.set("discord:1", "language", "fr", by="a")
+    await places.set(at("discord:1"), "language", "fr", by="a")
     direct = await places.effective("discord", None)
     assert direct.language == "de"
 
@@ -90,14 +91,14 @@ async def test_a_bad_change_is_refused_and_changes_nothing(
     state: State, environment: Settings
 ) -> None:
     places = Places(state, defaults=environment)
-    await places.set("discord:1", "language", "fr", by="a")
+    await places.set(at("discord:1"), "language", "fr", by="a")
     for place, key, value in [
         ("discord:1", "language", "klingon"),
         ("discord:1", "langauge", "de"),
         ("discord:one", "language", "de"),
     ]:
         with pytest.raises(SettingRefused):
-            await places.set(place, key, value, by="a")
+            await places.set(at(place), key, value, by="a")
     assert (await places.effective("discord", "1")).language == "fr"
     assert len(await places.history()) == 1
 
@@ -124,5 +125,5 @@ async def test_a_change_made_here_is_applied_here_at_once(
     # another worker's change waits for the cache (an hour here)...
     assert (await places.effective("telegram", "-1001")).enabled is True
     # ...this one's is seen at once
-    await places.set("discord:5", "enabled", "off", by="a")
+    await places.set(at("discord:5"), "enabled", "off", by="a")
     assert (await places.effective("discord", "5")).enabled is False

@@ -11,6 +11,7 @@ import pytest
 
 from bot.places import Place, Places, SettingRefused
 from bot.places.own import OwnAnswer, new_own_answer
+from bot.platforms import place_forms
 from bot.state import State
 from config import Settings
 
@@ -43,7 +44,7 @@ async def test_kept_by_id_the_same_question_again_replacing_its_answer(
         "Anna",
         "en",
     )
-    assert [(c.key, c.by) for c in await places.history(str(SERVER))] == [
+    assert [(c.key, c.by) for c in await places.history(SERVER)] == [
         (f"answer:{first.id}", "42"),
         (f"answer:{first.id}", "42"),
     ]
@@ -86,7 +87,7 @@ async def test_exported_and_imported_with_the_settings(
     open_states: Callable[[], State], environment: Settings
 ) -> None:
     source = Places(open_states(), defaults=environment)
-    await source.set(str(SERVER), "language", "fr", by="42")
+    await source.set(SERVER, "language", "fr", by="42")
     kept = await source.add_own_answer(SERVER, own("Quand est la messe ?", "À 10 h."), by="42")
     exported = await source.export()
     assert exported == {
@@ -106,9 +107,9 @@ async def test_exported_and_imported_with_the_settings(
         }
     }
     copy = Places(open_states(), defaults=environment)
-    await copy.import_(json.loads(json.dumps(exported)), by="operator")
+    await copy.import_(json.loads(json.dumps(exported)), forms=place_forms(), by="operator")
     assert await copy.export() == exported
-    made = await copy.import_({str(SERVER): {"language": "fr"}}, by="operator")
+    made = await copy.import_({str(SERVER): {"language": "fr"}}, forms=place_forms(), by="operator")
     assert [(c.key, c.new) for c in made] == [(f"answer:{kept.id}", None)]
     assert await copy.own_answers(SERVER) == []
 
@@ -127,7 +128,9 @@ async def test_a_bad_imported_answer_is_named_and_nothing_changes(
 ) -> None:
     places = Places(state, defaults=environment)
     with pytest.raises(SettingRefused) as refused:
-        await places.import_({"discord:1": {"enabled": "off", "answers": answers}}, by="op")
+        await places.import_(
+            {"discord:1": {"enabled": "off", "answers": answers}}, forms=place_forms(), by="op"
+        )
     assert said in str(refused.value)
     assert await places.export() == {}
 

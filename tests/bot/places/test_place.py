@@ -8,7 +8,12 @@ from collections.abc import Callable
 import pytest
 
 from bot.i18n.wording import Wording
-from bot.places import Place, SettingRefused, has_places, parse_place, place_forms
+from bot.places import Place, SettingRefused
+from bot.platforms import place_forms
+
+
+def parse_place(written: str) -> Place:
+    return place_forms().parse(written)
 
 
 @pytest.mark.parametrize(
@@ -69,21 +74,21 @@ def test_a_platform_without_places_is_refused_with_every_place_s_form(written: s
 
 
 def test_the_terminal_is_a_platform_without_places() -> None:
-    assert not has_places("terminal")
-    assert has_places("discord")
-    assert has_places("slack")
-    assert has_places("telegram")
+    assert "terminal" not in place_forms()
+    assert "discord" in place_forms()
+    assert "slack" in place_forms()
+    assert "telegram" in place_forms()
 
 
 def test_a_platform_another_distribution_installs_has_the_places_its_entry_describes(
     register_platform: Callable[[str], None],
 ) -> None:
-    assert not has_places("signal")
+    assert "signal" not in place_forms()
     register_platform("signal")
-    assert has_places("signal")
+    assert "signal" in place_forms()
     assert parse_place("signal:-1001234567890") == Place("signal", "-1001234567890")
     assert parse_place("signal:987654321") == Place("signal", "987654321")
-    assert "signal:CHAT_ID" in place_forms()
+    assert "signal:CHAT_ID" in place_forms().forms()
     # its entry describes no channels: a place is its group alone
     with pytest.raises(SettingRefused, match=r"write signal:CHAT_ID$"):
         parse_place("signal:-1001234567890/5")

@@ -9,6 +9,7 @@ from bot.places import DailyQuota, Places
 from bot.state import State
 from config import Settings
 from tests.bot.state.conftest import shared_backends
+from tests.places import at
 
 
 async def ask(places: Places, channel: str, person: str, server: str = "1") -> DailyQuota:
@@ -24,7 +25,7 @@ async def test_a_server_s_limit_is_shared_by_its_channels(
     state: State, environment: Settings
 ) -> None:
     places = Places(state, defaults=environment)
-    await places.set("discord:1", "daily_questions", "3", by="admin")
+    await places.set(at("discord:1"), "daily_questions", "3", by="admin")
     taken = [(await ask(places, channel, "u")).allowed for channel in ("2", "3", "4", "2")]
     assert taken == [True, True, True, False]
     refused = await ask(places, "5", "v")
@@ -37,8 +38,8 @@ async def test_a_channel_with_its_own_limit_counts_apart_from_its_server(
     state: State, environment: Settings
 ) -> None:
     places = Places(state, defaults=environment)
-    await places.set("discord:1", "daily_questions", "1", by="admin")
-    await places.set("discord:1/2", "daily_questions", "2", by="admin")
+    await places.set(at("discord:1"), "daily_questions", "1", by="admin")
+    await places.set(at("discord:1/2"), "daily_questions", "2", by="admin")
     assert [(await ask(places, "2", "u")).allowed for _ in range(3)] == [True, True, False]
     assert (await ask(places, "3", "u")).allowed
     assert not (await ask(places, "4", "u")).allowed
@@ -48,8 +49,8 @@ async def test_a_person_s_limit_refuses_them_and_not_the_others(
     state: State, environment: Settings
 ) -> None:
     places = Places(state, defaults=environment)
-    await places.set("discord:1", "daily_questions_per_person", "2", by="admin")
-    await places.set("discord:1", "daily_questions", "4", by="admin")
+    await places.set(at("discord:1"), "daily_questions_per_person", "2", by="admin")
+    await places.set(at("discord:1"), "daily_questions", "4", by="admin")
     assert [(await ask(places, "2", "ann")).allowed for _ in range(2)] == [True, True]
     refused = await ask(places, "3", "ann")
     assert (refused.refused_by, refused.limit) == ("daily_questions_per_person", 2)
@@ -64,6 +65,6 @@ async def test_two_workers_share_one_day_s_count(
 ) -> None:
     one = Places(open_states(), defaults=environment)
     other = Places(open_states(), defaults=environment)
-    await one.set("discord:1", "daily_questions", "3", by="admin")
+    await one.set(at("discord:1"), "daily_questions", "3", by="admin")
     taken = [(await ask(places, "2", "u")).allowed for places in (one, other, one, other)]
     assert taken == [True, True, True, False]

@@ -9,6 +9,7 @@ from bot.places import CACHE_TTL, Places
 from bot.state import State
 from config import Settings
 from tests.bot.state.conftest import shared_backends
+from tests.places import at
 
 
 @shared_backends
@@ -23,8 +24,8 @@ async def test_a_change_reaches_every_worker_once_its_cache_second_has_passed(
     for worker in workers:  # each has read the place, and keeps it in its cache
         assert (await worker.effective("discord", "1", "2")).language == "de"
 
-    await operator.set("discord:1", "language", "fr", by="operator")
-    await operator.set("discord:1/2", "enabled", "off", by="operator")
+    await operator.set(at("discord:1"), "language", "fr", by="operator")
+    await operator.set(at("discord:1/2"), "enabled", "off", by="operator")
     now[0] += CACHE_TTL * 1.1
 
     for worker in workers:
@@ -43,7 +44,7 @@ async def test_a_worker_reads_the_store_at_most_once_a_second_per_place(
     worker = Places(state, defaults=environment, clock=lambda: now[0])
     assert (await worker.effective("slack", "T0123ABC", "C0456DEF")).auto_answer is False
     await Places(open_states(), defaults=environment).set(
-        "slack:T0123ABC/C0456DEF", "auto_answer", "on", by="U1"
+        at("slack:T0123ABC/C0456DEF"), "auto_answer", "on", by="U1"
     )
     now[0] += CACHE_TTL * 0.9
     assert (await worker.effective("slack", "T0123ABC", "C0456DEF")).auto_answer is False

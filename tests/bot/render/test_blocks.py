@@ -159,8 +159,21 @@ def test_the_rest_of_a_cut_quote_is_still_quoted() -> None:
     assert all(block.startswith("> ") for block in blocks)
 
 
-@pytest.mark.parametrize("text", ["> " + "w" * 1500, "> e" + "\u0301" * 1500, "x" * 1500])
+@pytest.mark.parametrize(
+    "text", ["> " + "w" * 1500, "> e" + "\u0301" * 1500, "x" * 1500, " " + "w" * 1500]
+)
 def test_an_unbreakable_run_is_cut_into_full_blocks(text: str) -> None:
     blocks = read([text], cut=300)
     assert "".join(blocks).replace("> ", "") == text.replace("> ", "")
     assert all(100 < len(block) <= 300 for block in blocks[:-1])
+
+
+def test_a_long_paragraph_after_code_starts_a_paragraph_of_its_own() -> None:
+    """The space before its first word is no place to cut: a blank piece cut there was
+    dropped, and the rest, joined by that space, went on the code block's closing fence
+    (Slack read the fence as a code block with syntax highlighting, and refused it)."""
+    reader = BlockReader(cut=300)
+    blocks = [*reader.feed("```\nx\n```\n\n " + "w" * 1500 + "\n"), *reader.close()]
+    assert blocks[0].text == "```\nx\n```\n"
+    assert blocks[1].joiner is None
+    assert blocks[1].text.strip()

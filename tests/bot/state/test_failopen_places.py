@@ -12,6 +12,7 @@ from bot.places import Places
 from bot.state import StateUnavailable, open_state
 from bot.state.failopen import FailOpenState
 from config import load_settings
+from tests.places import at
 from tests.sim.redis_server import RedisProcess
 
 TIMEOUT = 0.5
@@ -29,8 +30,8 @@ async def test_redis_gone_keeps_the_settings_last_read_and_refuses_to_pretend_a_
         on_failure=lambda operation: failures.update([operation]),
     ) as state:
         places = Places(state, defaults=load_settings({}), ttl=0.0)
-        await places.set("discord:1/2", "enabled", "off", by="admin")
-        await places.set("discord:1", "daily_questions", "1", by="admin")
+        await places.set(at("discord:1/2"), "enabled", "off", by="admin")
+        await places.set(at("discord:1"), "daily_questions", "1", by="admin")
         assert (await places.effective("discord", "1", "2")).enabled is False
 
         redis_process.kill()
@@ -46,7 +47,7 @@ async def test_redis_gone_keeps_the_settings_last_read_and_refuses_to_pretend_a_
         assert failures["daily_quota"] >= 1
 
         with pytest.raises(StateUnavailable) as unavailable:
-            await places.set("discord:1/2", "enabled", "on", by="admin")
+            await places.set(at("discord:1/2"), "enabled", "on", by="admin")
         assert str(unavailable.value) == "the state store failed (ConnectionError)"
         with pytest.raises(StateUnavailable):
             await places.history()
@@ -55,6 +56,6 @@ async def test_redis_gone_keeps_the_settings_last_read_and_refuses_to_pretend_a_
 
         redis_process.start()  # empty: a SIGKILLed Redis without persistence kept nothing
         await asyncio.sleep(0.3)  # past the pause after the last failure
-        await places.set("discord:1/2", "enabled", "on", by="admin")
+        await places.set(at("discord:1/2"), "enabled", "on", by="admin")
         assert [change.new for change in await places.history()] == ["on"]
         assert (await places.effective("discord", "1", "2")).enabled is True

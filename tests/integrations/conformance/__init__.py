@@ -14,7 +14,15 @@ cases and one answer crowded past every limit, 25 sources against ``MAX_CARDS`` 
 - **a refused message is sent again without the refused card** (``test_wire.py``): the
   platform refuses one card of a thread message and the sink sends the rest again, their
   quotes whole (Discord without that embed; Slack without the blocks of the card its
-  ``invalid_blocks`` names), the answer untouched.
+  ``invalid_blocks`` names), the answer untouched;
+- **what people send in** (``test_inbound.py``, every platform the worker runs), through the
+  kit's steps: a question outside the allowlist, or where the place's admins switched
+  citebot off, is refused in the asker's words and asks nothing upstream; a question the
+  platform delivers twice is answered once; a vote is kept on the answer, and a press of its
+  buttons by someone else is their own vote, never the asker's.
+
+The formatter's golden, property and adversarial suites (``tests/integrations/formatter/``)
+run every registered platform too, reading its payloads through its module here.
 
 A new platform registers its entry point, then adds one module here, ``platforms/<name>.py``,
 defining ``PLATFORM``, a :class:`~tests.integrations.conformance.kit.Conformance`:
@@ -29,5 +37,10 @@ defining ``PLATFORM``, a :class:`~tests.integrations.conformance.kit.Conformance
   :class:`~tests.integrations.conformance.kit.Wire`, the platform's real sink on its
   simulator (``tests/sim/``) for one answer: what a person sees there, what pinged, how many
   writes were refused, and how to spoil one card of a thread message so the simulator refuses
-  it. ``None`` for a platform that sends nothing anywhere (the terminal).
+  it. ``None`` for a platform that sends nothing anywhere (the terminal);
+- ``inbound(monkeypatch, tmp_path)``: an async context manager yielding an
+  :class:`~tests.integrations.conformance.kit.Inbound`, the platform's worker (its runner,
+  the real client library, the kit) on its simulator with an allowlist naming two places, one
+  of them switched off: how a person asks there, votes under an answer, and which votes were
+  kept. ``None`` only for a platform the worker does not run.
 """

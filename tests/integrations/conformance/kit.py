@@ -1,6 +1,6 @@
-"""What the conformance suite asks of one platform (:class:`Conformance`, :class:`Wire`), every
-registered platform's answer to it (one module each in ``platforms/``), and the answers each
-platform is run on."""
+"""What the conformance suite asks of one platform (:class:`Conformance`, :class:`Wire`,
+:class:`Inbound`), every registered platform's answer to it (one module each in
+``platforms/``), and the answers each platform is run on."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import importlib
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Protocol
+from pathlib import Path
+from typing import Literal, Protocol
 
 import pytest
 
@@ -16,8 +17,18 @@ from bot.answer import AnswerSink
 from bot.platforms import platform_names
 from bot.render.ports import Payload, Presenter
 from tests.integrations.formatter.cases import CASES, Case, source
+from tests.sim.upstream import UpstreamSim
 
-__all__ = ["ANSWERS", "Conformance", "Wire", "crowded", "registered"]
+__all__ = [
+    "ANSWERS",
+    "Conformance",
+    "Inbound",
+    "Reply",
+    "Where",
+    "Wire",
+    "crowded",
+    "registered",
+]
 
 
 class Wire(Protocol):
@@ -44,6 +55,44 @@ class Wire(Protocol):
         ...
 
 
+Where = Literal["allowed", "outside", "off"]
+"""A place the platform's allowlist names (``allowed``), one it leaves out (``outside``), and
+one it names whose admins switched citebot off (``off``: ``enabled`` off)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reply:
+    """What a person who asked reads back once citebot is done with their question."""
+
+    said: list[str]
+    """Every message citebot wrote in reply (the answer's, or a refusal), as read, in order;
+    the cards apart."""
+    answer: object
+    """The platform's own handle on the answer (its message), for the votes under it."""
+
+
+class Inbound(Protocol):
+    """A platform's worker on its simulator, as people use it: the real client library, the
+    adapter's ways in, the kit's steps."""
+
+    @property
+    def upstream(self) -> UpstreamSim: ...
+
+    async def ask(self, text: str, *, where: Where = "allowed", twice: bool = False) -> Reply:
+        """A person asks ``text`` the platform's way (a mention, ``/ask``) where ``where``
+        says; ``twice``: the platform delivers it twice (a retry, another worker's copy)."""
+        ...
+
+    async def vote(self, reply: Reply, value: Literal["up", "down"], *, asker: bool) -> None:
+        """A 👍 or 👎 pressed under the answer, by the person who asked or by someone else,
+        until kept."""
+        ...
+
+    async def votes(self, reply: Reply) -> dict[str, str]:
+        """The votes kept on the answer, by who pressed: ``asker`` or ``someone else``."""
+        ...
+
+
 @dataclass(frozen=True, kw_only=True)
 class Conformance:
     """One platform as the suite sees it."""
@@ -62,6 +111,12 @@ class Conformance:
     wire: Callable[[pytest.MonkeyPatch], AbstractAsyncContextManager[Wire]] | None
     """The platform's sink against its simulator, for one answer; None where nothing is sent
     anywhere (the terminal prints)."""
+    inbound: Callable[[pytest.MonkeyPatch, Path], AbstractAsyncContextManager[Inbound]] | None = (
+        None
+    )
+    """The platform's worker on its simulator (``tmp_path`` for its store); None for a
+    platform the worker does not run (the terminal): ``test_inbound`` requires one of every
+    other."""
 
 
 def registered() -> list[Conformance]:

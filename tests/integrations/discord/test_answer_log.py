@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 
-from bot.kit import Venue
+from bot.adapter import Venue
 from bot.state import LoggedAnswer
 from tests.bot.state.scan import everything_stored
 from tests.integrations.discord.harness import Harness

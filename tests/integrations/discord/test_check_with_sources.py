@@ -11,6 +11,7 @@ import pytest
 
 from bot.i18n.wording import Wording
 from tests.integrations.discord.harness import Harness, running_harness
+from tests.places import at
 from tests.sim.discord import DiscordSim, SimInteraction, SimMessage
 from tests.sim.discord.model import EPHEMERAL
 from tests.sim.pages import FOUND, ON_PAGE, Site, cited, quote_checks_finished
@@ -92,7 +93,7 @@ async def test_checked_privately_only_the_asker_sees_it(
 
 async def test_private_by_default_keeps_a_check_private(harness: Harness, sim: DiscordSim) -> None:
     await harness.service.places.set(
-        f"discord:{sim.guild_id}", "private_by_default", "on", by="admin"
+        at(f"discord:{sim.guild_id}"), "private_by_default", "on", by="admin"
     )
     harness.upstream.queue(cited_nowhere())
     interaction = await checked(harness, await posted(sim))

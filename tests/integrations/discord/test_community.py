@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
+from bot.adapter import Venue
 from bot.i18n.wording import Wording
-from bot.kit import Venue
 from tests.integrations.discord.admins import answered, run_admin
 from tests.integrations.discord.harness import Harness
 from tests.sim.discord import DiscordSim

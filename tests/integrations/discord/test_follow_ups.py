@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from tests.integrations.discord.harness import Harness, running_harness
+from tests.places import at
 from tests.sim.discord import DiscordSim, SimChannel
 from tests.sim.discord.model import SimUser
 from tests.sim.upstream import UpstreamSim, answer, magisterium_citation
@@ -62,7 +63,7 @@ async def test_no_follow_up_where_the_place_turned_it_off(
 ) -> None:
     thread = await started_thread(listening)
     await listening.service.places.set(
-        f"discord:{sim.guild_id}/{sim.text.id}", "follow_ups_without_mention", "off", by="admin"
+        at(f"discord:{sim.guild_id}/{sim.text.id}"), "follow_ups_without_mention", "off", by="admin"
     )
     await sim.user_message(thread.id, "Can it grow?")
     listening.upstream.queue(answer(["Only when asked by name."]))
@@ -121,7 +122,7 @@ async def test_a_new_forum_post_is_answered_in_it_where_the_forum_asks(
     listening: Harness, sim: DiscordSim
 ) -> None:
     await listening.service.places.set(
-        f"discord:{sim.guild_id}/{sim.forum.id}", "auto_answer", "on", by="admin"
+        at(f"discord:{sim.guild_id}/{sim.forum.id}"), "auto_answer", "on", by="admin"
     )
     listening.upstream.queue(FIRST, answer(["Through the sacraments."]))
     post = await sim.start_forum_post("Is grace earned?", "I read that it is earned by works.")

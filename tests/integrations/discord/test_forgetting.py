@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bot.adapter import Venue
 from bot.i18n.wording import Wording
-from bot.kit import Venue
 from bot.state import StateUnavailable
 from integrations.discord.markdown import DiscordMarkdown
 from tests.bot.state.scan import everything_stored

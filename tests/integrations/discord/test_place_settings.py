@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.places import Places
 from tests.integrations.discord.harness import Harness
+from tests.places import at
 from tests.sim.discord import DiscordSim
 from tests.sim.upstream import answer
 
@@ -25,7 +26,7 @@ def places(harness: Harness) -> Places:
 async def test_a_channel_turned_off_is_refused_privately_and_asks_nothing(
     harness: Harness, sim: DiscordSim
 ) -> None:
-    await places(harness).set(here(sim), "enabled", "off", by="admin")
+    await places(harness).set(at(here(sim)), "enabled", "off", by="admin")
     asked = await sim.slash_command("ask", {"question": "What is grace?"})
     await sim.until(lambda: asked.response_type is not None)
     assert asked.acks[0]["data"]["content"] == (
@@ -40,7 +41,7 @@ async def test_a_servers_language_speaks_to_askers_whose_language_citebot_lacks(
 ) -> None:
     """A Japanese client (no catalogue) reads the server's French, and the upstream is asked to
     answer in French too: the admins chose the language of the place."""
-    await places(harness).set(server(sim), "language", "fr", by="admin")
+    await places(harness).set(at(server(sim)), "language", "fr", by="admin")
     harness.upstream.queue(answer(["La grâce est un don."]))
     await harness.ask("恵みとは何ですか？", locale="ja")
     [question] = harness.upstream.questions
@@ -50,7 +51,7 @@ async def test_a_servers_language_speaks_to_askers_whose_language_citebot_lacks(
 async def test_private_by_default_answers_privately_unless_the_asker_says_otherwise(
     harness: Harness, sim: DiscordSim
 ) -> None:
-    await places(harness).set(server(sim), "private_by_default", "on", by="admin")
+    await places(harness).set(at(server(sim)), "private_by_default", "on", by="admin")
     harness.upstream.queue(answer(["Private by default."]), answer(["Public on request."]))
     quiet = await harness.ask("Quietly?", private=None)
     loud = await harness.ask("Out loud?", private=False)
@@ -61,7 +62,7 @@ async def test_private_by_default_answers_privately_unless_the_asker_says_otherw
 async def test_a_daily_limit_refuses_the_question_past_it_and_counts_no_refusal(
     harness: Harness, sim: DiscordSim
 ) -> None:
-    await places(harness).set(here(sim), "daily_questions", "1", by="admin")
+    await places(harness).set(at(here(sim)), "daily_questions", "1", by="admin")
     harness.upstream.queue(answer(["The one answer of the day."]))
     first = await harness.ask("First?")
     second = await harness.ask("Second?")
@@ -74,7 +75,7 @@ async def test_the_disclaimer_closes_every_answer_with_its_mentions_inert(
     harness: Harness, sim: DiscordSim
 ) -> None:
     line = "Answers are generated and can be wrong: ask @everyone's priest."
-    await places(harness).set(server(sim), "disclaimer", line, by="admin")
+    await places(harness).set(at(server(sim)), "disclaimer", line, by="admin")
     harness.upstream.queue(answer(["Grace is a gift."]))
     shown = await harness.ask("What is grace?")
     assert shown.content.startswith("Grace is a gift.\n\n*Answers are generated and can be")

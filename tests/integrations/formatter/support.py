@@ -1,7 +1,10 @@
-"""Driving the formatter as the answer flow does, and reading back what a user would see."""
+"""Driving the formatter as the answer flow does, and reading back what a user would see, on
+every platform the registry names (each one's conformance module says how its payloads read
+and what it refuses: ``tests/integrations/conformance/platforms/``)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -13,34 +16,35 @@ from bot.render.numbering import CitationCard
 from bot.render.ports import Payload, Presenter
 from bot.render.thread import write_thread
 from bot.upstream.citations import Citation
-from integrations.discord.presenter import DiscordPresenter
-from integrations.slack.presenter import SlackPresenter
-from integrations.teams.presenter import TeamsPresenter
-from tests.integrations.discord.payloads import validate_discord_payload
+from tests.integrations.conformance.kit import Conformance, registered
 from tests.integrations.formatter.cases import Case
-from tests.integrations.slack.payloads import validate_slack_payload
-from tests.integrations.teams.payloads import validate_teams_payload
-from tests.integrations.teams.reading import read_answer, read_teams
+from tests.integrations.formatter.reading import Reading, read
 
 _DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _SUPERSCRIPTS = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _LINKED_NOTE = re.compile(r"\[([⁰¹²³⁴⁵⁶⁷⁸⁹]+)\]\(<?[^)>]*>?\)")
+MARKDOWN = ("discord", "slack", "teams")
+"""The platforms whose answers are Markdown as the upstream wrote it (Telegram's are HTML, the
+terminal's rich markup): assertions on that source are theirs."""
 _MARKER = re.compile(r"\[[0-9]+\]")
 """Teams' footnote."""
-_CARD_LABEL = re.compile(r"^\[([0-9, ]+)\]")
-_SLACK_CARD = re.compile(r"^\*([0-9, ]+)\.\*")
+
+
+@functools.cache
+def _platforms() -> dict[str, Conformance]:
+    """The registered platforms, read once: the registry does not change while the suites run
+    (an entry points scan for every payload checked cost most of a property test's time)."""
+    return {platform.name: platform for platform in registered()}
 
 
 def presenters() -> list[Presenter]:
-    return [DiscordPresenter(), SlackPresenter(), TeamsPresenter()]
+    """Every registered platform's presenter."""
+    return [platform.presenter for platform in _platforms().values()]
 
 
 def problems(presenter: Presenter, payload: Payload) -> list[str]:
-    if presenter.name == "discord":
-        return validate_discord_payload(payload)
-    if presenter.name == "teams":
-        return validate_teams_payload(payload)
-    return validate_slack_payload(payload)
+    """What ``presenter``'s platform would refuse in ``payload``, or a promise it breaks."""
+    return _platforms()[presenter.name].problems(payload)
 
 
 def stream(
@@ -71,39 +75,35 @@ def thread_of(
 
 
 def answer_text(payload: Payload) -> str:
-    return str(payload.get("content", payload.get("markdown_text", payload.get("text", ""))))
+    """An answer message's text as the platform is sent it (Markdown, HTML, markup)."""
+    for key in ("content", "markdown_text", "text", "markup"):
+        if key in payload:
+            return str(payload[key])
+    return ""
 
 
 def footnotes_shown(presenter: Presenter, payloads: Sequence[Payload]) -> set[int]:
-    if presenter.name == "teams":
-        return {number for number, _ in read_answer(payloads).footnotes}
-    text = "\n".join(answer_text(p) for p in payloads)
-    return {int(run.translate(_DIGITS)) for run in _SUPERSCRIPTS.findall(text)}
+    return {number for number, _ in _platforms()[presenter.name].footnotes(payloads)}
 
 
 def card_numbers(presenter: Presenter, thread: Sequence[Payload]) -> list[int]:
-    """The footnote numbers the cards show (a document's card shows each of its numbers)."""
-    if presenter.name == "teams":
-        return [card.number for card in read_teams([], thread, ENGLISH_LABELS).cards]
-    labels: list[str] = []
-    for payload in thread:
-        if presenter.name == "discord":
-            labels += [e.get("author", {}).get("name", "") for e in payload.get("embeds", [])]
-        else:
-            labels += [b.get("text", {}).get("text", "") for b in payload.get("blocks", [])]
-    label = _CARD_LABEL if presenter.name == "discord" else _SLACK_CARD
-    return [
-        int(number)
-        for text in labels
-        if (match := label.match(text))
-        for number in match.group(1).split(",")
-    ]
+    """The footnote numbers the cards show, in the order they first show."""
+    return list(_platforms()[presenter.name].cards(thread))
 
 
 def skeleton(presenter: Presenter, payload: Payload) -> str:
-    """The text of an answer message without its footnotes or whitespace."""
-    text = _SUPERSCRIPTS.sub("", _LINKED_NOTE.sub("", _MARKER.sub("", answer_text(payload))))
+    """The text of an answer message without its footnotes or whitespace (its Markdown source
+    where it is Markdown, else as a reader reads it)."""
+    if presenter.name in MARKDOWN:
+        text = _SUPERSCRIPTS.sub("", _LINKED_NOTE.sub("", _MARKER.sub("", answer_text(payload))))
+    else:
+        text = read(presenter.name, [payload], [], ENGLISH_LABELS).text
     return "".join(text.replace(presenter.markdown.footnote_separator, "").split())
+
+
+def reading(presenter: Presenter, result: RenderedAnswer) -> Reading:
+    """What a reader sees of ``result``'s answer on ``presenter``'s platform."""
+    return read(presenter.name, result.answer, [], ENGLISH_LABELS)
 
 
 def as_json(rendered: RenderedAnswer) -> dict[str, Any]:

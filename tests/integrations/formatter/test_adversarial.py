@@ -41,11 +41,12 @@ def test_a_long_quoted_code_block_keeps_every_line_of_code_in_the_quote(
     text = "> ```py\n" + "".join(f"> {line}\n" for line in lines) + "> ```\n\nAfter."
     messages = final(presenter, text, step=13)
     shown = "\n".join(messages)
+    quoted = presenter.markdown.quote_prefix
     for line in lines:
-        assert f"> {line}" in shown  # the code's own brackets are never taken for footnotes
+        assert f"{quoted}{line}" in shown  # the code's own brackets are never taken for notes
     for message in messages:
         body = message.removesuffix("After.").strip()
-        assert all(row.startswith(">") for row in body.split("\n") if row)
+        assert all(row.startswith(quoted.strip()) for row in body.split("\n") if row)
         assert body.count("```") % 2 == 0
 
 
@@ -54,7 +55,8 @@ def test_a_long_quote_stays_a_quote_in_every_message(presenter: Presenter) -> No
     text = "> " + "Grace does not destroy nature but perfects it. " * 60 + "\n> Amen.\n\nAfter."
     messages = final(presenter, text, step=29)
     body = "\n".join(messages).replace("After.", "")
-    assert all(row.startswith(">") for row in body.split("\n") if row.strip())
+    quoted = presenter.markdown.quote_prefix.strip()
+    assert all(row.startswith(quoted) for row in body.split("\n") if row.strip())
     assert "Amen." in body
 
 

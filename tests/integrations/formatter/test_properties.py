@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import html
 import itertools
-import json
 import re
 import unicodedata
 from typing import Any
@@ -113,13 +113,37 @@ def citation_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
 
 _NAMED = re.compile(r"(?<![\w.@])(?:[\w-]+\.)+(?:org|va|example)\b")
 """The hosts these answers' link labels can name."""
-_LINK = re.compile(r"\[([^\[\]]*)\]\(<?(https?://[^)>\s]+)>?\)|<(https?://[^|>]+)\|([^>]*)>")
+_LINK = re.compile(
+    r"(?<!\\)(?:\\\\)*\[((?:[^\[\]\\]|\\.)*)\]\(<?(https?://[^)>\s]+)>?\)"
+    r"|<(https?://[^|>]+)\|([^>]*)>"
+)
+"""A Markdown link (its ``[`` not escaped: ``\\[a\\](b)`` shows brackets and a bare URL, as
+CommonMark and Discord read it) or an mrkdwn one."""
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+_HTML_LINK = re.compile(r'<a href="([^"]*)">(.*?)</a>', re.S)
+"""Telegram's (HTML)."""
+_MARKUP_LINK = re.compile(r"\[link=([^\]]+)\](.*?)\[/link\]", re.S)
+"""The terminal's (rich markup)."""
 
 
-def links_in(said: str) -> list[tuple[str, str]]:
-    """Each link of a payload's Markdown or mrkdwn as ``(label, url)``."""
+def links_in(platform: str, payload: Any) -> list[tuple[str, str]]:
+    """Each link of a payload as ``(label, url)``, the label as shown: Markdown or mrkdwn,
+    Telegram's HTML, the terminal's markup."""
+    if isinstance(payload, dict):
+        return [link for value in payload.values() for link in links_in(platform, value)]
+    if isinstance(payload, list | tuple):
+        return [link for value in payload for link in links_in(platform, value)]
+    if not isinstance(payload, str):
+        return []
+    if platform == "telegram":
+        return [
+            (html.unescape(label), html.unescape(url)) for url, label in _HTML_LINK.findall(payload)
+        ]
+    if platform == "terminal":
+        return [(label, url) for url, label in _MARKUP_LINK.findall(payload)]
     return [
-        (match[1], match[2]) if match[2] else (match[4], match[3]) for match in _LINK.finditer(said)
+        (_ESCAPED.sub(r"\1", match[1]), match[2]) if match[2] else (match[4], match[3])
+        for match in _LINK.finditer(payload)
     ]
 
 
@@ -152,7 +176,7 @@ def check(presenter: Presenter, case: Case, cuts: list[int]) -> None:
             assert skeleton(presenter, shown) == skeleton(presenter, final)
     # No link's label names a host other than the one it leads to (or a parent of it).
     for payload in [*split.answer, *split.thread]:
-        for label, url in links_in(json.dumps(payload, ensure_ascii=False)):
+        for label, url in links_in(presenter.name, payload):
             host = urlsplit(url).hostname or ""
             for named in _NAMED.findall(unicodedata.normalize("NFKC", label).replace("。", ".")):
                 named = named.lower().removeprefix("www.")

@@ -136,6 +136,16 @@ async def worker_on(
 ) -> AsyncIterator[World]:
     """A worker with ``settings`` between ``sim`` and ``upstream``, connected when it runs in
     Socket Mode; ``options`` go to :func:`run_slack`."""
+    async with serving(sim, upstream, settings, **options) as (world, _service):
+        yield world
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    sim: SlackSim, upstream: UpstreamSim, settings: Config, **options: Any
+) -> AsyncIterator[tuple[World, AnswerService]]:
+    """:func:`worker_on`, with the worker's answer service (as ``citebot run`` builds it): its
+    store and its places are the test's to read and change."""
     async with (
         AnswerClient(
             base_url=upstream.base_url,
@@ -143,11 +153,12 @@ async def worker_on(
             model="magisterium-1",
             retry=RetryPolicy(max_retries=0),
         ) as client,
-        running_slack(settings, client, **options),
+        answer_service(settings.settings, client) as service,
+        running_slack(settings, client, service=service, **options),
     ):
         if settings.slack.mode == "socket":
             await sim.wait_connections(1)
-        yield World(sim=sim, upstream=upstream, settings=settings, client=client)
+        yield World(sim=sim, upstream=upstream, settings=settings, client=client), service
 
 
 @contextlib.asynccontextmanager

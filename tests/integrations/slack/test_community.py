@@ -10,7 +10,9 @@ import asyncio
 
 from bot.i18n.wording import Wording
 from bot.places import CACHE_TTL
+from bot.platforms import place_forms
 from tests.integrations.slack.workspaces import ADMIN, ASK, ASKER, MEMBER, Workspace, two_workers
+from tests.places import at
 from tests.sim.slack import Message
 from tests.sim.upstream import answer, magisterium_citation
 
@@ -72,7 +74,8 @@ async def test_own_answers_kept_on_the_app_home_answer_reworded_questions(
 async def test_ask_a_person_mentions_exactly_the_user_group_once(redis_url: str) -> None:
     async with two_workers(redis_url) as workspace:
         sim, world = workspace.sim, workspace.world
-        await workspace.service.places.set(f"slack:{workspace.team}", "handoff", GROUP, by="op")
+        team = at(f"slack:{workspace.team}")
+        await workspace.service.places.set(team, "handoff", GROUP, by="op", forms=place_forms())
         world.upstream.queue(answer(["Let us pray."]))
         asked = await sim.mention(ASK, "Can someone pray with me?", user=ASKER)
         await world.answered(ASK, asked.ts)
@@ -107,7 +110,7 @@ async def test_a_source_outside_the_trusted_ones_says_so_on_its_card(redis_url: 
     async with two_workers(redis_url) as workspace:
         sim, world = workspace.sim, workspace.world
         await workspace.service.places.set(
-            f"slack:{workspace.team}", "trusted_sources", "vatican.va", by="op"
+            at(f"slack:{workspace.team}"), "trusted_sources", "vatican.va", by="op"
         )
         world.upstream.queue(
             answer(

@@ -8,12 +8,9 @@ import logging
 import time
 
 import pytest
-from pydantic import SecretStr
 
 from bot.i18n.wording import Wording
-from bot.serving import answer_service
-from bot.upstream.client import AnswerClient, RetryPolicy
-from tests.integrations.slack.conftest import World, running_slack, slack_settings
+from tests.integrations.slack.conftest import World, serving, slack_settings
 from tests.sim.slack import Message, SlackSim
 from tests.sim.upstream import UpstreamSim, answer
 
@@ -91,18 +88,7 @@ async def test_the_vote_and_its_reason_are_kept_on_the_answers_record() -> None:
     the reply that holds them (``vote_key``), and the 👎 and its reason land on the record."""
     async with SlackSim() as sim, UpstreamSim().running() as upstream:
         config = slack_settings(sim, upstream, ANSWER_LOG="full")
-        async with (
-            AnswerClient(
-                base_url=upstream.base_url,
-                api_key=SecretStr("sk-test"),
-                model="magisterium-1",
-                retry=RetryPolicy(max_retries=0),
-            ) as client,
-            answer_service(config.settings, client) as service,
-            running_slack(config, client, service=service),
-        ):
-            await sim.wait_connections(1)
-            world = World(sim=sim, upstream=upstream, settings=config, client=client)
+        async with serving(sim, upstream, config) as (world, service):
             message = await _answered(world)
             await sim.click(
                 "citebot_feedback", "negative", channel=CHANNEL, message_ts=message.ts, user=BOB

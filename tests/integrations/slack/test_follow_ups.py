@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.integrations.slack.conftest import World, operated
+from tests.places import at
 from tests.sim.upstream import answer
 
 CHANNEL, PRIVATE = "C0GENERAL", "G0PRIVATE"
@@ -81,7 +82,7 @@ async def test_not_where_the_channel_turned_follow_ups_without_a_mention_off(
     tmp_path: Path,
 ) -> None:
     async with operated(tmp_path) as (world, places, workspace):
-        await places.set(f"{workspace}/{CHANNEL}", "follow_ups_without_mention", "off", by="op")
+        await places.set(at(f"{workspace}/{CHANNEL}"), "follow_ups_without_mention", "off", by="op")
         world.upstream.queue(answer(["Grace is a gift."]), answer(["It heals."]))
         thread = await _mentioned(world)
         reply = await world.sim.say(CHANNEL, "And what does it do?", thread_ts=thread)
@@ -98,7 +99,7 @@ async def test_a_channel_that_auto_answers_answers_each_new_post_in_its_thread(
     tmp_path: Path,
 ) -> None:
     async with operated(tmp_path) as (world, places, workspace):
-        await places.set(f"{workspace}/{CHANNEL}", "auto_answer", "on", by="op")
+        await places.set(at(f"{workspace}/{CHANNEL}"), "auto_answer", "on", by="op")
         world.upstream.queue(answer(["Grace is a gift."]))
         post = await world.sim.say(CHANNEL, "What is grace?")
         await world.answered(CHANNEL, post.ts)

@@ -57,7 +57,7 @@ async def test_delete_my_data_asks_then_deletes_everything_kept_about_the_person
     async with two_workers(redis_url, ANSWER_LOG="full") as workspace:
         sim = workspace.sim
         await workspace.service.places.set(
-            str(Place("slack", workspace.team)), "daily_questions_per_person", "10", by=ADMIN
+            Place("slack", workspace.team), "daily_questions_per_person", "10", by=ADMIN
         )
         first = await asked(workspace, "What is grace?", user=MEMBER)
         await voted_down(workspace, first, user=MEMBER)
@@ -91,7 +91,7 @@ async def test_citebot_forget_me_works_where_citebot_is_turned_off(redis_url: st
         sim = workspace.sim
         await asked(workspace, "What is grace?", user=ASKER)
         await workspace.service.places.set(
-            str(Place("slack", workspace.team, ASK)), "enabled", "off", by=ADMIN
+            Place("slack", workspace.team, ASK), "enabled", "off", by=ADMIN
         )
         assert ASKER in await workspace.stored()
         for channel in (ASK, QUIET):
@@ -121,8 +121,8 @@ async def workspace_data(workspace: Workspace) -> None:
     """Settings and their history, answers in two channels, a 👎 with its reason, a
     conversation's memory."""
     places = workspace.service.places
-    await places.set(str(Place("slack", workspace.team)), "language", "fr", by=ADMIN)
-    await places.set(str(Place("slack", workspace.team, QUIET)), "quote_check", "off", by=ADMIN)
+    await places.set(Place("slack", workspace.team), "language", "fr", by=ADMIN)
+    await places.set(Place("slack", workspace.team, QUIET), "quote_check", "off", by=ADMIN)
     first = await asked(workspace, "What is grace?", user=MEMBER)
     await asked(workspace, "What is hope?", user=ASKER, channel=QUIET)
     await voted_down(workspace, first, user=MEMBER)

@@ -16,11 +16,7 @@ from bot.places.own import ANSWER_LIMIT, MOST_OWN_ANSWERS, QUESTION_LIMIT, new_o
 from bot.places.settings import layered
 from bot.state import SettingChange
 from config import load_settings
-from integrations.slack.cards import disclaimer
-from integrations.slack.claims import claim_header
-from integrations.slack.feedback import reason_modal
-from integrations.slack.forgetting import forget_button, forget_modal, forgotten_modal
-from integrations.slack.home import (
+from integrations.slack.admin_view import (
     SLACK_KEYS,
     Page,
     Shown,
@@ -30,6 +26,10 @@ from integrations.slack.home import (
     settings_modal,
     settings_page,
 )
+from integrations.slack.cards import disclaimer
+from integrations.slack.check import claim_header
+from integrations.slack.feedback import reason_modal
+from integrations.slack.forgetting import forget_button, forget_modal, forgotten_modal
 from tests.sim.slack.limits import check_message
 from tests.sim.slack.model import Message
 from tests.sim.slack.views import check_view

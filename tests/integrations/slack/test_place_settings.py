@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot.render.commonmark import ZWSP
 from tests.integrations.slack.conftest import World, operated
+from tests.places import at
 from tests.sim.slack.webapi import BOT_SCOPES
 from tests.sim.upstream import answer
 
@@ -15,7 +16,7 @@ CHANNEL = "C0GENERAL"
 
 async def test_a_channel_turned_off_is_told_so_in_its_thread(tmp_path: Path) -> None:
     async with operated(tmp_path) as (world, places, workspace):
-        await places.set(f"{workspace}/{CHANNEL}", "enabled", "off", by="operator")
+        await places.set(at(f"{workspace}/{CHANNEL}"), "enabled", "off", by="operator")
         asked = await world.sim.mention(CHANNEL, "What is grace?")
         await world.sim.wait_for(lambda: world.sim.bot_replies(CHANNEL, asked.ts))
         [refusal] = world.sim.bot_replies(CHANNEL, asked.ts)
@@ -31,7 +32,7 @@ async def test_without_the_askers_language_the_workspaces_language_speaks(
     """No users:read scope: citebot cannot know the asker's language, so the workspace's
     Dutch is citebot's and the upstream's."""
     async with operated(tmp_path, scopes=BOT_SCOPES - {"users:read"}) as (world, places, ws):
-        await places.set(ws, "language", "nl", by="operator")
+        await places.set(at(ws), "language", "nl", by="operator")
         world.upstream.queue(answer(["Genade is een gave."]))
         asked = await world.sim.mention(CHANNEL, "Wat is genade?")
         await world.answered(CHANNEL, asked.ts)
@@ -47,7 +48,7 @@ async def test_a_daily_limit_per_person_refuses_the_next_question_and_tells_when
     tmp_path: Path,
 ) -> None:
     async with operated(tmp_path) as (world, places, workspace):
-        await places.set(workspace, "daily_questions_per_person", "1", by="operator")
+        await places.set(at(workspace), "daily_questions_per_person", "1", by="operator")
         world.upstream.queue(answer(["The answer of the day."]))
         first = await world.sim.mention(CHANNEL, "First?")
         await world.answered(CHANNEL, first.ts)
@@ -67,7 +68,9 @@ async def test_the_disclaimer_shows_in_a_context_block_with_its_mentions_inert(
     """Slack's AI guidelines: the disclaimer in a context block, here under the answer's
     feedback buttons; the answer's own text does not say it again."""
     async with operated(tmp_path) as (world, places, workspace):
-        await places.set(workspace, "disclaimer", "Generated: ask <!here> first.", by="operator")
+        await places.set(
+            at(workspace), "disclaimer", "Generated: ask <!here> first.", by="operator"
+        )
         world.upstream.queue(answer(["Grace is a gift."]))
         asked = await world.sim.mention(CHANNEL, "What is grace?")
         await world.answered(CHANNEL, asked.ts)

@@ -17,6 +17,7 @@ from tests.integrations.slack.workspaces import (
     two_workers,
     voted_down,
 )
+from tests.places import at
 from tests.sim.slack.views import StoredView
 
 DUTCH = Wording("nl", "slack")
@@ -28,7 +29,7 @@ async def asked_and_voted(workspace: Workspace) -> None:
     question refused for the per-person daily limit."""
     sim = workspace.sim
     await workspace.service.places.set(
-        str(Place("slack", workspace.team)), "daily_questions_per_person", "2", by=ADMIN
+        at(str(Place("slack", workspace.team))), "daily_questions_per_person", "2", by=ADMIN
     )
     grace = await asked(workspace, "What is grace?", user=MEMBER)
     await asked(workspace, "what is  GRACE", user=ASKER, channel=QUIET)

@@ -10,9 +10,9 @@ import pytest
 
 from bot.i18n.wording import LANGUAGES, Wording
 from bot.ops.report import PERIODS, TOP, Report
+from integrations.slack.admin_view import home_view, settings_page
 from integrations.slack.forgetting import forget_button
-from integrations.slack.home import home_view, settings_page
-from integrations.slack.report import PERIOD_ACTION, report_blocks, unread_report
+from integrations.slack.report_view import PERIOD_ACTION, report_blocks, unread_report
 from tests.bot.ops.reports import widest_report
 from tests.integrations.slack.test_pages import CHANNEL, TEAM, pings_in, widest_page
 from tests.sim.slack.views import check_view

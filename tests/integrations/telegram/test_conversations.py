@@ -18,6 +18,7 @@ from bot.places import CACHE_TTL, Places
 from bot.state import open_state
 from integrations.telegram.words import check_how_to
 from tests.integrations.telegram.world import World, telegram_world
+from tests.places import at
 from tests.sim.pages import CHANGED, EVERY_KIND, ON_PAGE, Site, cited, quote_checks_finished
 from tests.sim.upstream import answer
 
@@ -78,7 +79,7 @@ async def test_auto_answer_answers_every_new_message_but_not_what_is_meant_for_o
     world, places = operated
     world.upstream.queue(answer(["Grace is a gift."]), answer(["Mercy is love."]))
     group = await world.group(admin=True)  # an admin bot gets every message
-    await places.set(f"telegram:{group.id}", "auto_answer", "on", by="operator")
+    await places.set(at(f"telegram:{group.id}"), "auto_answer", "on", by="operator")
     alice, bob = world.person("Alice"), world.person("Bob")
     asked = await world.tg.user_says(alice, group, "What is grace?")
     await world.answered()
@@ -89,7 +90,7 @@ async def test_auto_answer_answers_every_new_message_but_not_what_is_meant_for_o
     assert [m.readable for m in world.answer_to(asked)] == ["Grace is a gift."]
     assert len(world.upstream.requests) == 1
 
-    await places.set(f"telegram:{group.id}", "auto_answer", "off", by="operator")
+    await places.set(at(f"telegram:{group.id}"), "auto_answer", "off", by="operator")
     await asyncio.sleep(CACHE_TTL)  # the worker's read of the settings, cached a second
     await world.tg.user_says(alice, group, "What is mercy?")
     await world.idle()
@@ -106,13 +107,13 @@ async def test_a_reply_to_citebot_needs_a_mention_where_follow_ups_are_off(
     await world.tg.user_says(alice, group, "/ask@citebot What is grace?")
     await world.answered()
     [answered] = world.tg.bot_messages(group)
-    await places.set(f"telegram:{group.id}", "follow_ups_without_mention", "off", by="operator")
+    await places.set(at(f"telegram:{group.id}"), "follow_ups_without_mention", "off", by="operator")
     await asyncio.sleep(CACHE_TTL)
     await world.tg.user_says(alice, group, "Is it earned?", reply_to=answered)
     await world.idle()
     assert len(world.upstream.requests) == 1
 
-    await places.set(f"telegram:{group.id}", "follow_ups_without_mention", "on", by="operator")
+    await places.set(at(f"telegram:{group.id}"), "follow_ups_without_mention", "on", by="operator")
     await asyncio.sleep(CACHE_TTL)
     follow_up = await world.tg.user_says(alice, group, "Is it earned?", reply_to=answered)
     await world.answered(2)

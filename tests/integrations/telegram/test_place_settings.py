@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.places import Places
 from bot.state import open_state
 from tests.integrations.telegram.world import World, telegram_world
+from tests.places import at
 from tests.sim.upstream import answer
 
 
@@ -26,7 +27,7 @@ async def operated(tmp_path: Path) -> AsyncIterator[tuple[World, Places]]:
 async def test_a_group_turned_off_is_told_so(tmp_path: Path) -> None:
     async with operated(tmp_path) as (world, places):
         group = await world.group()
-        await places.set(f"telegram:{group.id}", "enabled", "off", by="operator")
+        await places.set(at(f"telegram:{group.id}"), "enabled", "off", by="operator")
         asked = await world.tg.user_says(world.person("Alice"), group, "/ask@citebot Why?")
         await world.idle()
         assert [m.readable for m in world.answer_to(asked)] == [
@@ -38,7 +39,7 @@ async def test_a_group_turned_off_is_told_so(tmp_path: Path) -> None:
 async def test_without_the_askers_language_the_groups_language_speaks(tmp_path: Path) -> None:
     async with operated(tmp_path) as (world, places):
         group = await world.group()
-        await places.set(f"telegram:{group.id}", "language", "nl", by="operator")
+        await places.set(at(f"telegram:{group.id}"), "language", "nl", by="operator")
         world.upstream.queue(answer(["Genade is een gave."]))
         silent = world.person("Stil", language_code=None)
         await world.tg.user_says(silent, group, "/help@citebot")
@@ -56,7 +57,7 @@ async def test_the_disclaimer_closes_the_answer_with_its_mentions_inert(tmp_path
         alice = world.person("Alice")
         chat = world.tg.private_chat(alice)
         await places.set(
-            f"telegram:{chat.id}", "disclaimer", "Generated: ask @alice_0 first.", by="operator"
+            at(f"telegram:{chat.id}"), "disclaimer", "Generated: ask @alice_0 first.", by="operator"
         )
         world.upstream.queue(answer(["Grace is a gift."]))
         await world.tg.user_says(alice, chat, "What is grace?")

@@ -338,6 +338,8 @@ class SimInteraction:
     modal: dict[str, Any] | None = None
     """The modal the app answered with (callback type 9), for the person to fill in."""
     followups: int = 0
+    delivered: dict[str, Any] = field(default_factory=dict, repr=False)
+    """The INTERACTION_CREATE it came in, to send again (:meth:`People.redeliver`)."""
 
     @property
     def user_install_only(self) -> bool:

@@ -48,8 +48,17 @@ class People(World):
         return interaction_create(self, interaction, data, locale)
 
     async def _deliver(self, payload: dict[str, Any], channel: SimChannel) -> SimInteraction:
+        interaction = self.interactions[payload["token"]]
+        interaction.delivered = payload
         await self.dispatch("INTERACTION_CREATE", payload, guild_id=channel.guild_id)
-        return self.interactions[payload["token"]]
+        return interaction
+
+    async def redeliver(self, interaction: SimInteraction) -> None:
+        """The same INTERACTION_CREATE once more, as a second session identifying the same
+        shard receives it (two unsharded workers each get every interaction)."""
+        await self.dispatch(
+            "INTERACTION_CREATE", interaction.delivered, guild_id=interaction.channel.guild_id
+        )
 
     async def slash_command(
         self,

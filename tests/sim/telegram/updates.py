@@ -93,6 +93,13 @@ class Updates:
         self._arrived.set()
         return update
 
+    def again(self, update: dict[str, Any]) -> None:
+        """Queue ``update`` once more, its ``update_id`` unchanged: what a webhook repeats
+        when its delivery got no 200, or a reader handed over reads before the last one
+        confirmed it."""
+        self.queue.append(update)
+        self._arrived.set()
+
     def set_allowed(self, allowed: list[str] | None) -> None:
         if allowed is not None:
             self.allowed = frozenset(allowed) if allowed else DEFAULT_UPDATES

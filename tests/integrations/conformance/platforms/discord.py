@@ -9,22 +9,26 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 import discord
 import pytest
 
 from bot.i18n.wording import ENGLISH_LABELS
+from bot.places import Place
 from bot.render.ports import Payload
 from integrations.discord.presenter import DiscordPresenter
-from integrations.discord.sink import DiscordAnswerSink
-from tests.integrations.conformance.kit import Conformance, Wire
+from integrations.discord.sink import DiscordAnswerSink, answer_key
+from tests.integrations.conformance.kit import Conformance, Inbound, Reply, Where, Wire
+from tests.integrations.discord.harness import Harness, running_harness
 from tests.integrations.discord.payloads import validate_discord_payload
 from tests.integrations.discord.test_orphans import deferred
 from tests.integrations.formatter.reading import read
-from tests.sim.discord import DiscordSim, SimInteraction, SimMessage
+from tests.sim.discord import DiscordSim, SimChannel, SimInteraction, SimMessage
 from tests.sim.discord.schema import body_errors
 from tests.sim.discord.validation import form_errors
+from tests.sim.upstream import UpstreamSim
 
 _LABEL = re.compile(r"\[([0-9, ]+)\]")
 
@@ -93,6 +97,70 @@ def _text(message: SimMessage) -> str:
     return "\n".join(part for part in parts if part)
 
 
+@dataclass
+class _People:
+    """``/ask`` in the simulated guild: ``allowed`` and ``off`` are the channel allowlist's,
+    ``outside`` another channel; votes are the answer's buttons."""
+
+    harness: Harness
+    places: dict[str, SimChannel]
+
+    @property
+    def upstream(self) -> UpstreamSim:
+        return self.harness.upstream
+
+    async def ask(self, text: str, *, where: Where = "allowed", twice: bool = False) -> Reply:
+        sim, done = self.harness.sim, len(self.harness.service.outcomes)
+        interaction = await sim.slash_command(
+            "ask", {"question": text, "private": False}, channel_id=self.places[where].id
+        )
+        if twice:
+            await sim.redeliver(interaction)
+        if where == "allowed":
+            await self.harness.answers(done + 1)
+        await sim.until(lambda: interaction.original is not None)
+        assert interaction.original is not None
+        original = interaction.original
+        followups = [
+            m for m in sim.messages.values() if m.interaction is interaction and m is not original
+        ]
+        return Reply(said=[m.content for m in [original, *followups]], answer=original)
+
+    async def vote(self, reply: Reply, value: Literal["up", "down"], *, asker: bool) -> None:
+        assert isinstance(reply.answer, SimMessage)
+        sim = self.harness.sim
+        voter = sim.user if asker else sim.admin
+        voters = len(await self.votes(reply)) + 1  # each press here is a new voter's
+        await sim.click_button(reply.answer.id, f"citebot:feedback:{value}", user_id=voter.id)
+        await self.harness.votes(answer_key(reply.answer.id), count=voters)
+
+    async def votes(self, reply: Reply) -> dict[str, str]:
+        assert isinstance(reply.answer, SimMessage)
+        sim = self.harness.sim
+        kept = await self.harness.service.state.feedback(answer_key(reply.answer.id))
+        who = {str(sim.user.id): "asker", str(sim.admin.id): "someone else"}
+        return {who[user]: value for user, value in kept.items()}
+
+
+@asynccontextmanager
+async def people_on_simulator(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> AsyncIterator[Inbound]:
+    async with DiscordSim() as sim, UpstreamSim().running() as upstream:
+        monkeypatch.setattr(discord.http.Route, "BASE", sim.base_url)
+        places = {
+            "allowed": sim.text,
+            "off": sim.add_text_channel("quiet"),
+            "outside": sim.add_text_channel("elsewhere"),
+        }
+        allowlist = f"{places['allowed'].id},{places['off'].id}"
+        env = {"DISCORD_CHANNEL_ALLOWLIST": allowlist}
+        async with running_harness(sim, upstream, env=env) as harness:
+            off = Place("discord", str(sim.guild_id), str(places["off"].id))
+            await harness.service.places.set(off, "enabled", "off", by="admin")
+            yield _People(harness, places)
+
+
 @asynccontextmanager
 async def on_simulator(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Wire]:
     async with DiscordSim() as sim:
@@ -113,4 +181,5 @@ PLATFORM = Conformance(
     footnotes=footnotes,
     cards=cards,
     wire=on_simulator,
+    inbound=people_on_simulator,
 )

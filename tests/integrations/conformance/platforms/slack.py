@@ -9,21 +9,27 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 import pytest
 
 from bot.i18n.wording import ENGLISH_LABELS
+from bot.places import Place
 from bot.render.ports import Payload
+from bot.service import AnswerService
+from integrations.slack.cards import FEEDBACK_ACTION
 from integrations.slack.presenter import SlackPresenter
-from integrations.slack.sink import SlackSink
+from integrations.slack.sink import SlackSink, vote_key
 from integrations.slack.web import make_web_client
-from tests.integrations.conformance.kit import Conformance, Wire
+from tests.integrations.conformance.kit import Conformance, Inbound, Reply, Where, Wire
 from tests.integrations.formatter.reading import read
+from tests.integrations.slack.conftest import World, serving, slack_settings
 from tests.integrations.slack.payloads import validate_slack_payload
 from tests.integrations.slack.test_sink import CHANNEL, sink_for
 from tests.sim.slack import Message, SlackSim
 from tests.sim.slack.limits import SECTION_TEXT_MAX, check_message
+from tests.sim.upstream import UpstreamSim
 
 _TITLE = re.compile(r"\*([0-9, ]+)\.\* \*(?:<([^|>]+)\|)?")
 
@@ -75,6 +81,82 @@ class _OnSlack:
         return {**payload, "blocks": blocks}
 
 
+PLACES: dict[Where, str] = {"allowed": "C0GENERAL", "off": "C0QUIET", "outside": "C0ELSEWHERE"}
+"""The channel allowlist names the first two."""
+VOTERS = {"U0ALICE": "asker", "U0BOB": "someone else"}
+
+
+@dataclass
+class _People:
+    """Mentions in the simulated workspace's channels; votes are the answer's feedback
+    buttons."""
+
+    world: World
+    service: AnswerService
+
+    @property
+    def upstream(self) -> UpstreamSim:
+        return self.world.upstream
+
+    async def ask(self, text: str, *, where: Where = "allowed", twice: bool = False) -> Reply:
+        sim, channel = self.world.sim, PLACES[where]
+        asked = await sim.mention(channel, text, user="U0ALICE")
+        if twice:
+            await sim.acked(await sim.redeliver(asked))
+        if where == "allowed":
+            await self.world.answered(channel, asked.ts)
+        await sim.wait_for(lambda: sim.bot_replies(channel, asked.ts) and not self.world.busy())
+        said = [m.shown for m in self.world.answer_of(channel, asked.ts)]
+        buttons = [
+            m.ts
+            for m in sim.bot_replies(channel, asked.ts)
+            if any(e.get("action_id") == FEEDBACK_ACTION for e in m.elements())
+        ]
+        return Reply(said=said, answer=_Answer(channel, buttons[0] if buttons else ""))
+
+    async def vote(self, reply: Reply, value: Literal["up", "down"], *, asker: bool) -> None:
+        """Pressed, until citebot answers the press (thanks, or the 👎's modal asking why):
+        the vote is kept before either."""
+        assert isinstance(reply.answer, _Answer)
+        sim, user = self.world.sim, "U0ALICE" if asker else "U0BOB"
+        before = len(sim.ephemerals(user)) + len(sim.modals(user))
+        side = "positive" if value == "up" else "negative"
+        pressed = await sim.click(
+            FEEDBACK_ACTION,
+            side,
+            channel=reply.answer.channel,
+            message_ts=reply.answer.ts,
+            user=user,
+        )
+        await sim.acked(pressed)
+        await sim.wait_for(lambda: len(sim.ephemerals(user)) + len(sim.modals(user)) > before)
+
+    async def votes(self, reply: Reply) -> dict[str, str]:
+        assert isinstance(reply.answer, _Answer)
+        kept = await self.service.state.feedback(vote_key(reply.answer.channel, reply.answer.ts))
+        return {VOTERS[user]: value for user, value in kept.items()}
+
+
+@dataclass(frozen=True)
+class _Answer:
+    channel: str
+    ts: str
+    """The answer's message with the feedback buttons."""
+
+
+@asynccontextmanager
+async def people_on_simulator(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> AsyncIterator[Inbound]:
+    async with SlackSim() as sim, UpstreamSim().running() as upstream:
+        allowlist = f"{PLACES['allowed']},{PLACES['off']}"
+        config = slack_settings(sim, upstream, SLACK_CHANNEL_ALLOWLIST=allowlist)
+        async with serving(sim, upstream, config) as (world, service):
+            off = Place("slack", sim.me.team_id, PLACES["off"])
+            await service.places.set(off, "enabled", "off", by="admin")
+            yield _People(world, service)
+
+
 @asynccontextmanager
 async def on_simulator(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Wire]:
     async with SlackSim() as sim:
@@ -90,4 +172,5 @@ PLATFORM = Conformance(
     footnotes=footnotes,
     cards=cards,
     wire=on_simulator,
+    inbound=people_on_simulator,
 )

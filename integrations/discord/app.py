@@ -5,10 +5,10 @@ It translates only: a command, click or message becomes a :class:`bot.answer.Que
 :class:`bot.kit.Venue` and a :class:`~integrations.discord.sink.DiscordAnswerSink`, and the
 platform kit does the rest. Each way in has its module: ``/ask`` and related questions
 (:mod:`.answering`), "Check with sources" (:mod:`.check`), ``/citebot settings``
-(:mod:`.admin`), ``/citebot answers`` (:mod:`.answers_admin`), ``/citebot report``
+(:mod:`.admin`), ``/citebot answers`` (:mod:`.answers`), ``/citebot report``
 (:mod:`.report`), ``/citebot forget-me`` and the bot removed from a server
 (:mod:`.forgetting`), 👍/👎 (:mod:`.feedback`), "Ask the sources" and "Ask a person"
-(:mod:`.buttons`), follow-ups and forum posts (:mod:`.conversations`).
+(:mod:`.buttons`), follow-ups and forum posts (:mod:`.questions`).
 
 Every way in is claimed once by its Discord id before anything is done, so any number of
 workers receiving the same gateway events answer it once, and passes the kit's one
@@ -28,19 +28,19 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
-from bot.kit import PlatformKit
+from bot.adapter import Act, Admitted, Kit
 from integrations.discord.admin import SettingsAdmin
-from integrations.discord.admin_views import SET, Where
+from integrations.discord.admin_view import SET, Where
 from integrations.discord.answering import InteractionAnswers
-from integrations.discord.answers_admin import ANSWER, OwnAnswersAdmin
+from integrations.discord.answers import ANSWER, OwnAnswersAdmin
 from integrations.discord.buttons import AnswerButtons
 from integrations.discord.cards import ACTION, FEEDBACK, RELATED
 from integrations.discord.check import ClaimChecks
 from integrations.discord.commands import add_commands, command_tree
-from integrations.discord.conversations import Conversations
 from integrations.discord.feedback import REASON, Feedback
 from integrations.discord.forgetting import FORGET, Forgetting
-from integrations.discord.here import here
+from integrations.discord.place import arrival, here
+from integrations.discord.questions import Questions
 from integrations.discord.report import ServerReport
 from integrations.discord.routes import RouteBudgets
 from integrations.discord.settings import DiscordSettings
@@ -66,7 +66,7 @@ class CitebotDiscord(ShardedClient):
     def __init__(
         self,
         *,
-        kit: PlatformKit,
+        kit: Kit,
         environment: DiscordSettings,
         shard_plan: Shards,
         sync: bool = True,
@@ -100,7 +100,7 @@ class CitebotDiscord(ShardedClient):
         self.forgetting = Forgetting(kit=kit, wire=self.wire)
         self.feedback = Feedback(kit=kit, wire=self.wire)
         self.buttons = AnswerButtons(kit=kit, wire=self.wire, answers=self.answers)
-        self.conversations = Conversations(
+        self.questions = Questions(
             kit=kit,
             wire=self.wire,
             budgets=self.budgets,
@@ -130,15 +130,14 @@ class CitebotDiscord(ShardedClient):
             return channel
         return None
 
-    async def _refused_here(self, interaction: discord.Interaction) -> bool:
-        """Refuse (privately, in the asker's words) a click or command where citebot may not
-        answer; True when refused."""
-        at = here(interaction)
-        refusal = await self.kit.refusal(at.place, at.language)
-        if refusal is None:
-            return False
-        await interaction.response.send_message(refusal, ephemeral=True)
-        return True
+    async def _take(self, interaction: discord.Interaction, act: Act) -> None:
+        """A command or a click through the kit's steps, refused privately in the asker's
+        words where citebot may not answer."""
+
+        async def refuse(words: str) -> None:
+            await interaction.response.send_message(words, ephemeral=True)
+
+        await self.kit.take(arrival(interaction), act, refuse=refuse)
 
     # -- the commands (commands.Handlers) ------------------------------------------------------
 
@@ -147,14 +146,12 @@ class CitebotDiscord(ShardedClient):
     ) -> None:
         """``private`` None: the asker did not say, and the place's ``private_by_default``
         decides."""
-        if not await self.kit.claim(f"interaction:{interaction.id}"):
-            return
-        if await self._refused_here(interaction):
-            return
-        at = here(interaction)
-        if private is None:
-            private = (await self.kit.settings_at(at.place)).private_by_default
-        await self.answers.answer(interaction, question, private=private, here=at)
+
+        async def answer(admitted: Admitted) -> None:
+            chosen = admitted.settings.private_by_default if private is None else private
+            await self.answers.answer(interaction, question, private=chosen, here=here(interaction))
+
+        await self._take(interaction, answer)
 
     async def check(
         self, interaction: discord.Interaction, message: discord.Message, *, private: bool | None
@@ -204,7 +201,7 @@ class CitebotDiscord(ShardedClient):
     # -- messages ------------------------------------------------------------------------------
 
     async def on_message(self, message: discord.Message) -> None:
-        await self.conversations.on_message(message)
+        await self.questions.on_message(message)
 
     # -- buttons, menus and modals ----------------------------------------------------------
 
@@ -218,7 +215,7 @@ class CitebotDiscord(ShardedClient):
             elif custom_id.startswith(ANSWER):
                 await self.own_answers.submitted(interaction)
             elif custom_id.startswith(REASON):
-                await self.feedback.reason(interaction)
+                await self._take(interaction, lambda _: self.feedback.reason(interaction))
             return
         if interaction.type is not discord.InteractionType.component:
             return
@@ -228,18 +225,12 @@ class CitebotDiscord(ShardedClient):
         if custom_id == FORGET:  # everyone's, wherever they are: no place refuses it
             await self.forgetting.confirmed(interaction)
             return
-        if not custom_id.startswith((FEEDBACK, RELATED, ACTION)):
-            return
-        if not await self.kit.claim(f"interaction:{interaction.id}"):
-            return
-        if await self._refused_here(interaction):
-            return
         if custom_id.startswith(FEEDBACK):
-            await self.feedback.clicked(interaction, custom_id)
+            await self._take(interaction, lambda _: self.feedback.clicked(interaction, custom_id))
         elif custom_id.startswith(ACTION):
-            await self.buttons.pressed(interaction, custom_id)
-        else:
-            await self._related(interaction, custom_id)
+            await self._take(interaction, lambda _: self.buttons.pressed(interaction, custom_id))
+        elif custom_id.startswith(RELATED):
+            await self._take(interaction, lambda _: self._related(interaction, custom_id))
 
     async def _related(self, interaction: discord.Interaction, custom_id: str) -> None:
         """Ask the clicked related question where the button is (the answer's thread); under a

@@ -10,8 +10,8 @@ element's ``block_id`` says which place and setting it changes (``channel:langua
 view's ``private_metadata`` which team and channel the page shows: the page carries its own
 state, so any worker can act on it.
 
-The workspace's own answers follow its settings (:mod:`integrations.slack.answers_page`).
-Below the settings come an admin's report (:mod:`integrations.slack.report`) and everyone's
+The workspace's own answers follow its settings (:mod:`integrations.slack.answers_view`).
+Below the settings come an admin's report (:mod:`integrations.slack.report_view`) and everyone's
 "Delete my data" (:mod:`integrations.slack.forgetting`): a page is a list of parts
 (:func:`settings_page` returns blocks; the views wrap them).
 """
@@ -26,22 +26,26 @@ from typing import Any
 
 from babel.dates import format_datetime
 
-from bot.i18n.wording import LANGUAGES, Wording, language_name
-from bot.places import (
+from bot.adapter import (
     KEYS,
     MOST_A_DAY,
     MOST_DOLLARS,
+    OwnAnswer,
     Place,
     PlaceSettings,
+    SettingChange,
     SettingRefused,
     Value,
+    as_changed,
+    longest_written,
+    read_value,
+    value_as_said,
+    written,
 )
-from bot.places.keys import longest_written, read_value, value_as_said, written
-from bot.places.own import OwnAnswer, as_changed
+from bot.i18n.wording import LANGUAGES, Wording, language_name
 from bot.render.text import clip
 from bot.render.thread import listed
-from bot.state import SettingChange
-from integrations.slack.answers_page import answers_blocks
+from integrations.slack.answers_view import answers_blocks
 from integrations.slack.blocks import Block, context, fit, plain_text, section
 from integrations.slack.limits import SECTION_TEXT
 from integrations.slack.markdown import mrkdwn

@@ -15,15 +15,13 @@ from typing import Any, Literal
 
 import discord
 
+from bot.adapter import ANSWER_LIMIT, QUESTION_LIMIT, OwnAnswer, StateUnavailable, own_answer_said
 from bot.i18n.wording import Wording
-from bot.kit_community import own_answer_said
-from bot.places.own import ANSWER_LIMIT, QUESTION_LIMIT, OwnAnswer
 from bot.render.text import clip
-from bot.state import StateUnavailable
 from integrations.discord import limits
 from integrations.discord.admin import target_of
-from integrations.discord.admin_views import Where
-from integrations.discord.admission import SETTINGS, AdminCommand, plain
+from integrations.discord.admin_view import Where
+from integrations.discord.admins import Admin, AdminCommand, plain
 from integrations.discord.markdown import DiscordMarkdown
 from integrations.discord.modals import modal_values
 from integrations.discord.types import CallbackType, Label, Modal
@@ -89,32 +87,33 @@ class OwnAnswersAdmin(AdminCommand):
     """The subcommands of ``/citebot answers``, and the modal ``add`` opens."""
 
     async def list(self, interaction: discord.Interaction, where: Where) -> None:
-        admitted = await self._admit(interaction, SETTINGS)
-        if admitted is None:
-            return
-        await self._defer(interaction)
-        try:
-            kept = await self._kit.own_answers(target_of(admitted.here, where))
-        except StateUnavailable:
-            await self._show(interaction, plain(admitted.words.could_not_save()))
-            return
-        await self._show(interaction, {"content": answers_listing(kept, admitted.words)})
+        async def act(admin: Admin) -> None:
+            await self._defer(interaction)
+            try:
+                kept = await self._kit.own_answers(target_of(admin.here, where))
+            except StateUnavailable:
+                await self._show(interaction, plain(admin.words.could_not_save()))
+                return
+            await self._show(interaction, {"content": answers_listing(kept, admin.words)})
+
+        await self._admit(interaction, act)
 
     async def add(self, interaction: discord.Interaction, where: Where) -> None:
-        admitted = await self._admit(interaction, SETTINGS)
-        if admitted is None:
-            return
-        await self._respond(interaction, CallbackType.MODAL, answer_modal(where, admitted.words))
+        async def act(admin: Admin) -> None:
+            modal = answer_modal(where, admin.words)
+            await self._respond(interaction, CallbackType.MODAL, modal)
+
+        await self._admit(interaction, act)
 
     async def remove(self, interaction: discord.Interaction, answer: str, where: Where) -> None:
-        admitted = await self._admit(interaction, SETTINGS)
-        if admitted is None:
-            return
-        await self._defer(interaction)
-        target = target_of(admitted.here, where)
-        gone = self._kit.remove_own_answer(target, answer, by=str(interaction.user.id))
-        said = await own_answer_said(gone, admitted.words, removed=True)
-        await self._show(interaction, plain(said))
+        async def act(admin: Admin) -> None:
+            await self._defer(interaction)
+            target = target_of(admin.here, where)
+            gone = self._kit.remove_own_answer(target, answer, by=str(interaction.user.id))
+            said = await own_answer_said(gone, admin.words, removed=True)
+            await self._show(interaction, plain(said))
+
+        await self._admit(interaction, act)
 
     async def submitted(self, interaction: discord.Interaction) -> None:
         """The modal ``add`` opened, sent back: the answer kept, or why not."""
@@ -122,18 +121,19 @@ class OwnAnswersAdmin(AdminCommand):
         where = str(data.get("custom_id", "")).removeprefix(ANSWER)
         if where not in ("server", "channel"):
             return
-        admitted = await self._admit(interaction, SETTINGS)
-        if admitted is None:
-            return
-        await self._defer(interaction)
-        values = modal_values(data)
-        target = target_of(admitted.here, "server" if where == "server" else "channel")
-        kept = self._kit.add_own_answer(
-            target,
-            values.get(_QUESTION) or "",
-            values.get(_ANSWER) or "",
-            by=str(interaction.user.id),
-            name=interaction.user.display_name,
-            language=admitted.here.language,
-        )
-        await self._show(interaction, plain(await own_answer_said(kept, admitted.words)))
+
+        async def act(admin: Admin) -> None:
+            await self._defer(interaction)
+            values = modal_values(data)
+            target = target_of(admin.here, "server" if where == "server" else "channel")
+            kept = self._kit.add_own_answer(
+                target,
+                values.get(_QUESTION) or "",
+                values.get(_ANSWER) or "",
+                by=str(interaction.user.id),
+                name=interaction.user.display_name,
+                language=admin.here.language,
+            )
+            await self._show(interaction, plain(await own_answer_said(kept, admin.words)))
+
+        await self._admit(interaction, act)

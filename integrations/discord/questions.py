@@ -1,12 +1,15 @@
 """Messages that are questions: follow-ups in citebot's threads, and new forum posts.
 
-- A mention of the bot in a thread it opened (or in a forum post it answers) is a follow-up,
-  as always: a mention carries its text without the privileged intent.
+The adapter says how a message reaches citebot (:class:`~bot.adapter.Heard`); the kit decides
+from the place's settings whether it is answered, as on every platform:
+- A mention of the bot in a thread it opened, or in a forum post it answered, is a follow-up
+  (:attr:`Heard.MENTION`): a mention carries its text without the privileged intent.
 - With ``DISCORD_MESSAGE_CONTENT=on`` (the Message Content intent, on in the Developer Portal
-  too) and the place's ``follow_ups_without_mention`` on, any reply in a thread citebot opened
-  is a follow-up, and so is the poster's own reply in a forum post citebot answers.
-- With the intent and the forum's ``auto_answer`` on, each new forum post is answered in it
-  (its title and its first message are the question).
+  too), any reply in a thread citebot opened is a follow-up where ``follow_ups_without_mention``
+  is on (:attr:`Heard.REPLY`), and so is the poster's own reply in a forum post citebot
+  answered; each new forum post is answered in it where the forum's ``auto_answer`` is on
+  (:attr:`Heard.POST`: its title and its first message are the question), and from then on
+  the post is citebot's to follow (noted with the kit's ``join_thread``).
 
 A message is not a question when a bot or a webhook wrote it, when it mentions or replies to
 someone else (people talking to each other in the thread), or when it is not a plain message
@@ -24,15 +27,13 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.answer import Question
-from bot.kit import PlatformKit
-from bot.places import PlaceSettings
-from integrations.discord.here import place_of
+from bot.adapter import Admitted, Arrival, Heard, Kit, Question
+from integrations.discord.place import place_of
 from integrations.discord.routes import RouteBudgets
 from integrations.discord.sink import DiscordAnswerSink
 from integrations.discord.wire import DiscordWire
 
-__all__ = ["Conversations"]
+__all__ = ["Questions"]
 
 log = logging.getLogger(__name__)
 
@@ -43,14 +44,14 @@ _PLAIN = (discord.MessageType.default, discord.MessageType.reply)
 class _Heard:
     thread: discord.Thread
     text: str
-    mentioned: bool
+    heard: Heard
 
 
-class Conversations:
+class Questions:
     def __init__(
         self,
         *,
-        kit: PlatformKit,
+        kit: Kit,
         wire: DiscordWire,
         budgets: RouteBudgets,
         me: Callable[[], discord.ClientUser | None],
@@ -63,33 +64,45 @@ class Conversations:
         self._message_content = message_content
 
     async def on_message(self, message: discord.Message) -> None:
-        heard = await self._question(message)
-        if heard is None or not await self._kit.claim(f"message:{message.id}"):
+        heard = await self._heard(message)
+        if heard is None:
             return
         thread = heard.thread
         sink = DiscordAnswerSink(
             wire=self._wire, budgets=self._budgets, channel_id=thread.id, reply_to=message.id
         )
-        place = place_of(thread.guild.id, thread, thread.id)
-        refusal = await self._kit.refusal(place, None)
-        if refusal is not None:
-            if heard.mentioned:
-                await self._kit.refuse(sink, refusal)
-            return
-        await self._kit.ask(
-            Question(
+
+        async def refuse(words: str) -> None:
+            await self._kit.refuse(sink, words)
+
+        async def answer(admitted: Admitted) -> None:
+            if heard.heard is Heard.POST:  # the post is citebot's to follow from now on
+                await self._kit.join_thread(
+                    str(thread.id),
+                    str(thread.id),
+                    person=str(message.author.id),
+                    server=str(thread.guild.id),
+                )
+            question = Question(
                 text=heard.text,
                 platform=self._kit.name,
                 user_id=str(message.author.id),
                 channel_id=str(thread.parent_id),
                 server_id=str(thread.guild.id),
                 thread_id=str(thread.id),
-            ),
-            sink,
-        )
+            )
+            await self._kit.ask(question, sink)
 
-    async def _question(self, message: discord.Message) -> _Heard | None:
-        """The question ``message`` asks citebot, and where; None when it asks none."""
+        arrival = Arrival(
+            keys=(f"message:{message.id}",),
+            venue=place_of(thread.guild.id, thread, thread.id),
+            heard=heard.heard,
+        )
+        await self._kit.take(arrival, answer, refuse=refuse)
+
+    async def _heard(self, message: discord.Message) -> _Heard | None:
+        """How ``message`` reaches citebot, and where; None when it does not (whether the
+        place's settings let it in is the kit's to say)."""
         me = self._me()
         thread = message.channel
         if (
@@ -103,28 +116,22 @@ class Conversations:
         mentioned = me.id in message.raw_mentions
         text = re.sub(rf"<@!?{me.id}>", " ", message.content).strip()
         forum = isinstance(thread.parent, discord.ForumChannel)
-        ours = thread.owner_id == me.id
-        if mentioned and ours:
-            return _Heard(thread, text, mentioned=True)
-        if not (forum or ours) or not self._message_content or not text:
-            return None
-        settings = await self._settings(thread)
         if forum and message.id == thread.id:  # a new post: its starter message
-            if not settings.auto_answer:
+            if not self._message_content or not text:
                 return None
-            return _Heard(thread, _post_question(thread.name, text), mentioned=False)
-        if forum and not settings.auto_answer:
+            return _Heard(thread, _post_question(thread.name, text), Heard.POST)
+        ours = thread.owner_id == me.id or (
+            forum and await self._kit.thread_of(str(thread.id)) is not None
+        )
+        if not ours:
             return None
         if mentioned:
-            return _Heard(thread, text, mentioned=True)
-        if not settings.follow_ups_without_mention or _addressed_elsewhere(message, me.id):
+            return _Heard(thread, text, Heard.MENTION)
+        if not self._message_content or not text or _addressed_elsewhere(message, me.id):
             return None
         if forum and message.author.id != thread.owner_id:
             return None  # in a forum post, the others' replies are answers to the poster
-        return _Heard(thread, text, mentioned=False)
-
-    async def _settings(self, thread: discord.Thread) -> PlaceSettings:
-        return await self._kit.settings_at(place_of(thread.guild.id, thread, thread.id))
+        return _Heard(thread, text, Heard.REPLY)
 
 
 def _addressed_elsewhere(message: discord.Message, me: int) -> bool:

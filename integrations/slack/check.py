@@ -18,20 +18,19 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
 
-from bot.i18n.wording import catalogue_language
-from bot.kit import Venue
+from bot.adapter import Admitted
 from bot.render.ports import Payload
 from bot.render.text import clip
 from integrations.slack import limits
+from integrations.slack.answering import Answers, Asked
 from integrations.slack.blocks import fit
+from integrations.slack.context import Context, action_key
 from integrations.slack.conversation import question_text
 from integrations.slack.markdown import UNFURL_OFF, SlackMarkdown
 from integrations.slack.words import add_me_first
 
 if TYPE_CHECKING:
     from slack_bolt.app.async_app import AsyncApp
-
-    from integrations.slack.app import SlackBot
 
 __all__ = ["CHECK_CALLBACK", "ClaimChecks", "claim_header"]
 
@@ -72,60 +71,61 @@ def _bold(text: str) -> dict[str, Any]:
 
 
 class ClaimChecks:
-    def __init__(self, bot: SlackBot) -> None:
-        self._bot = bot
-        self._kit = bot.kit
-        self._web = bot.web
+    def __init__(self, context: Context, *, answers: Answers) -> None:
+        self._context = context
+        self._kit = context.kit
+        self._web = context.web
+        self._answers = answers
 
     def register(self, app: AsyncApp) -> None:
         app.message_shortcut(CHECK_CALLBACK)(self._on_shortcut)
 
     async def _on_shortcut(self, ack: Any, body: dict[str, Any], respond: Any) -> None:
         await ack()
-        if not await self._kit.claim(f"action:{body.get('trigger_id')}"):
-            return
         user, team = str(body["user"]["id"]), str((body.get("team") or {}).get("id"))
         channel = str(body["channel"]["id"])
         message = body.get("message") or {}
         thread_ts = str(message.get("thread_ts") or message.get("ts") or body.get("message_ts"))
-        direct = channel.startswith("D")
-        place = Venue(server=team, channel=channel, direct=direct)
-        language = catalogue_language(await self._bot.locales.locale(user))
-        words = await self._kit.words(place, language)
-        claim = await self._readable(str(message.get("text") or ""))
-        refusal = await self._kit.refusal(place, language)
-        if not claim or refusal is not None:
-            await respond(text=refusal or words.nothing_to_check(), response_type="ephemeral")
-            return
-        header = claim_header(words.check_with_sources(), claim, await self._author(message))
-        try:
-            await self._web.chat_postMessage(channel=channel, thread_ts=thread_ts, **header)
-        except SlackApiError as error:
-            code = str(error.response.get("error"))
-            log.info("could not check a message where it was: %s", code)
-            said = add_me_first(words) if code in NOT_A_MEMBER else words.try_again()
+
+        async def refuse(said: str) -> None:
             await respond(text=said, response_type="ephemeral")
-            return
-        self._kit.spawn(
-            self._bot.answer(
+
+        async def act(admitted: Admitted) -> None:
+            words = admitted.words
+            claim = await self._readable(str(message.get("text") or ""))
+            if not claim:
+                await refuse(words.nothing_to_check())
+                return
+            header = claim_header(words.check_with_sources(), claim, await self._author(message))
+            try:
+                await self._web.chat_postMessage(channel=channel, thread_ts=thread_ts, **header)
+            except SlackApiError as error:
+                code = str(error.response.get("error"))
+                log.info("could not check a message where it was: %s", code)
+                await refuse(add_me_first(words) if code in NOT_A_MEMBER else words.try_again())
+                return
+            asked = Asked(
                 text=self._kit.claim_question(words, claim),
                 team=team,
                 channel=channel,
                 user=user,
                 thread_ts=thread_ts,
                 follow_up_before=None,
-                direct=direct,
+                direct=channel.startswith("D"),
             )
-        )
+            await self._answers.answer(asked, admitted)
+
+        shortcut = self._context.arrival(action_key(body), user=user, team=team, channel=channel)
+        await self._kit.take(shortcut, act, refuse=refuse, spawn=True)
 
     async def _readable(self, text: str) -> str:
         """A message's text as people read it: mentions as the names they show, links and
         channels as their text, citebot's own mention dropped."""
         ids = list(dict.fromkeys(m.group(1) for m in _USER.finditer(text)))[:NAMES_RESOLVED]
-        names = {user: await self._bot.members.name(user) for user in ids}
+        names = {user: await self._context.members.name(user) for user in ids}
 
         def user(found: re.Match[str]) -> str:
-            if found.group(1) == self._bot.bot_user_id:
+            if found.group(1) == self._context.me.user_id:
                 return found.group(0)  # question_text drops it
             return "@" + (found.group(2) or names.get(found.group(1)) or found.group(1))
 
@@ -133,11 +133,11 @@ class ClaimChecks:
         text = _GROUP.sub(lambda m: m.group(1) or "@group", text)
         text = _SPECIAL.sub(lambda m: "@" + m.group(1), text)
         text = _CHANNEL.sub(lambda m: "#" + (m.group(2) or m.group(1)), text)
-        return question_text(text, bot_user_id=self._bot.bot_user_id)
+        return question_text(text, bot_user_id=self._context.me.user_id)
 
     async def _author(self, message: dict[str, Any]) -> str | None:
         if message.get("user"):
-            return await self._bot.members.name(str(message["user"]))
+            return await self._context.members.name(str(message["user"]))
         profile = message.get("bot_profile") or {}
         name = message.get("username") or profile.get("name")
         return str(name) if name else None

@@ -12,30 +12,21 @@ admin's Discord language, else the place's.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
+from bot.adapter import Admins, Admitted, Kit
 from bot.i18n.wording import Wording
-from bot.kit import PlatformKit
 from bot.render.ports import Payload
-from integrations.discord.here import Here, here
 from integrations.discord.markdown import DiscordMarkdown
+from integrations.discord.place import Here, arrival, here
 from integrations.discord.types import EPHEMERAL, CallbackType
 from integrations.discord.wire import DiscordWire, message_body
 
-__all__ = [
-    "REPORT",
-    "SETTINGS",
-    "AdminCommand",
-    "Admitted",
-    "Refusals",
-    "place_names",
-    "plain",
-    "private",
-]
+__all__ = ["Admin", "AdminCommand", "place_names", "plain", "private"]
 
 log = logging.getLogger(__name__)
 
@@ -43,19 +34,9 @@ _MARKDOWN = DiscordMarkdown()
 
 
 @dataclass(frozen=True, slots=True)
-class Refusals:
-    """What a command says outside any server, and to a member who may not use it."""
+class Admin:
+    """An admin let through: where they act, in their words."""
 
-    outside_servers: Callable[[Wording], str]
-    not_an_admin: Callable[[Wording], str]
-
-
-SETTINGS = Refusals(Wording.no_place_settings_here, Wording.admins_only)
-REPORT = Refusals(Wording.no_report_here, Wording.report_admins_only)
-
-
-@dataclass(frozen=True, slots=True)
-class Admitted:
     here: Here
     words: Wording
 
@@ -63,30 +44,35 @@ class Admitted:
 class AdminCommand:
     """The steps every admin's command takes: admit, defer, answer privately."""
 
-    def __init__(self, *, kit: PlatformKit, wire: DiscordWire) -> None:
+    def __init__(self, *, kit: Kit, wire: DiscordWire) -> None:
         self._kit = kit
         self._wire = wire
 
-    async def _admit(self, interaction: discord.Interaction, refusals: Refusals) -> Admitted | None:
-        """Claim the interaction, then check who may: an admin of a server inside the
-        allowlists. Anyone else is told why, and None returned."""
-        if not await self._kit.claim(f"interaction:{interaction.id}"):
-            return None
+    async def _admit(
+        self,
+        interaction: discord.Interaction,
+        act: Callable[[Admin], Awaitable[None]],
+        *,
+        duty: Literal["settings", "report"] = "settings",
+    ) -> None:
+        """Through the kit's steps, an admin's gate: the member's own Manage Server (or
+        Administrator) permission, as Discord resolves it for the interaction, in a server
+        the allowlists let in. Anyone else is told why, privately, and nothing is done."""
         at = here(interaction)
-        words = await self._kit.words(at.place, at.language)
-        servers = self._kit.environment.allowed_servers
         permissions = interaction.permissions
-        if at.place.server is None:
-            refusal = refusals.outside_servers(words)
-        elif servers and at.place.server not in servers:
-            refusal = words.not_allowed_here()
-        elif not (permissions.manage_guild or permissions.administrator):
-            refusal = refusals.not_an_admin(words)
-        else:
-            return Admitted(at, words)
-        log.info("an admin's command refused to %s in %s", interaction.user.id, at.place.server)
-        await self._respond(interaction, CallbackType.MESSAGE, private(plain(refusal)))
-        return None
+
+        async def is_admin() -> bool:
+            return permissions.manage_guild or permissions.administrator
+
+        async def refuse(words: str) -> None:
+            log.info("an admin's command refused to %s in %s", interaction.user.id, at.place.server)
+            await self._respond(interaction, CallbackType.MESSAGE, private(plain(words)))
+
+        async def admitted(passed: Admitted) -> None:
+            await act(Admin(at, passed.words))
+
+        gate = Admins(is_admin=is_admin, duty=duty)
+        await self._kit.take(arrival(interaction), admitted, gate=gate, refuse=refuse)
 
     async def _defer(self, interaction: discord.Interaction) -> None:
         """ "is thinking…", seen by the admin alone (the only flag a deferral takes)."""

@@ -15,12 +15,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.adapter import KEYS, PlaceSettings, SettingChange, Value, as_changed, value_as_said
 from bot.i18n.wording import LANGUAGES, Wording, language_name
-from bot.places import KEYS, PlaceSettings
-from bot.places.keys import Value, value_as_said
-from bot.places.own import as_changed
 from bot.render.text import clip
-from bot.state import SettingChange
 from integrations.telegram.chatting import keyboard
 from integrations.telegram.limits import TEXT
 from integrations.telegram.markdown import TelegramHTML

@@ -14,10 +14,18 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.adapter import Arrival, Venue
 from bot.i18n.wording import catalogue_language
-from bot.kit import Venue
 
-__all__ = ["FOLLOWUPS_WITHOUT_BOT", "Here", "here", "language_of", "may_thread", "place_of"]
+__all__ = [
+    "FOLLOWUPS_WITHOUT_BOT",
+    "Here",
+    "arrival",
+    "here",
+    "language_of",
+    "may_thread",
+    "place_of",
+]
 
 FOLLOWUPS_WITHOUT_BOT = 5
 """Followups an interaction may send where only a user's install reaches (error 40094 past)."""
@@ -66,6 +74,13 @@ def here(interaction: discord.Interaction) -> Here:
         language=language_of(interaction),
         bot_member=member,
     )
+
+
+def arrival(interaction: discord.Interaction) -> Arrival:
+    """A command, a click or a modal as the kit takes it: claimed by its id, where it
+    happens, in the person's Discord language."""
+    at = here(interaction)
+    return Arrival(keys=(f"interaction:{interaction.id}",), venue=at.place, language=at.language)
 
 
 def may_thread(interaction: discord.Interaction) -> bool:

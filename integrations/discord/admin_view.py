@@ -14,13 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from bot.adapter import (
+    KEYS,
+    PlaceSettings,
+    SettingChange,
+    as_changed,
+    longest_written,
+    written,
+)
 from bot.i18n.wording import LANGUAGES, Wording, language_name
-from bot.places import KEYS, PlaceSettings
-from bot.places.keys import longest_written, written
-from bot.places.own import as_changed
 from bot.render.ports import Payload
 from bot.render.text import clip
-from bot.state import SettingChange
 from integrations.discord import limits
 from integrations.discord.markdown import DiscordMarkdown
 from integrations.discord.types import Label, Modal, SelectOption, SelectRow, TextInput

@@ -7,10 +7,11 @@ privacy mode on, the default, Telegram delivers a group's ``/ask@bot`` and repli
 messages, but not a plain ``@bot`` mention (nor a bare ``/ask`` unless the bot spoke last):
 mentions are answered when they arrive (the bot is a group admin, or privacy mode is off). A
 reply continues the conversation of the message it answers; in a forum topic every message
-"replies" to the topic's first message, which is not one. A group's settings decide the rest
-(the bot's caller reads them): a bare reply to the bot is a follow-up
-(:attr:`Asked.follow_up`), and with ``auto_answer`` any new message is a question
-(:func:`for_everyone`). Entity offsets are UTF-16 units (:func:`utf16_cut`).
+"replies" to the topic's first message, which is not one. The kit decides the rest from the
+group's settings, as on every platform (:class:`~bot.adapter.Heard`): a bare reply to the bot
+is a follow-up (:attr:`Asked.follow_up`, where ``follow_ups_without_mention`` is on), and any
+new message naming nobody is a question where ``auto_answer`` is on (:func:`for_everyone`).
+Entity offsets are UTF-16 units (:func:`utf16_cut`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from aiogram.types import Message, MessageEntity, User
+
+from bot.adapter import Heard
 
 __all__ = [
     "Asked",
@@ -45,6 +48,16 @@ class Asked:
     follow_up: bool = False
     """Only a reply to the bot's message (no command, no mention): in a group, answered where
     ``follow_ups_without_mention`` is on."""
+    everyone: bool = False
+    """A group's message naming nobody (:func:`for_everyone`): answered where ``auto_answer``
+    is on."""
+
+    @property
+    def heard(self) -> Heard:
+        """How it reached citebot, for the kit to decide whether it is answered."""
+        if self.follow_up:
+            return Heard.REPLY
+        return Heard.POST if self.everyone else Heard.MENTION
 
 
 def utf16_cut(text: str, offset: int, length: int) -> tuple[str, str, str]:
@@ -165,4 +178,4 @@ def for_everyone(message: Message, me: User) -> Asked | None:
         return None
     if any(e.type in ("mention", "text_mention") for e in message.entities or ()):
         return None
-    return Asked("question", text.strip())
+    return Asked("question", text.strip(), everyone=True)
