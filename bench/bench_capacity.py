@@ -3,8 +3,8 @@ fast it stops.
 
 The worker under test is ``citebot run`` itself (``bench/capacity_worker.py`` only picks the
 upstream transport) in its own process pinned to core 0, on the Discord adapter with the real
-pacing (``DISCORD_PACER``: writes ≥ 1 s apart per answer; Discord's buckets kept by
-``RouteBudgets``) and the default settings except ``MAX_IN_FLIGHT`` and
+pacing (``DISCORD_PACER``: writes ≥ 1 s apart per answer; Discord's buckets kept by the
+core's write budget) and the default settings except ``MAX_IN_FLIGHT`` and
 ``RATE_LIMIT_PER_MINUTE`` (raised so nothing queues). The upstream and Discord simulators and
 the load driver run in this process, pinned to core 1. One question per channel, so no
 channel's bucket is shared across answers.

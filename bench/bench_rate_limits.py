@@ -4,11 +4,14 @@ Fifty people ask at the same moment in one channel: on Discord fifty ``/ask`` co
 text channel against the simulator's buckets (channel messages 5 per 5 s per channel, thread
 creates, interaction webhooks 5 per 2 s per token); on Slack fifty mentions in one channel of
 one workspace (fifty threads) against the simulator's rate tiers at their real, minute-long
-windows. Each answer is the typical 1,500-character answer at 50 tokens/s with five footnotes;
-the real adapters and their real pacing write them. Measured: the 429s the platform sent
-(target 0), the writes per answer, and the wall time until every answer and its cards were in.
+windows; on Telegram fifty ``/ask`` in one group against the simulator's message pace (a chat's
+second, a group's minute, the bot's second), its windows and the worker's a quarter as long (a
+group's twenty a minute would hold fifty answers' 150 messages for eight minutes). Each answer
+is the typical 1,500-character answer at 50 tokens/s with five footnotes; the real adapters and
+their real pacing write them. Measured: the 429s the platform sent (target 0), the writes per
+answer, and the wall time until every answer and its cards were in.
 
-Run: ``python -m bench.bench_rate_limits`` (about three minutes: Slack's windows are a minute).
+Run: ``python -m bench.bench_rate_limits`` (about five minutes: Slack's windows are a minute).
 """
 
 from __future__ import annotations
@@ -28,11 +31,16 @@ from bot.pacing import Pacer
 from bot.upstream.client import AnswerClient
 from integrations.discord.platform import DISCORD
 from integrations.slack.platform import SLACK
+from integrations.telegram.pace import Pace
+from integrations.telegram.platform import TELEGRAM
 from tests.integrations.discord.harness import running_harness
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
+from tests.integrations.telegram.world import telegram_world
 from tests.sim.discord import DiscordSim
 from tests.sim.discord.model import SimUser
 from tests.sim.slack import SlackSim
+from tests.sim.telegram import RateLimits, TelegramSim
+from tests.sim.telegram.ratelimit import PACED_METHODS
 from tests.sim.upstream import UpstreamSim
 
 ANSWERS = 50
@@ -123,8 +131,34 @@ async def slack_run() -> Run:
     return Run("slack", sum(sim.ratelimited.values()), len(writes), seconds, calls)
 
 
+TELEGRAM_SCALED = RateLimits(per_chat=(1, 0.25), per_group=(20, 15.0), overall=(30, 0.25))
+"""Telegram's pace, the windows a quarter as long (in the simulator and the worker alike)."""
+
+
+async def telegram_run() -> Run:
+    limits = TELEGRAM_SCALED
+    pace = Pace(chat=limits.per_chat, group=limits.per_group, bot=limits.overall)
+    async with (
+        TelegramSim(rate_limits=limits) as tg,
+        telegram_world(ROOMY, tg=tg, pace=pace, pacer=TELEGRAM.pacer, edit_interval=3.0) as world,
+    ):
+        world.upstream.default = typical_answer()
+        group = await world.group()
+        people = [world.person(f"asker{n}") for n in range(ANSWERS)]
+        started = time.monotonic()
+        for n, person in enumerate(people):
+            await tg.user_says(person, group, f"/ask@citebot What is hope? ({n})")
+        await world.answered(ANSWERS, within=900)
+        seconds = time.monotonic() - started
+    paced = [r for r in tg.requests if r.method in PACED_METHODS]
+    writes = [r for r in paced if r.status < 300]
+    calls = Counter(r.method + (" (429)" if r.status == 429 else "") for r in paced)
+    limited = sum(1 for r in tg.requests if r.status == 429)
+    return Run("telegram", limited, len(writes), seconds, calls)
+
+
 def measure() -> list[Result]:
-    return [asyncio.run(discord_run()).result(), asyncio.run(slack_run()).result()]
+    return [asyncio.run(run()).result() for run in (discord_run, slack_run, telegram_run)]
 
 
 def main() -> None:

@@ -28,7 +28,7 @@ from typing import Any
 from bench.bench_platforms import typical_answer
 from bench.report import Result
 from bench.table import print_table, verdict
-from bot.state.shares import TIMES as LEASE_TIMES
+from bot.shares import TIMES as LEASE_TIMES
 from integrations.discord.shards import IDENTIFY
 from tests.integrations.many_workers import INTERRUPTED, Fleet, fleet, until
 from tests.sim.discord.model import SimUser

@@ -2,7 +2,7 @@
 
 An adapter (``integrations/<platform>/``) is handed a :class:`Kit` and translates: a platform
 event into a :class:`Question` asked at a :class:`Venue`, the platform's API into an
-:class:`AnswerSink`, an orphaned answer's :class:`Orphan` into its closing note. What it may
+:class:`AnswerSink`, an orphaned answer's :class:`Note` into its closing message. What it may
 use of the core is here: the kit's members it calls, its worker's signature (:data:`Runner`),
 the ports it implements, citebot's words, and the few values that cross between them. Beside
 this module an adapter imports only what draws its messages (the render ports, the layout its
@@ -18,16 +18,19 @@ from __future__ import annotations
 
 import asyncio
 import enum
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal, Protocol, TypeVar
 
 from bot.answer import AnswerSink, Outcome, Question, fingerprint
+from bot.budgets import Limit, Window, WriteBudget
 from bot.i18n.conversation_words import REASONS, VOTES, Reason
 from bot.i18n.wording import Wording
-from bot.inflight import Closer, Orphan, Whereabouts
+from bot.inflight import Whereabouts
+from bot.ingress import Route
+from bot.lookups import Kept, Looked, Lookup
 from bot.ops.report import (
     PERIODS,
     Period,
@@ -38,7 +41,8 @@ from bot.ops.report import (
     spending,
     utc_minute,
 )
-from bot.pacing import Pacer, RateBudget
+from bot.orphans import Note, OrphanHook
+from bot.pacing import Pacer
 from bot.places import (
     DISCLAIMER_LIMIT,
     KEYS,
@@ -55,10 +59,9 @@ from bot.preview import LiveSink, LiveWords
 from bot.printable import terminal_text
 from bot.render.formatter import AnswerFormatter
 from bot.render.ports import Presenter
+from bot.shares import FairShare, Holder, Times
 from bot.state import ForgetTooSoon, SettingChange, StateUnavailable
 from bot.state.base import raise_if_cancelling, until_set
-from bot.state.coordination import Coordination, scope_of
-from bot.state.shares import FairShare, Times
 from bot.upstream.errors import UpstreamError
 from bot.upstream.events import Turn
 from bot.verify import Verdict
@@ -81,18 +84,22 @@ __all__ = [
     "AnswerFormatter",
     "AnswerSink",
     "Arrival",
-    "Closer",
-    "Coordination",
     "FairShare",
     "ForgetTooSoon",
     "Gate",
     "Handoff",
     "Heard",
+    "Holder",
+    "Kept",
     "Kit",
     "Language",
+    "Limit",
     "LiveSink",
     "LiveWords",
-    "Orphan",
+    "Looked",
+    "Lookup",
+    "Note",
+    "OrphanHook",
     "Outcome",
     "OwnAnswer",
     "Pacer",
@@ -100,9 +107,9 @@ __all__ = [
     "Place",
     "PlaceSettings",
     "Question",
-    "RateBudget",
     "Reason",
     "Report",
+    "Route",
     "Runner",
     "Say",
     "SettingChange",
@@ -115,6 +122,8 @@ __all__ = [
     "Venue",
     "Verdict",
     "Whereabouts",
+    "Window",
+    "WriteBudget",
     "as_changed",
     "fingerprint",
     "labelled",
@@ -124,7 +133,6 @@ __all__ = [
     "raise_if_cancelling",
     "read_value",
     "reported_since",
-    "scope_of",
     "spending",
     "terminal_text",
     "until_set",
@@ -341,14 +349,36 @@ class Kit(Protocol):
     @property
     def accepting(self) -> bool: ...
 
-    @property
-    def coordination(self) -> Coordination | None: ...
+    def serve_http(
+        self, port: int, routes: Sequence[Route]
+    ) -> AbstractAsyncContextManager[int]: ...
+
+    def write_budget(
+        self,
+        limits: Mapping[str, Limit],
+        *,
+        token: str,
+        margin: float = ...,
+        time_scale: float = ...,
+    ) -> WriteBudget: ...
+
+    def kept(self, what: str) -> Kept: ...
+
+    def fair_share(
+        self,
+        *,
+        token: str,
+        what: str,
+        count: int = ...,
+        pinned: Iterable[int] = ...,
+        times: Times | None = ...,
+    ) -> FairShare: ...
 
     def rate_limited(self) -> None: ...
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
 
-    def serving(self, closer: Closer) -> AbstractAsyncContextManager[None]: ...
+    def serving(self, orphans: OrphanHook) -> AbstractAsyncContextManager[None]: ...
 
 
 Runner = Callable[[Kit, S, asyncio.Event], Coroutine[Any, Any, None]]

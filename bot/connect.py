@@ -14,8 +14,9 @@ from bot.billing import Tariff, profile_tariff
 from bot.state.ports import Cache
 from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
 from config import Settings
+from config.hosts import HostPort
 from config.profiles import UpstreamProfile
-from config.settings import MAGISTERIUM_API, HostPort
+from config.settings import MAGISTERIUM_API
 
 if TYPE_CHECKING:
     from bot.verify.checker import QuoteChecker

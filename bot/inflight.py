@@ -6,7 +6,8 @@ sink's :class:`Whereabouts`, looked at again after each write and stored when it
 first text, a new message, a stream that ended). Its worker beats for all its answers at once every
 ``TIMES.beat`` seconds; a record left unbeaten for ``TIMES.ttl`` belongs to a worker that died
 (SIGKILL, out of memory, a lost host: a worker stopped with SIGTERM closes its own answers) and
-is taken by exactly one other worker that runs the same platform, whose closer writes the note.
+is taken by exactly one other worker that runs the same platform, whose closer writes the note
+(:mod:`bot.orphans`: the core decides it, the platform's hook writes it where the record says).
 With ``memory://`` or SQLite there is no other worker, and nothing is recorded.
 """
 
@@ -14,18 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Protocol, runtime_checkable
 
-from redis.exceptions import RedisError
+from pydantic import TypeAdapter, ValidationError
 
 from bot.answer import AnswerSink, Question, WatchedSink
 from bot.state.base import raise_if_cancelling, until_set
-from bot.state.coordination import Coordination
+from bot.state.coordination import Coordination, CoordinationDown
 from bot.state.records import Lapsed, Records
 
 __all__ = [
@@ -36,6 +36,8 @@ __all__ = [
     "Times",
     "Traceable",
     "Whereabouts",
+    "orphan_of",
+    "record_of",
 ]
 
 log = logging.getLogger(__name__)
@@ -57,20 +59,42 @@ TIMES = Times()
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Whereabouts:
-    """Where an answer is on its platform, as JSON data a closer understands, and the secret
-    that reaches it (an interaction token) with the seconds it still lives."""
+    """Where an answer is on its platform, in one shape for every platform (its closer's hook
+    reads it: :mod:`bot.orphans`), and the secret that reaches it (an interaction token) with
+    the seconds it still lives, which is kept apart from the record."""
 
-    place: Mapping[str, Any]
-    secret: str | None = None
-    secret_ttl: float = 0.0
-
-    def __repr__(self) -> str:
-        return f"Whereabouts(place={self.place!r})"
+    conversation: str
+    """Where its messages are: a Discord channel, a Slack channel, a Telegram chat."""
+    thread: str | None = None
+    """The thread it answers in (Slack's ``thread_ts``), or a forum's topic (Telegram's)."""
+    question: str | None = None
+    """The message it answers, for a note where the answer shows nothing yet."""
+    messages: tuple[str | None, ...] = ()
+    """Its messages, in order (None: Discord's deferred response, whose id is not known)."""
+    shown: bool = False
+    """Whether the person has seen some of its text."""
+    streaming: tuple[str, ...] = ()
+    """Its messages still open as native streams (Slack's)."""
+    draft: str | None = None
+    """Text the person sees only as a draft, not yet a message (a Telegram private chat's):
+    nobody could read it back once it lapses."""
+    holding: str | None = None
+    """The words of a placeholder that is all it shows (Slack's "thinking"), if it is one."""
+    private: bool = False
+    """Only the asker sees it (a Discord ephemeral answer)."""
+    group: bool = False
+    """In a conversation of many (a Telegram group: its pace differs)."""
+    via: str | None = None
+    """The app whose interaction webhook reaches it while the token lives (Discord's)."""
+    bot_present: bool = True
+    """Whether the bot may write there by its own token (not a Discord user's install)."""
+    secret: str | None = field(default=None, repr=False)
+    secret_ttl: float = field(default=0.0, repr=False)
 
 
 @runtime_checkable
 class Traceable(Protocol):
-    """A sink that can say where its answer is (both platforms' sinks can)."""
+    """A sink that can say where its answer is (every platform's sink can)."""
 
     def whereabouts(self) -> Whereabouts: ...
 
@@ -81,11 +105,13 @@ class Orphan:
 
     platform: str
     language: str | None
-    place: Mapping[str, Any]
-    secret: str | None = field(default=None, repr=False)
+    where: Whereabouts
 
 
 Closer = Callable[[Orphan], Awaitable[None]]
+
+_RECORD = TypeAdapter(Orphan)
+_SECRETS = {"where": {"secret", "secret_ttl"}}
 
 
 @dataclass(slots=True)
@@ -96,10 +122,18 @@ class _Live:
     written: str = ""
 
     def record(self, where: Whereabouts) -> str:
-        return json.dumps(
-            {"platform": self.platform, "language": self.language, "place": where.place},
-            sort_keys=True,
-        )
+        return record_of(Orphan(platform=self.platform, language=self.language, where=where))
+
+
+def record_of(answer: Orphan) -> str:
+    """An answer's record as the store keeps it (JSON; its secret is kept apart)."""
+    return _RECORD.dump_json(answer, exclude=_SECRETS).decode()
+
+
+def orphan_of(record: str, *, secret: str | None) -> Orphan:
+    """A record read back, with its secret; ValidationError when it is not one."""
+    orphan = _RECORD.validate_json(record)
+    return replace(orphan, where=replace(orphan.where, secret=secret))
 
 
 class InFlight:
@@ -146,7 +180,7 @@ class InFlight:
         live = _Live(question.platform, question.language, sink.whereabouts)
         where = sink.whereabouts()
         live.written = live.record(where)
-        try:
+        with contextlib.suppress(CoordinationDown):  # the answer goes on, unrecorded
             await self._records.put(
                 live.platform,
                 record_id,
@@ -155,9 +189,6 @@ class InFlight:
                 secret=where.secret,
                 secret_ttl=where.secret_ttl,
             )
-        except (RedisError, OSError) as error:  # the answer goes on, unrecorded
-            raise_if_cancelling()
-            log.warning("could not record an answer in flight: %s", type(error).__name__)
         self._live[record_id] = live
 
         def written() -> None:
@@ -168,7 +199,7 @@ class InFlight:
             yield WatchedSink(sink, lambda _final, _landed: written())
         finally:
             del self._live[record_id]
-            with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(CoordinationDown):
                 await asyncio.shield(self._records.drop(live.platform, record_id))
 
     @contextlib.asynccontextmanager
@@ -200,15 +231,12 @@ class InFlight:
             await until_set(self._wake, max(0.0, next_beat - loop.time()))
             self._wake.clear()
             beat = loop.time() >= next_beat
-            try:
+            with contextlib.suppress(CoordinationDown):  # a live worker's records outlast a blip
                 await self._store(beat=beat)
                 if beat:
                     next_beat = loop.time() + self._times.beat
                     for platform in list(self._closers):
                         await self._sweep(platform)
-            except (RedisError, OSError) as error:  # a live worker's records outlast a blip
-                raise_if_cancelling()
-                log.warning("in-flight records unreachable: %s", type(error).__name__)
 
     async def _store(self, *, beat: bool) -> None:
         """Store the records of answers that wrote and changed where they are; on a beat, push
@@ -253,13 +281,7 @@ class InFlight:
 
 def _orphan(lapsed: Lapsed) -> Orphan | None:
     try:
-        record = json.loads(lapsed.record)
-        return Orphan(
-            platform=str(record["platform"]),
-            language=record.get("language"),
-            place=dict(record["place"]),
-            secret=lapsed.secret,
-        )
-    except (ValueError, KeyError, TypeError):
+        return orphan_of(lapsed.record, secret=lapsed.secret)
+    except ValidationError:
         log.warning("skipped an unreadable in-flight record %s", lapsed.id)
         return None

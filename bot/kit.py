@@ -28,16 +28,17 @@ from bot.adapter import Act, Admitted, Arrival, Gate, Heard, Say, Venue
 from bot.answer import AnswerSink, Outcome, Question
 from bot.i18n.conversation_words import Reason
 from bot.i18n.wording import Wording
-from bot.inflight import Closer
+from bot.ingress import Ingress
 from bot.kit_admin import KitAdmin
 from bot.kit_community import CommunityKit
+from bot.kit_shared import KitShared
+from bot.orphans import OrphanCloser, OrphanHook
 from bot.pacing import Pacer
 from bot.places import PlaceSettings
 from bot.platforms import Platform
 from bot.render.ports import Presenter
 from bot.render.text import clip
 from bot.service import AnswerService
-from bot.state.coordination import Coordination
 from bot.upstream.events import Turn
 from config import PlatformSettings, Settings
 
@@ -51,10 +52,11 @@ within 3 s and Slack redelivers after 3 s, so past this the worker answers (the 
 open, as everywhere)."""
 
 
-class PlatformKit(KitAdmin, CommunityKit):
+class PlatformKit(KitAdmin, CommunityKit, KitShared):
     """One platform's handle on the answer service, shared by all its adapter's handlers; a
     place's admins' and forget-me's members are :class:`~bot.kit_admin.KitAdmin`'s, its own
-    answers and the buttons under answers :class:`~bot.kit_community.CommunityKit`'s."""
+    answers and the buttons under answers :class:`~bot.kit_community.CommunityKit`'s, what its
+    clients share with the other workers' :class:`~bot.kit_shared.KitShared`'s."""
 
     def __init__(
         self,
@@ -65,10 +67,13 @@ class PlatformKit(KitAdmin, CommunityKit):
         settings: Settings,
         presenter: Presenter | None = None,
         pacer: Pacer | None = None,
+        ingress: Ingress | None = None,
     ) -> None:
         """``presenter`` and ``pacer`` default to the platform's own (tests pass faster
-        pacers); ``environment`` is the platform's own variables, ``settings`` the shared."""
+        pacers); ``environment`` is the platform's own variables, ``settings`` the shared;
+        ``ingress`` the worker's HTTP way in (its own, alone)."""
         self._service = service
+        self._ingress = ingress or Ingress()
         self.platform = platform
         self.name = platform.name
         self.place_ids = platform.place_ids
@@ -302,11 +307,6 @@ class PlatformKit(KitAdmin, CommunityKit):
         """False once the worker is shutting down: leases are handed over then."""
         return self._service.accepting
 
-    @property
-    def coordination(self) -> Coordination | None:
-        """The workers' shared Redis (leases, rate windows); None when this worker is alone."""
-        return self._service.coordination
-
     def rate_limited(self) -> None:
         """Count a 429 the platform answered."""
         self._service.metrics.platform_429s.labels(self.name).inc()
@@ -337,10 +337,11 @@ class PlatformKit(KitAdmin, CommunityKit):
         await self._service.drain(grace)
 
     @contextlib.asynccontextmanager
-    async def serving(self, closer: Closer) -> AsyncIterator[None]:
+    async def serving(self, orphans: OrphanHook) -> AsyncIterator[None]:
         """While the platform's client is open: close the answers other workers of this
-        platform left when they died (``closer`` writes each one's note), and on the way out
-        drain this platform's answers."""
+        platform left when they died (the core decides each one's note, ``orphans`` writes
+        it), and on the way out drain this platform's answers."""
+        closer = OrphanCloser(orphans, presenter=self.presenter, wording_for=self.wording)
         async with self._service.inflight.closing(self.name, closer):
             try:
                 yield

@@ -88,11 +88,18 @@ class RateBudget:
             slots.append(self._next(slots, now))
         return max(self._next(slots, now) - now, 0.0)
 
-    def reserve(self, key: str) -> float:
-        """Take the next slot in ``key``; returns how many seconds from now it is."""
+    def next_at(self, key: str) -> float:
+        """When (on the clock) the next slot in ``key`` is free; takes nothing."""
+        now = self._clock()
+        return self._next(list(self._live(key, now)), now)
+
+    def reserve(self, key: str, *, at: float | None = None) -> float:
+        """Take the next slot in ``key`` (no sooner than ``at``, on the clock: a write counted
+        in several windows takes the same time in each); returns how many seconds from now
+        it is."""
         now = self._clock()
         slots = self._live(key, now)
-        slots.append(self._next(slots, now))
+        slots.append(max(self._next(slots, now), now if at is None else at))
         self._slots[key] = slots
         return max(slots[-1] - now, 0.0)
 

@@ -21,7 +21,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.admission import Admission, AdmissionClosed
@@ -37,6 +37,7 @@ from bot.answer_records import AnswerRecords
 from bot.answerlog import LOGGED_REFUSALS, AnswerLog, LogEntry, VoteKeyed
 from bot.billing import Tariff
 from bot.connect import Provider
+from bot.gate import Limits, QuestionGate
 from bot.i18n.wording import WORDING, Wording
 from bot.inflight import InFlight
 from bot.ops.metrics import Metrics
@@ -46,7 +47,6 @@ from bot.places import Places, PlaceSettings
 from bot.render.ports import Presenter
 from bot.state import ForgetTooSoon, State
 from bot.state.coordination import Coordination
-from bot.state.names import rate_window
 from bot.tickets import Tickets
 from bot.upstream.client import AnswerClient, Answerer
 from bot.upstream.errors import UpstreamDown
@@ -69,29 +69,6 @@ UNKNOWN_TARIFF = Tariff(provider="upstream")
 """An upstream whose bill nobody said: no overhead, no prices."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Limits:
-    max_question_length: int = 2000
-    questions_per_minute: int = 10
-    history_turns: int = 6
-    memory_ttl: float = 7 * 24 * 3600.0
-    max_answer_messages: int | None = 10
-    """Messages one answer may take; the rest of a longer one is left out with a note."""
-    max_cards: int | None = 20
-    """Citation cards one answer may post; the rest are summarised in one message."""
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> Limits:
-        return cls(
-            max_question_length=settings.max_question_length,
-            questions_per_minute=settings.rate_limit_per_minute,
-            history_turns=settings.history_turns,
-            memory_ttl=float(settings.memory_ttl_seconds),
-            max_answer_messages=settings.max_answer_messages,
-            max_cards=settings.max_cards,
-        )
-
-
 class AnswerService:
     """Shared by every adapter of a worker; adapters call :meth:`ask` from their handlers."""
 
@@ -101,7 +78,7 @@ class AnswerService:
         client: AnswerClient,
         state: State,
         admission: Admission,
-        limits: Limits = Limits(),
+        limits: Limits | None = None,
         metrics: Metrics | None = None,
         wording: Wording = WORDING,
         inflight: InFlight | None = None,
@@ -117,7 +94,9 @@ class AnswerService:
         platforms' shard leases and rate windows; ``places``: each place's settings (None:
         the environment's everywhere); ``answer_log``: what is kept of each answer (None:
         ``ANSWER_LOG``'s defaults); ``tariff``: how the upstream bills an answer (the
-        settings' :func:`bot.billing.tariff`)."""
+        settings' :func:`bot.billing.tariff`); ``limits``: the worker's (None: citebot's
+        defaults)."""
+        limits = limits or Limits()
         self.client = client
         self.checker = checker
         self.state = state
@@ -142,6 +121,10 @@ class AnswerService:
         """What each answer leaves (counts, its log line, tokens, its record) and its votes."""
         self.providers = dict(providers or {})
         """The operator's ``UPSTREAM_PROFILES``, by name: a place's ``provider`` picks one."""
+        self.gate = QuestionGate(
+            limits=limits, state=state, places=self.places, metrics=self.metrics
+        )
+        """Why a question is not answered (too long, too often, past its place's quotas)."""
         self.tickets = Tickets(state, ttl=limits.memory_ttl)
         """The questions under answers whose buttons may still be pressed."""
         self._tasks: set[asyncio.Task[object]] = set()
@@ -262,7 +245,11 @@ class AnswerService:
         in-flight record tracks, its writes told to ``after_show``."""
         notices = sink
         own = await own_answer_for(self.places, question) if place is not None else None
-        refusal = await self._gate(question, wording, place, upstream=own is None)
+        refusal = (
+            ("restarting", wording.restarting())
+            if not self._accepting
+            else await self.gate.refusal(question, wording, place, upstream=own is None)
+        )
         if refusal is not None:
             why, words = refusal
             await self.refuse(notices, presenter, words)
@@ -373,48 +360,6 @@ class AnswerService:
         forgotten = await self.state.forget_place(platform, server)
         self.places.forget(platform, server)
         return forgotten
-
-    async def _gate(
-        self,
-        question: Question,
-        wording: Wording,
-        place: PlaceSettings | None,
-        *,
-        upstream: bool = True,
-    ) -> tuple[str, str] | None:
-        """Why not to answer ``question``, and the words that say it in ``wording``; None to
-        answer it. The place's daily quotas are asked last, so a question refused for any other
-        reason counts on none; its budgets of tokens and cost just before them (they count
-        nothing). A question its place answers itself (not ``upstream``) costs none."""
-        if not self._accepting:
-            return "restarting", wording.restarting()
-        if not question.text.strip():
-            return "empty", wording.empty_question()
-        if len(question.text) > self.limits.max_question_length:
-            return "too_long", wording.question_too_long(self.limits.max_question_length)
-        decision = await self.state.hit(
-            rate_window(question.platform, question.user_id),
-            limit=self.limits.questions_per_minute,
-            per_seconds=60,
-        )
-        if not decision.allowed:
-            self.metrics.rate_limited_users.labels(question.platform).inc()
-            return "rate_limit", wording.user_rate_limited(decision.retry_after)
-        if place is not None and upstream:
-            budget = await self.places.budget(place)
-            if not budget.allowed and budget.refused_by is not None:
-                said = wording.daily_budget_spent(
-                    budget.refused_by, budget.limit, budget.retry_after
-                )
-                return budget.refused_by, said
-            quota = await self.places.take_question(place, question.user_id)
-            if not quota.allowed:
-                per_person = quota.refused_by == "daily_questions_per_person"
-                said = wording.daily_limit_reached(
-                    int(quota.limit), quota.retry_after, per_person=per_person
-                )
-                return quota.refused_by or "daily_questions", said
-        return None
 
     @contextlib.contextmanager
     def _tracked(self) -> Iterator[None]:

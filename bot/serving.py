@@ -23,7 +23,7 @@ from bot.state.failopen import FailOpenState
 from bot.upstream.client import AnswerClient
 from config import Settings
 from config.environment import shown_url
-from config.settings import HostPort
+from config.hosts import HostPort
 
 __all__ = ["answer_service"]
 

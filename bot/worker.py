@@ -1,16 +1,18 @@
 """``citebot run``: every configured platform in one asyncio process, drained on SIGTERM.
 
 Heroku-like platforms send SIGTERM and kill 30 s later (Docker 10 s, Kubernetes 30 s by
-default), so the worker stops taking questions at once, gives answers in flight
-``SHUTDOWN_GRACE_SECONDS`` (20 s), closes the rest with a note (2 s at most), closes the
-platform clients and exits 0 within ``SHUTDOWN_GRACE_SECONDS`` + 3 s, whatever hangs: a
-watchdog ends the process then if the clean way has not (a DNS lookup or a library's cleanup
-cannot be cancelled).
+default), so the worker stops taking questions at once (Telegram's webhook answers 503:
+delivered again elsewhere), gives answers in flight ``SHUTDOWN_GRACE_SECONDS`` (20 s), closes
+the rest with a note (2 s at most), closes the platform clients (and their routes on the
+worker's one HTTP way in, :mod:`bot.ingress`; the probes last, saying it drains) and exits 0
+within ``SHUTDOWN_GRACE_SECONDS`` + 3 s, whatever hangs: a watchdog ends the process then if the
+clean way has not (a DNS lookup or a library's cleanup cannot be cancelled).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import importlib.metadata
 import logging
@@ -23,8 +25,9 @@ from typing import Any
 
 from bot.billing import tariff
 from bot.connect import open_upstream
+from bot.ingress import Ingress
 from bot.kit import PlatformKit
-from bot.ops.health import health_server
+from bot.ops.health import health_routes
 from bot.ops.logs import configure_json_logging
 from bot.ops.metrics import Metrics
 from bot.platforms import Platform
@@ -118,6 +121,8 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Platform[Any
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     metrics = Metrics(providers=(tariff(settings).provider,))
+    ingress = Ingress()
+    ready = {name: asyncio.Event() for name in configured}
     async with (
         open_upstream(
             settings, demo=settings.uses_demo, on_retry=metrics.upstream_retries.inc
@@ -125,23 +130,22 @@ async def run_worker(settings: Settings, *, platforms: Mapping[str, Platform[Any
         answer_service(
             settings, upstream.client, metrics=metrics, quote_check_hosts=upstream.pages
         ) as service,
+        contextlib.AsyncExitStack() as probes,
     ):
-        ready = {name: asyncio.Event() for name in configured}
+        if settings.metrics_port is not None:  # up first, down last: it says "draining"
+            routes = health_routes(service=service, ready=ready)
+            await probes.enter_async_context(ingress.serving(settings.metrics_port, routes))
         runners = set()
         for name, (platform, environment) in configured.items():
             assert platform.runner is not None
-            kit = PlatformKit(service, platform, environment=environment, settings=settings)
+            kit = PlatformKit(
+                service, platform, environment=environment, settings=settings, ingress=ingress
+            )
             running = platform.runner()(kit, environment, ready[name])
             runners.add(asyncio.create_task(running, name=name))
         freezing = asyncio.create_task(_freeze_when_ready(ready))
         stopping = asyncio.create_task(stop.wait())
-        if settings.metrics_port is not None:
-            async with health_server(
-                host="0.0.0.0", port=settings.metrics_port, service=service, ready=ready
-            ):
-                crashed = await _until_stopped(runners, stopping)
-        else:
-            crashed = await _until_stopped(runners, stopping)
+        crashed = await _until_stopped(runners, stopping)
         freezing.cancel()
         log.info("shutting down: draining answers in flight")
         exit_by = loop.time() + settings.shutdown_grace_seconds + EXIT_MARGIN

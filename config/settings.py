@@ -8,12 +8,10 @@ so they never print. Each platform's own variables live in its package
 
 from __future__ import annotations
 
-import ipaddress
 import os
-import re
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
-from typing import Annotated, Any, ClassVar, Literal, NamedTuple, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 from urllib.parse import urlsplit
 
 import platformdirs
@@ -30,17 +28,16 @@ from config.environment import (
     shown_url,
     switch,
 )
+from config.hosts import HostPort, parse_host_port
 from config.profiles import UpstreamProfile, parse_profiles, with_keys
 
 __all__ = [
     "DEMO",
     "MOST_PRICE",
-    "HostPort",
     "Settings",
     "SettingsError",
     "embedded_state_url",
     "load_settings",
-    "parse_host_port",
     "shown_url",
 ]
 
@@ -59,44 +56,6 @@ def embedded_state_url() -> str:
     ``%LOCALAPPDATA%\\citebot`` on Windows). The folder is made when the store is opened."""
     folder = platformdirs.user_data_path("citebot", appauthor=False)
     return f"sqlite:///{folder / STATE_FILE}"
-
-
-class HostPort(NamedTuple):
-    """A host as a URL names it (lower case, IPv6 without brackets); ``port`` None is any port."""
-
-    host: str
-    port: int | None = None
-
-
-_HOST_NAME = re.compile(
-    r"(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?"
-)
-_HOST_PORT = re.compile(r"^(?:\[(?P<v6>[^\]]+)\]|(?P<host>[^:\[\]]+))(?::(?P<port>[^:]*))?$")
-
-
-def parse_host_port(entry: str) -> HostPort:
-    """``host``, ``host:port``, ``[v6]`` or ``[v6]:port``; ValueError says what is wrong."""
-    text = entry.strip().lower()
-    if ":" in text and "[" not in text and "." not in text.rpartition(":")[0]:
-        try:  # a bare IPv6 address: any port
-            return HostPort(str(ipaddress.IPv6Address(text)))
-        except ValueError:
-            pass
-    match = None if "/" in text else _HOST_PORT.match(text)
-    if match is None:
-        raise ValueError(f"write host or host:port (IPv6 as [::1]:8080), got {entry.strip()!r}")
-    host = match.group("v6") or match.group("host")
-    try:
-        host = str(ipaddress.ip_address(host))
-    except ValueError:
-        if match.group("v6") or not _HOST_NAME.fullmatch(host):
-            raise ValueError(f"not a host name or IP address: {host!r}") from None
-    port_text = match.group("port")
-    if port_text is None:
-        return HostPort(host.rstrip("."))
-    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise ValueError(f"the port of {entry.strip()!r} must be a number from 1 to 65535")
-    return HostPort(host.rstrip("."), int(port_text))
 
 
 class Settings(EnvironmentSettings):
@@ -310,7 +269,10 @@ class Settings(EnvironmentSettings):
         le=65535,
         validation_alias="METRICS_PORT",
         json_schema_extra={SHOWN_DEFAULT: "off"},
-        description="Serve `/metrics`, `/healthz` and `/readyz` on this port.",
+        description=(
+            "Serve `/metrics`, `/healthz` and `/readyz` on this port (it may be `PORT` or "
+            "`TELEGRAM_WEBHOOK_PORT` too: the worker serves every route on one HTTP way in)."
+        ),
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         default="INFO",

@@ -14,7 +14,7 @@ from yarl import URL
 
 from bot.demo.documents import Document, without_header
 from bot.demo.index import Corpus
-from config.settings import HostPort
+from config.hosts import HostPort
 
 __all__ = ["CorpusPages", "quote_check_host"]
 

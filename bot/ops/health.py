@@ -1,4 +1,5 @@
-"""``/metrics``, ``/healthz`` and ``/readyz`` on ``METRICS_PORT``, for the platform's probes.
+"""``/metrics``, ``/healthz`` and ``/readyz`` on ``METRICS_PORT`` (the worker's ingress,
+:mod:`bot.ingress`), for the platform's probes.
 
 ``/healthz`` says the process is alive; ``/readyz`` says it should get work: every configured
 platform is connected, the state backend answers, and the worker is not draining.
@@ -7,16 +8,16 @@ platform is connected, the state backend answers, and the worker is not draining
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Mapping
 from typing import Protocol
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from bot.ingress import Route
 from bot.ops.metrics import Metrics
 
-__all__ = ["Reported", "health_server"]
+__all__ = ["Reported", "health_routes"]
 
 
 class _Pings(Protocol):
@@ -40,15 +41,9 @@ class Reported(Protocol):
     def metrics(self) -> Metrics: ...
 
 
-@asynccontextmanager
-async def health_server(
-    *,
-    host: str,
-    port: int,
-    service: Reported,
-    ready: Mapping[str, asyncio.Event],
-    on_bound: Callable[[int], None] | None = None,
-) -> AsyncIterator[None]:
+def health_routes(*, service: Reported, ready: Mapping[str, asyncio.Event]) -> list[Route]:
+    """The probes' routes, for the worker's ingress on ``METRICS_PORT``."""
+
     async def healthz(_: web.Request) -> web.Response:
         return web.json_response({"status": "ok"})
 
@@ -69,20 +64,11 @@ async def health_server(
         body = generate_latest(service.metrics.registry)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
-    app = web.Application()
-    app.router.add_get("/healthz", healthz)
-    app.router.add_get("/readyz", readyz)
-    app.router.add_get("/metrics", metrics)
-    runner = web.AppRunner(app, handle_signals=False, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    if on_bound is not None:
-        on_bound(runner.addresses[0][1])
-    try:
-        yield
-    finally:
-        await runner.cleanup()
+    return [
+        Route("GET", "/healthz", healthz),
+        Route("GET", "/readyz", readyz),
+        Route("GET", "/metrics", metrics),
+    ]
 
 
 async def _ping(service: Reported) -> bool:

@@ -16,7 +16,6 @@ import csv
 import json
 import os
 import re
-import sqlite3
 import sys
 import time
 from collections.abc import Iterator
@@ -31,9 +30,8 @@ from bot.i18n.wording import Wording
 from bot.ops.report import Report, build_report, made_own, spending, utc_minute
 from bot.places import PlaceForms, SettingRefused
 from bot.printable import spreadsheet_cell, terminal_text
-from bot.state import StateUnavailable, open_state
+from bot.state import open_state, store_failure
 from config import Settings
-from config.environment import shown_url
 
 __all__ = ["FORMATS", "describe", "parse_since", "report_command"]
 
@@ -62,8 +60,6 @@ def parse_since(text: str) -> float | None:
 
 async def report_command(settings: Settings, args: argparse.Namespace, forms: PlaceForms) -> int:
     """Run ``citebot report``, its place written in one of ``forms``; the exit status."""
-    from redis.exceptions import RedisError  # not imported by every other command
-
     configured = settings.language if "language" in settings.model_fields_set else None
     wording = Wording(command_line_language(None, configured=configured, environ=os.environ))
     seconds = parse_since(args.since)
@@ -95,12 +91,11 @@ async def report_command(settings: Settings, args: argparse.Namespace, forms: Pl
                 server=place.server if place else None,
                 channel=place.channel if place else None,
             )
-    except (RedisError, sqlite3.Error, OSError, StateUnavailable) as error:
-        print(
-            f"citebot: STATE_URL: the state store at {shown_url(settings.state_url)} did not"
-            f" answer ({type(error).__name__})",
-            file=sys.stderr,
-        )
+    except Exception as error:
+        failed = store_failure(settings.state_url, error)
+        if failed is None:
+            raise
+        print(f"citebot: {failed}", file=sys.stderr)
         return EXIT_FAILED
     if args.format == "json":
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))

@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import json
 import os
-import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
@@ -35,9 +34,8 @@ from bot.places.place import PlaceForms
 from bot.places.refused import SettingRefused
 from bot.places.resolver import Places
 from bot.printable import terminal_text
-from bot.state import SettingChange, open_state
+from bot.state import SettingChange, open_state, store_failure
 from config import Settings
-from config.environment import shown_url
 
 __all__ = ["OPERATOR", "Output", "describe", "settings_command", "with_places"]
 
@@ -81,8 +79,6 @@ async def with_places(settings: Settings, run: Callable[[Places, Output], Awaita
     """Run a command on the places in ``STATE_URL``'s store (``citebot settings``, ``citebot
     answers``); its exit status, or 2 for a refused place, key or value (said in one line) and
     1 for a store that does not answer."""
-    from redis.exceptions import RedisError  # not imported by every other command
-
     configured = settings.language if "language" in settings.model_fields_set else None
     wording = Wording(command_line_language(None, configured=configured, environ=os.environ))
     if settings.state_url.strip().startswith("memory:"):
@@ -99,12 +95,11 @@ async def with_places(settings: Settings, run: Callable[[Places, Output], Awaita
     except SettingRefused as refused:
         print(f"citebot: {refused.said(wording)}", file=sys.stderr)
         return EXIT_REFUSED
-    except (RedisError, sqlite3.Error, OSError) as error:
-        print(
-            f"citebot: STATE_URL: the state store at {shown_url(settings.state_url)} did not"
-            f" answer ({type(error).__name__})",
-            file=sys.stderr,
-        )
+    except Exception as error:
+        failed = store_failure(settings.state_url, error)
+        if failed is None:
+            raise
+        print(f"citebot: {failed}", file=sys.stderr)
         return EXIT_FAILED
 
 

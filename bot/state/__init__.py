@@ -42,6 +42,7 @@ from bot.state.ports import (
     State,
     StateUnavailable,
 )
+from config.environment import shown_url
 from config.settings import SettingsError
 
 __all__ = [
@@ -77,6 +78,7 @@ __all__ = [
     "StateUnavailable",
     "kept_by_nothing",
     "open_state",
+    "store_failure",
 ]
 
 KEPT_BY_NOTHING = (
@@ -89,6 +91,18 @@ def kept_by_nothing(url: str) -> str | None:
     """What to say at start-up about ``url``: that nothing survives a restart on
     ``memory://``; None for a store that keeps what it holds."""
     return KEPT_BY_NOTHING if urlsplit(url.strip()).scheme == "memory" else None
+
+
+def store_failure(url: str, error: BaseException) -> str | None:
+    """The one line a command prints when the store at ``url`` did not answer (``citebot
+    settings``, ``citebot report``: an operator's command says so rather than fail open);
+    None when ``error`` is no store's failure. What each backend raises is named here once:
+    Redis's errors, SQLite's, the socket's, and :class:`StateUnavailable`."""
+    from redis.exceptions import RedisError  # not imported by every other command
+
+    if not isinstance(error, RedisError | sqlite3.Error | OSError | StateUnavailable):
+        return None
+    return f"STATE_URL: the state store at {shown_url(url)} did not answer ({type(error).__name__})"
 
 
 def open_state(url: str, *, namespace: str = "citebot", timeout: float = STATE_TIMEOUT) -> State:

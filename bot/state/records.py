@@ -2,8 +2,10 @@
 
 Each record lives under a deadline its worker keeps pushing back (a heartbeat); a record whose
 deadline passed belongs to a worker that died, and :meth:`Records.take_lapsed` hands it to
-exactly one other worker to close. A record's secret (an interaction token) is kept apart, in
-a key that expires with the secret itself, and never leaves this module except to its closer.
+exactly one other worker to close (Redis failing raises
+:class:`~bot.state.coordination.CoordinationDown`, as every coordination step does). A record's
+secret (an interaction token) is kept apart, in a key that expires with the secret itself, and
+never leaves this module except to its closer.
 """
 
 from __future__ import annotations
@@ -109,15 +111,17 @@ class Records:
     ) -> None:
         """Keep ``record`` for ``ttl`` (until beaten again); ``secret`` for ``secret_ttl``."""
         keep_secret = secret is not None and secret_ttl > 0
-        await self._put(
-            keys=[self._deadlines(kind), self._records(), self._secret(record_id)],
-            args=[
-                record_id,
-                record,
-                _ms(ttl),
-                secret if secret is not None and keep_secret else "",
-                _ms(secret_ttl) if keep_secret else 0,
-            ],
+        await self._c.step(
+            self._put(
+                keys=[self._deadlines(kind), self._records(), self._secret(record_id)],
+                args=[
+                    record_id,
+                    record,
+                    _ms(ttl),
+                    secret if secret is not None and keep_secret else "",
+                    _ms(secret_ttl) if keep_secret else 0,
+                ],
+            )
         )
 
     async def beat(self, kind: str, records: Mapping[str, str], *, ttl: float | None) -> None:
@@ -126,9 +130,12 @@ class Records:
         args: list[str | int] = [0 if ttl is None else _ms(ttl)]
         for record_id, record in records.items():
             args += [record_id, record]
-        await self._beat(keys=[self._deadlines(kind), self._records()], args=args)
+        await self._c.step(self._beat(keys=[self._deadlines(kind), self._records()], args=args))
 
     async def drop(self, kind: str, record_id: str) -> None:
+        await self._c.step(self._drop(kind, record_id))
+
+    async def _drop(self, kind: str, record_id: str) -> None:
         async with self._c.redis.pipeline(transaction=True) as pipe:
             pipe.zrem(self._deadlines(kind), record_id)
             pipe.hdel(self._records(), record_id)
@@ -137,8 +144,8 @@ class Records:
 
     async def take_lapsed(self, kind: str, *, limit: int = 50) -> list[Lapsed]:
         """Records of ``kind`` whose deadline passed, removed so no other worker gets them."""
-        flat = await self._take(
-            keys=[self._deadlines(kind), self._records()], args=[limit, self._secret()]
+        flat = await self._c.step(
+            self._take(keys=[self._deadlines(kind), self._records()], args=[limit, self._secret()])
         )
         return [
             Lapsed(id=str(flat[i]), record=str(flat[i + 1]), secret=str(flat[i + 2]) or None)

@@ -27,7 +27,8 @@ from bot.state.ports import (
     RateDecision,
     SettingChange,
 )
-from bot.state.redis_log import NOW_MS, RedisAnswerLog, note
+from bot.state.redis_log import RedisAnswerLog, note
+from bot.state.redis_log_scripts import NOW_MS
 from bot.upstream.events import Turn
 
 __all__ = ["RedisState"]

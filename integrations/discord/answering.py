@@ -15,11 +15,11 @@ from collections.abc import Callable, Sequence
 
 import discord
 
-from bot.adapter import Kit, Question
+from bot.adapter import Kit, Question, WriteBudget
 from bot.render.ports import Payload
 from integrations.discord.cards import left_over
 from integrations.discord.place import FOLLOWUPS_WITHOUT_BOT, Here, may_thread
-from integrations.discord.routes import InteractionToken, RouteBudgets
+from integrations.discord.routes import InteractionToken
 from integrations.discord.sink import DiscordAnswerSink, thread_name
 from integrations.discord.wire import DiscordWire
 
@@ -45,11 +45,11 @@ class InteractionAnswers:
     """Answers to interactions, written through one bot's wire and buckets."""
 
     def __init__(
-        self, *, kit: Kit, wire: DiscordWire, budgets: RouteBudgets, our_thread: OurThread
+        self, *, kit: Kit, wire: DiscordWire, budget: WriteBudget, our_thread: OurThread
     ) -> None:
         self._kit = kit
         self._wire = wire
-        self._budgets = budgets
+        self._budget = budget
         self._our_thread = our_thread
 
     async def answer(
@@ -132,7 +132,7 @@ class InteractionAnswers:
         assert interaction.channel_id is not None
         return DiscordAnswerSink(
             wire=self._wire,
-            budgets=self._budgets,
+            budget=self._budget,
             channel_id=interaction.channel_id,
             ephemeral=private,
             interaction=token,

@@ -28,7 +28,7 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
-from bot.adapter import Act, Admitted, Kit
+from bot.adapter import Act, Admitted, Kit, WriteBudget
 from integrations.discord.admin import SettingsAdmin
 from integrations.discord.admin_view import SET, Where
 from integrations.discord.answering import InteractionAnswers
@@ -42,7 +42,6 @@ from integrations.discord.forgetting import FORGET, Forgetting
 from integrations.discord.place import arrival, here
 from integrations.discord.questions import Questions
 from integrations.discord.report import ServerReport
-from integrations.discord.routes import RouteBudgets
 from integrations.discord.settings import DiscordSettings
 from integrations.discord.shards import ShardedClient, Shards
 from integrations.discord.syncing import sync_if_changed
@@ -71,6 +70,7 @@ class CitebotDiscord(ShardedClient):
         shard_plan: Shards,
         sync: bool = True,
         ready: asyncio.Event | None = None,
+        budget: WriteBudget,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -86,14 +86,10 @@ class CitebotDiscord(ShardedClient):
         self.kit = kit
         self.environment = environment
         self.wire = DiscordWire(self.http)
-        self.budgets = RouteBudgets()
-        """Discord's buckets, shared by every answer this bot writes."""
         self.answers = InteractionAnswers(
-            kit=kit, wire=self.wire, budgets=self.budgets, our_thread=self._our_thread
+            kit=kit, wire=self.wire, budget=budget, our_thread=self._our_thread
         )
-        self.checks = ClaimChecks(
-            kit=kit, wire=self.wire, budgets=self.budgets, answers=self.answers
-        )
+        self.checks = ClaimChecks(kit=kit, wire=self.wire, budget=budget, answers=self.answers)
         self.admin = SettingsAdmin(kit=kit, wire=self.wire)
         self.own_answers = OwnAnswersAdmin(kit=kit, wire=self.wire)
         self.reports = ServerReport(kit=kit, wire=self.wire)
@@ -103,7 +99,7 @@ class CitebotDiscord(ShardedClient):
         self.questions = Questions(
             kit=kit,
             wire=self.wire,
-            budgets=self.budgets,
+            budget=budget,
             me=lambda: self.user,
             message_content=environment.message_content,
         )

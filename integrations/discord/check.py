@@ -18,14 +18,14 @@ import time
 
 import discord
 
-from bot.adapter import Admitted, Kit
+from bot.adapter import Admitted, Kit, WriteBudget
 from bot.i18n.wording import Wording
 from bot.render.ports import Payload
 from bot.render.text import clip
 from integrations.discord.answering import ANSWER_MESSAGES_WITHOUT_BOT, InteractionAnswers
 from integrations.discord.markdown import DiscordMarkdown
 from integrations.discord.place import arrival, here, may_thread
-from integrations.discord.routes import RouteBudgets, pace
+from integrations.discord.routes import pace, threads
 from integrations.discord.sink import DiscordAnswerSink, thread_name
 from integrations.discord.types import CallbackType
 from integrations.discord.wire import DiscordWire, message_body
@@ -45,12 +45,12 @@ class ClaimChecks:
         *,
         kit: Kit,
         wire: DiscordWire,
-        budgets: RouteBudgets,
+        budget: WriteBudget,
         answers: InteractionAnswers,
     ) -> None:
         self._kit = kit
         self._wire = wire
-        self._budgets = budgets
+        self._budget = budget
         self._answers = answers
 
     async def check(
@@ -93,7 +93,7 @@ class ClaimChecks:
         if not private and original is not None and may_thread(interaction) and at.bot_member:
             thread = await self._thread(interaction.channel_id, original, thread_name(claim))
         if thread is not None:
-            sink = DiscordAnswerSink(wire=self._wire, budgets=self._budgets, channel_id=thread)
+            sink = DiscordAnswerSink(wire=self._wire, budget=self._budget, channel_id=thread)
             conversation = (channel, thread)
         else:
             token = self._answers.token(interaction, issued=issued, original=original)
@@ -119,7 +119,7 @@ class ClaimChecks:
 
     async def _thread(self, channel_id: int, message_id: int, name: str) -> int | None:
         try:
-            await pace(self._budgets.threads, channel_id, final=True)
+            await pace(self._budget, threads(channel_id), final=True)
             return await self._wire.start_thread(channel_id, message_id, name)
         except discord.HTTPException as error:
             log.info("no thread for a check (%s %s): followups instead", error.status, error.code)

@@ -27,9 +27,8 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.adapter import Admitted, Arrival, Heard, Kit, Question
+from bot.adapter import Admitted, Arrival, Heard, Kit, Question, WriteBudget
 from integrations.discord.place import place_of
-from integrations.discord.routes import RouteBudgets
 from integrations.discord.sink import DiscordAnswerSink
 from integrations.discord.wire import DiscordWire
 
@@ -53,13 +52,13 @@ class Questions:
         *,
         kit: Kit,
         wire: DiscordWire,
-        budgets: RouteBudgets,
+        budget: WriteBudget,
         me: Callable[[], discord.ClientUser | None],
         message_content: bool,
     ) -> None:
         self._kit = kit
         self._wire = wire
-        self._budgets = budgets
+        self._budget = budget
         self._me = me
         self._message_content = message_content
 
@@ -69,7 +68,7 @@ class Questions:
             return
         thread = heard.thread
         sink = DiscordAnswerSink(
-            wire=self._wire, budgets=self._budgets, channel_id=thread.id, reply_to=message.id
+            wire=self._wire, budget=self._budget, channel_id=thread.id, reply_to=message.id
         )
 
         async def refuse(words: str) -> None:

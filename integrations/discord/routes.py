@@ -2,26 +2,29 @@
 
 An answer writes through its interaction's webhook while the token lives (15 minutes), else
 through the bot token on its channel. Discord counts a webhook's writes per token, bot-token
-messages per channel, threads started per parent channel (observed limits, docs/rate-limits.md).
+messages per channel, threads started per parent channel (observed limits, docs/rate-limits.md):
+:data:`DISCORD_LIMITS` in the core's write budget, shared by the workers on one Redis.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.adapter import RateBudget
+from bot.adapter import Limit, Window, WriteBudget
 
 __all__ = [
+    "DISCORD_LIMITS",
     "INVALID_WEBHOOK_TOKEN",
     "TOKEN_MARGIN",
     "TOKEN_TTL",
     "TOO_MANY_FOLLOWUPS",
     "Dropped",
     "InteractionToken",
-    "RouteBudgets",
+    "channel",
     "pace",
+    "threads",
+    "webhook",
 ]
 
 TOKEN_TTL = 15 * 60.0
@@ -41,26 +44,45 @@ class InteractionToken:
     original_id: int | None = None
 
 
+DISCORD_LIMITS: Mapping[str, Limit] = {
+    # Per interaction token, so per answer (Discord: 5 per 2 s): its followups and edits, at
+    # most one a second on average, which the answer's 1-s pacing fits in whole, so only a
+    # flush that adds a message (two calls) ever waits. One answer's: never on Redis. No
+    # margin: Discord's own window is less than half as long (a margin would cost every
+    # answer an edit in five).
+    "webhook": Limit(5, 5.0, margin=0.0, shared=False),
+    # Per channel (Discord: 5 per 5 s): bot-token messages and edits; the fifth call is the
+    # margin.
+    "channel": Limit(4, 5.0, margin=0.0),
+    # Per parent channel (Discord: 10 per 10 s, a window that starts at its first call): threads
+    # started on messages. A second's margin: under load a create reaches Discord up to a
+    # second after its slot, and a window counted from Discord's first arrival then holds one
+    # too many.
+    "threads": Limit(9, 10.0, margin=1.0),
+    # Per identify bucket (shard id % max_concurrency): one a 5 s.
+    "identify": Limit(1, 5.0),
+}
+"""Discord's buckets as the bot keeps to them (observed limits, docs/rate-limits.md)."""
+
+
+def webhook(token: str) -> Window:
+    """An interaction's webhook, by its token."""
+    return Window("webhook", token)
+
+
+def channel(channel_id: object) -> Window:
+    return Window("channel", str(channel_id))
+
+
+def threads(channel_id: object) -> Window:
+    return Window("threads", str(channel_id))
+
+
 class Dropped(Exception):
     """An intermediate write that does not go (its bucket is full): the next carries its text."""
 
 
-class RouteBudgets:
-    """Discord's buckets as one bot process keeps to them, each a write under its limit."""
-
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.webhook = RateBudget(calls=5, per_seconds=5.0, clock=clock)
-        """Per interaction token, so per answer (Discord: 5 per 2 s): its followups and edits,
-        at most one a second on average, which the answer's 1-s pacing fits in whole, so only
-        a flush that adds a message (two calls) ever waits."""
-        self.channel = RateBudget(calls=4, per_seconds=5.0, clock=clock)
-        """Per channel (Discord: 5 per 5 s): bot-token messages and edits."""
-        self.threads = RateBudget(calls=9, per_seconds=10.0, clock=clock)
-        """Per parent channel (Discord: 10 per 10 s): threads started on messages."""
-
-
-async def pace(budget: RateBudget, key: object, *, final: bool) -> None:
-    """Take a slot in ``key``'s bucket; an intermediate write does not wait for one."""
-    if not final and budget.delay(str(key)) > 0:
+async def pace(budget: WriteBudget, window: Window, *, final: bool) -> None:
+    """Take a slot in ``window``; an intermediate write does not wait for one."""
+    if not await budget.take(window, final=final):
         raise Dropped
-    await budget.acquire(str(key))

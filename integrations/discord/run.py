@@ -17,12 +17,13 @@ from typing import Any
 import discord
 from discord.http import Route
 
-from bot.adapter import Kit, scope_of
+from bot.adapter import Kit
+from integrations.discord import shards
 from integrations.discord.app import CitebotDiscord
 from integrations.discord.commands import declared_tree
 from integrations.discord.orphans import DiscordOrphans
+from integrations.discord.routes import DISCORD_LIMITS
 from integrations.discord.settings import DiscordSettings
-from integrations.discord.shards import Shards
 from integrations.discord.syncing import sync_commands_now
 
 log = logging.getLogger(__name__)
@@ -72,17 +73,17 @@ async def run_discord(
     token = _token(environment)
     with discord_base(environment.api_base_url):
         async with contextlib.AsyncExitStack() as stack:
+            limits = {**DISCORD_LIMITS, "identify": shards.IDENTIFY.limit}
+            budget = await stack.enter_async_context(kit.write_budget(limits, token=token))
+            share = kit.fair_share(
+                token=token, what="shard", pinned=[int(s) for s in environment.shard_ids]
+            )
             bot = CitebotDiscord(
                 kit=kit,
                 environment=environment,
                 ready=ready,
-                shard_plan=Shards(
-                    coordination=kit.coordination,
-                    scope=scope_of(token),
-                    count=environment.shard_count,
-                    pinned=[int(shard) for shard in environment.shard_ids],
-                    accepting=lambda: kit.accepting,
-                ),
+                budget=budget,
+                shard_plan=shards.Shards(share=share, budget=budget, count=environment.shard_count),
                 **options,
             )
             try:
@@ -93,10 +94,8 @@ async def run_discord(
             running = asyncio.ensure_future(bot.connect(reconnect=True))
             stack.push_async_callback(_finish, running)
             stack.push_async_callback(bot.close)
-            closer = DiscordOrphans(
-                wire=bot.wire, budgets=bot.budgets, presenter=kit.presenter, wording_for=kit.wording
-            )
-            await stack.enter_async_context(kit.serving(closer))
+            orphans = DiscordOrphans(wire=bot.wire, budget=budget)
+            await stack.enter_async_context(kit.serving(orphans))
             try:
                 await _first_of(running, stop)
             except discord.PrivilegedIntentsRequired:

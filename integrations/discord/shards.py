@@ -2,14 +2,14 @@
 
 Discord hands a guild's events to the sessions that identified its shard ((guild_id >> 22) %
 count; DMs go to shard 0), so every shard must run in exactly one worker: two sessions on one
-shard both get every interaction. The shards are a :class:`~bot.state.shares.FairShare` of the
-workers on one Redis (leases renewed, handed over on SIGTERM, taken over when a worker dies),
-and Discord adds two things:
+shard both get every interaction. The shards are the kit's fair share of them among the workers
+on one Redis (leases renewed, handed over on SIGTERM, taken over when a worker dies), and Discord
+adds two things:
 
 - the count: the first worker's proposal (``DISCORD_SHARD_COUNT``, else Discord's recommendation
   from ``GET /gateway/bot``) stands while any worker keeps proposing it;
 - identifies keep to Discord's ``max_concurrency``: one per bucket (``shard_id %
-  max_concurrency``) per 5 s, counted in a window every worker shares.
+  max_concurrency``) per 5 s, counted in the write budget every worker shares.
 
 ``DISCORD_SHARD_IDS`` pins a worker to its shards. With ``memory://`` or SQLite one worker runs
 every shard.
@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord.gateway import DiscordWebSocket
-from redis.exceptions import RedisError
 
-from bot.adapter import Coordination, FairShare, RateBudget, Times
+from bot.adapter import FairShare, Holder, Limit, Window, WriteBudget
 
 __all__ = ["IDENTIFY", "Identify", "ShardedClient", "Shards"]
 
@@ -41,83 +39,57 @@ class Identify:
     margin: float = 0.25
     """Added to the window for the time an identify takes to reach Discord."""
 
+    @property
+    def limit(self) -> Limit:
+        """As the write budget keeps it (per bucket, with every worker)."""
+        return Limit(1, self.window, margin=self.margin)
+
 
 IDENTIFY = Identify()
 
 
-class Shards(FairShare):
-    """This worker's shards: how many there are, which it holds, when each may identify."""
+class Shards:
+    """This worker's shards: how many there are, which it holds (``share``, the kit's fair
+    share of them), when each may identify (``budget``'s ``identify`` windows)."""
 
-    def __init__(
-        self,
-        *,
-        coordination: Coordination | None,
-        scope: str,
-        count: int | None = None,
-        pinned: Iterable[int] = (),
-        accepting: Callable[[], bool] = lambda: True,
-        times: Times | None = None,
-        identify: Identify | None = None,
-    ) -> None:
-        super().__init__(
-            coordination=coordination,
-            group=f"discord:{scope}",
-            count=0,
-            pinned=pinned,
-            accepting=accepting,
-            times=times,
-            what="shard",
-        )
-        self._c = coordination
+    def __init__(self, *, share: FairShare, budget: WriteBudget, count: int | None = None) -> None:
+        self.share = share
+        self._budget = budget
         self._proposal = count
-        self._identify = identify
         self.max_concurrency = 1
-        self._identifies: RateBudget | None = None
+
+    @property
+    def held(self) -> set[int]:
+        return self.share.held
+
+    @property
+    def count(self) -> int:
+        return self.share.count
 
     async def agree(self, *, recommended: int, max_concurrency: int) -> int:
-        """Settle the shard count (and remember Discord's identify concurrency)."""
-        identify = self._identify or IDENTIFY
+        """Settle the shard count (and remember Discord's identify concurrency): ours where
+        ``DISCORD_SHARD_COUNT`` pins this worker's shards, else the count the workers agree on
+        (the first proposal: ``DISCORD_SHARD_COUNT``, else Discord's recommendation)."""
         self.max_concurrency = max(1, max_concurrency)
-        self._identifies = RateBudget(calls=1, per_seconds=identify.window, margin=identify.margin)
         proposal = self._proposal or max(1, recommended)
-        self.count = proposal
-        if self._c is not None and not (self.pinned and self._proposal):
-            try:
-                agreed = await self._c.agree(
-                    self.name("count"), str(proposal), ttl=self.times.lease_ttl
-                )
-            except (RedisError, OSError) as error:
-                log.warning("Discord: shard count not shared (%s)", type(error).__name__)
-                return self.count
-            self.count = int(agreed)
-            if self.count != proposal:
-                log.warning(
-                    "Discord: the workers run %d shards (proposed here: %d)", self.count, proposal
-                )
-        return self.count
-
-    async def renewing(self) -> None:
-        """The agreed count lives while any worker proposes it again."""
-        assert self._c is not None
-        await self._c.agree(self.name("count"), str(self.count), ttl=self.times.lease_ttl)
+        if self.share.pinned and self._proposal:
+            self.share.count = proposal
+            return proposal
+        count = await self.share.agree_count(proposal)
+        if count != proposal:
+            log.warning("Discord: the workers run %d shards (proposed here: %d)", count, proposal)
+        return count
 
     async def identify_turn(self, shard_id: int) -> None:
         """Wait until ``shard_id`` may identify: its bucket's next free slot, shared by every
-        worker on the Redis (this worker's own budget without one, or while Redis fails)."""
-        assert self._identifies is not None, "agree() first"
-        bucket = shard_id % self.max_concurrency
-        if self._c is not None:
-            try:
-                wait, _slots = await self._c.reserve(
-                    self.name("identify", bucket), calls=1, window=self._identifies.window
-                )
-            except (RedisError, OSError) as error:
-                log.warning("shared identify budget unreachable: %s", type(error).__name__)
-            else:
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                return
-        await self._identifies.acquire(str(bucket))
+        worker on the Redis."""
+        await self._budget.acquire(Window("identify", str(shard_id % self.max_concurrency)))
+
+    async def start(self, holder: Holder) -> None:
+        await self.share.start(holder)
+
+    async def stop(self, holder: Holder) -> None:
+        await self.share.stop(holder)
 
 
 class ShardedClient(discord.AutoShardedClient):

@@ -5,10 +5,11 @@ After the interaction token's 15 minutes (or its 401/50027) edits and new messag
 the bot token on the channel instead. Intermediate edits that meet a 429 are dropped, and
 nothing is written again until the bucket resets; the final write waits for it and lands.
 
-Each write keeps to the bucket Discord counts it in (:class:`RouteBudgets`): an interaction's
-webhook per token, bot-token messages per channel, thread creates per parent channel. An
-intermediate flush whose writes do not all fit in their bucket now is skipped whole (the next
-carries its text); a final one waits for its slots.
+Each write keeps to the bucket Discord counts it in (:data:`~.routes.DISCORD_LIMITS` in the
+core's write budget): an interaction's webhook per token, bot-token messages per channel, thread
+creates per parent channel. An intermediate flush whose writes do not all fit in their bucket
+now is skipped whole (the next carries its text); a final one waits for its slots. A 429 holds
+its bucket for Retry-After, in every answer.
 
 Each threaded reply remembers the message(s) it became, so that the quote checks can edit its
 cards in later (:meth:`DiscordAnswerSink.edit_thread`), on the same route and in the same
@@ -17,7 +18,6 @@ bucket as it was posted.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import time
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.adapter import Whereabouts, fingerprint
+from bot.adapter import Whereabouts, Window, WriteBudget, fingerprint
 from bot.render.ports import Payload
 from integrations.discord.limits import THREAD_NAME
 from integrations.discord.refusals import log_refused, part, refused_embeds
@@ -37,8 +37,10 @@ from integrations.discord.routes import (
     TOO_MANY_FOLLOWUPS,
     Dropped,
     InteractionToken,
-    RouteBudgets,
+    channel,
     pace,
+    threads,
+    webhook,
 )
 from integrations.discord.wire import (
     DiscordWire,
@@ -88,7 +90,7 @@ class DiscordAnswerSink:
         can_thread: bool = False,
         thread_name: str = "Sources",
         reply_to: int | None = None,
-        budgets: RouteBudgets,
+        budget: WriteBudget,
         bot_member: bool = True,
         followups: int | None = None,
         overflow: Callable[[Sequence[Payload]], Payload | None] | None = None,
@@ -102,7 +104,7 @@ class DiscordAnswerSink:
         response already holds something (the claim a check quotes), so the answer starts in
         a followup."""
         self._wire = wire
-        self._budgets = budgets
+        self._budget = budget
         self._channel_id = channel_id
         self._interaction = interaction
         self._ephemeral = ephemeral
@@ -114,7 +116,8 @@ class DiscordAnswerSink:
         self._overflow = overflow
         self._clock = clock
         self._token_expired = interaction is None
-        self._hold_until = 0.0
+        self._route = channel(channel_id)
+        """The bucket the last write took (a 429 holds it)."""
         answers_in_original = interaction is not None and not original_taken
         # Slot 0 of an interaction answer is its deferred response (id None: "@original").
         self.message_ids: list[int | None] = (
@@ -131,11 +134,6 @@ class DiscordAnswerSink:
     # -- AnswerSink --------------------------------------------------------------------------
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
-        now = self._clock()
-        if now < self._hold_until:
-            if not final:
-                return
-            await asyncio.sleep(self._hold_until - now)
         bodies = [message_body(payload, ephemeral=self._ephemeral) for payload in messages]
         with_buttons = [index for index, body in enumerate(bodies) if body.get("components")]
         self._buttons_on = with_buttons[-1] if with_buttons else self._buttons_on
@@ -167,7 +165,7 @@ class DiscordAnswerSink:
         anchor = self.message_ids[0] if self.message_ids else None
         if self._can_thread and anchor is not None:
             try:
-                await pace(self._budgets.threads, self._channel_id, final=True)
+                await pace(self._budget, threads(self._channel_id), final=True)
                 self.thread_id = await self._wire.start_thread(
                     self._channel_id, anchor, self._thread_name
                 )
@@ -205,7 +203,7 @@ class DiscordAnswerSink:
                 continue
             try:
                 if self.thread_id is not None:
-                    await pace(self._budgets.channel, self.thread_id, final=True)
+                    await self._pace(channel(self.thread_id), final=True)
                     await self._wire.edit_message(self.thread_id, reply.message_id, body)
                 elif await self._edit(reply.message_id, body, final=True) is None:
                     continue
@@ -249,7 +247,7 @@ class DiscordAnswerSink:
         (None when it could not be sent: an ephemeral answer whose token has expired)."""
         body = self._reply_body(part(payload, embeds))
         if self.thread_id is not None:
-            await pace(self._budgets.channel, self.thread_id, final=True)
+            await self._pace(channel(self.thread_id), final=True)
             data: Payload | None = await self._wire.create_message(self.thread_id, body)
         else:
             data = await self._create(body, final=True)
@@ -279,15 +277,13 @@ class DiscordAnswerSink:
         (:mod:`integrations.discord.orphans`); the token while it lives."""
         interaction, alive = self._interaction, self._token_alive()
         return Whereabouts(
-            place={
-                "channel_id": str(self._channel_id),
-                "application_id": str(interaction.application_id) if interaction else None,
-                "messages": [None if i is None else str(i) for i in self.message_ids],
-                "shown": any(shown is not None for shown in self._shown),
-                "ephemeral": self._ephemeral,
-                "bot_member": self._bot_member,
-                "reply_to": None if self._reply_to is None else str(self._reply_to),
-            },
+            conversation=str(self._channel_id),
+            question=None if self._reply_to is None else str(self._reply_to),
+            messages=tuple(None if i is None else str(i) for i in self.message_ids),
+            shown=any(shown is not None for shown in self._shown),
+            private=self._ephemeral,
+            via=str(interaction.application_id) if interaction else None,
+            bot_present=self._bot_member,
             secret=interaction.token if interaction and alive else None,
             secret_ttl=(
                 TOKEN_TTL - TOKEN_MARGIN - (self._clock() - interaction.issued_at)
@@ -305,10 +301,14 @@ class DiscordAnswerSink:
             return True
         if self._token_alive():
             assert self._interaction is not None
-            budget, key = self._budgets.webhook, self._interaction.token
+            route = webhook(self._interaction.token)
         else:
-            budget, key = self._budgets.channel, str(self._channel_id)
-        return budget.delay(key, after=writes - 1) == 0
+            route = channel(self._channel_id)
+        return self._budget.free(route, spare=writes - 1)
+
+    async def _pace(self, route: Window, *, final: bool) -> None:
+        self._route = route
+        await pace(self._budget, route, final=final)
 
     async def _write(self, call: Awaitable[Payload | None], *, final: bool) -> Payload | None:
         if final:
@@ -317,7 +317,7 @@ class DiscordAnswerSink:
             return await unless_rate_limited(call)
         except RateLimitedWrite as limited:
             log.info("dropped an intermediate edit: %s", limited)
-            self._hold_until = self._clock() + limited.retry_after
+            await self._budget.pause(self._route, limited.retry_after)
             raise Dropped from None
 
     def _token_alive(self) -> bool:
@@ -335,7 +335,7 @@ class DiscordAnswerSink:
         if not self._token_alive():
             return None
         assert self._interaction is not None
-        await pace(self._budgets.webhook, self._interaction.token, final=final)
+        await self._pace(webhook(self._interaction.token), final=final)
         try:
             return await call(self._interaction)
         except discord.HTTPException as error:
@@ -372,7 +372,7 @@ class DiscordAnswerSink:
         if not self._bot_may_write or message_id is None:
             log.info("cannot edit this answer (private, or no bot here) after its token expired")
             return None
-        await pace(self._budgets.channel, self._channel_id, final=final)
+        await self._pace(channel(self._channel_id), final=final)
         return await self._wire.edit_message(self._channel_id, message_id, body)
 
     @property
@@ -395,5 +395,5 @@ class DiscordAnswerSink:
                     "fail_if_not_exists": False,
                 },
             }
-        await pace(self._budgets.channel, self._channel_id, final=final)
+        await self._pace(channel(self._channel_id), final=final)
         return await self._wire.create_message(self._channel_id, body)

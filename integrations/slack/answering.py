@@ -105,7 +105,7 @@ class Answers:
             thread_id=asked.thread_ts,
             direct=asked.direct,
             language=admitted.language,
-            locale=await self._context.locales.locale(asked.user),
+            locale=await self._context.locales.locale(asked.user, team=asked.team),
             own_answers=asked.own_answers,
         )
         stopped: BaseException | None = None

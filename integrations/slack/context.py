@@ -45,9 +45,9 @@ class Context:
     members: Members
     me: Me
 
-    async def language(self, user: str) -> str | None:
-        """The catalogue of ``user``'s Slack locale (None: unknown)."""
-        return catalogue_language(await self.locales.locale(user))
+    async def language(self, user: str, team: str | None) -> str | None:
+        """The catalogue of ``user``'s Slack locale (None: unknown); ``team`` their workspace."""
+        return catalogue_language(await self.locales.locale(user, team=team))
 
     def admins(self, user: str, *, fresh: bool = True) -> Admins:
         """The kit's gate for ``user``: an admin or owner of the workspace (or listed in
@@ -68,7 +68,7 @@ class Context:
 
     async def words(self, user: str, team: str | None) -> Wording:
         """``user``'s words: their Slack locale's, else the workspace's language."""
-        return await self.kit.words(Venue(server=team), await self.language(user))
+        return await self.kit.words(Venue(server=team), await self.language(user, team))
 
     def arrival(
         self,
@@ -87,7 +87,7 @@ class Context:
             keys=keys,
             venue=Venue(server=team, channel=channel, direct=direct),
             heard=heard,
-            language=lambda: self.language(user),
+            language=lambda: self.language(user, team),
             confirm=confirm,
         )
 

@@ -1,12 +1,13 @@
 """Each Slack user's locale (``pt-BR``), asked once an hour: the language they read.
 
 Slack's events carry no locale, so the asker's comes from ``users.info`` with
-``include_locale=true`` (bot scope ``users:read``; Tier 4). The answer for a user is kept in a
-bounded in-process LRU with a TTL: a conversation costs one call, a locale change shows within
-the hour, and a shared cache would save at most one call per user per worker an hour, which is
-not worth a round trip to the state store before every answer. Nothing here may fail an
-answer: any failure means "unknown" (the worker's ``CITEBOT_LANGUAGE``), each kind of failure is
-logged once, and a missing scope stops the asking for a while instead of failing per question.
+``include_locale=true`` (bot scope ``users:read``; Tier 4). The answer for a user is kept by the
+core's :class:`~bot.lookups.Lookup` for an hour: in the worker (a bounded LRU, so a conversation
+costs no round trip at all) and in the state store, so that the workers of a burst (Slack
+spreads events over their connections) ask once per user between them, not once each; a locale
+change shows within the hour. Nothing here may fail an answer: any failure means "unknown" (the
+worker's ``CITEBOT_LANGUAGE``), each kind of failure is logged once, and a missing scope stops
+the asking for a while instead of failing per question.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.adapter import Kept, Looked, Lookup
 
 __all__ = ["UserLocales"]
 
@@ -44,41 +46,32 @@ class UserLocales:
         self,
         web: AsyncWebClient,
         *,
+        kept: Kept | None = None,
         size: int = 5000,
         ttl: float = 3600.0,
         failure_ttl: float = 300.0,
         timeout: float = 3.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``kept``: where the workers keep what one of them asked (the kit's)."""
         self._web = web
-        self._size = size
         self._ttl = ttl
         self._failure_ttl = failure_ttl
         self._timeout = timeout
         self._clock = clock
-        self._known: OrderedDict[str, tuple[float, str | None]] = OrderedDict()
-        self._asking: dict[str, asyncio.Task[str | None]] = {}
+        self._lookup = Lookup(self._ask, kept=kept, size=size, clock=clock)
         self._paused_until = -float("inf")
         self._reported: set[str] = set()
 
-    async def locale(self, user: str) -> str | None:
+    async def locale(self, user: str, *, team: str | None) -> str | None:
         """``user``'s Slack locale as Slack writes it (``pt-BR``, ``ja-JP``); None when Slack
-        would not say. Concurrent questions of one user share one call."""
-        now = self._clock()
-        cached = self._known.get(user)
-        if cached is not None and cached[0] > now:
-            self._known.move_to_end(user)
-            return cached[1]
-        if now < self._paused_until:
-            return None
-        task = self._asking.get(user)
-        if task is None:
-            task = asyncio.create_task(self._ask(user), name="citebot-slack-locale")
-            self._asking[user] = task
-            task.add_done_callback(lambda _done: self._asking.pop(user, None))
-        return await asyncio.shield(task)
+        would not say. Concurrent questions of one user share one call; ``team``: their
+        workspace, whose forgetting deletes what is kept."""
+        return await self._lookup.get(user, server=team)
 
-    async def _ask(self, user: str) -> str | None:
+    async def _ask(self, user: str) -> Looked:
+        if self._clock() < self._paused_until:
+            return Looked(None, 0.0, shared=False)
         try:
             async with asyncio.timeout(self._timeout):
                 reply = await self._web.users_info(user=user, include_locale=True)
@@ -86,23 +79,13 @@ class UserLocales:
             code = str(error.response.get("error") or error.response.status_code)
             if code in WORKSPACE_FAILURES:
                 self._paused_until = self._clock() + self._ttl
-            self._remember(user, None, self._failure_ttl)
             self._report(code, error.response.get("needed"))
-            return None
+            return Looked(None, self._failure_ttl, shared=False)
         except Exception as error:  # slow, unreachable or odd: answer without it
-            self._remember(user, None, self._failure_ttl)
             self._report(type(error).__name__, None, error)
-            return None
+            return Looked(None, self._failure_ttl, shared=False)
         locale = (reply.get("user") or {}).get("locale")
-        tag = str(locale) if locale else None
-        self._remember(user, tag, self._ttl)
-        return tag
-
-    def _remember(self, user: str, tag: str | None, ttl: float) -> None:
-        self._known[user] = (self._clock() + ttl, tag)
-        self._known.move_to_end(user)
-        while len(self._known) > self._size:
-            self._known.popitem(last=False)
+        return Looked(str(locale) if locale else None, self._ttl)
 
     def _report(self, code: str, needed: object, error: Exception | None = None) -> None:
         if code in self._reported:

@@ -1,4 +1,4 @@
-"""Closing a Slack answer whose worker died (:mod:`bot.inflight`).
+"""Closing a Slack answer whose worker died: its hook for the core's closer (:mod:`bot.orphans`).
 
 A message still streaming is stopped with the note appended, as the answer would have ended had
 its worker stopped with SIGTERM; any other answer gets the note as the next reply in its thread
@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from dataclasses import replace
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.adapter import AnswerFormatter, Orphan
-from bot.i18n.wording import Wording
-from bot.render.ports import Presenter
+from bot.adapter import Note, Whereabouts
+from bot.render.ports import Payload
 
 __all__ = ["SlackOrphans"]
 
@@ -35,63 +34,44 @@ def _plain(text: str) -> str:
 
 
 class SlackOrphans:
-    """A :data:`bot.inflight.Closer` for one workspace's answers."""
+    """The :class:`~bot.orphans.OrphanHook` of one workspace's answers."""
 
-    def __init__(
-        self,
-        *,
-        web: AsyncWebClient,
-        presenter: Presenter,
-        wording_for: Callable[[str | None], Wording],
-    ) -> None:
+    def __init__(self, *, web: AsyncWebClient) -> None:
         self._web = web
-        self._presenter = presenter
-        self._wording_for = wording_for
 
-    async def __call__(self, orphan: Orphan) -> None:
-        place = orphan.place
-        channel, thread_ts = str(place["channel"]), str(place["thread_ts"])
-        wording = self._wording_for(orphan.language)
-        messages = [str(ts) for ts in place.get("messages") or ()]
-        held = place.get("placeholder")
-        if isinstance(held, dict) and messages == [str(held.get("ts"))]:
-            ts, words = str(held.get("ts")), str(held.get("words"))
-            if await self._still_says(channel, thread_ts, ts, words):
-                await self._replace(channel, thread_ts, ts, wording.restarting())
+    async def close(self, where: Whereabouts, note: Note) -> None:
+        channel, thread_ts = where.conversation, str(where.thread)
+        messages = [str(ts) for ts in where.messages]
+        if where.holding is not None and len(messages) == 1:
+            if await self._still_says(channel, thread_ts, messages[0], where.holding):
+                await self._replace(channel, thread_ts, messages[0], note.restarting)
                 return
+            note = replace(note, shown=True)  # an answer's words replaced the placeholder
         if not messages:
-            await self._reply(channel, thread_ts, wording.restarting())
+            await self._reply(channel, thread_ts, note.restarting)
             return
-        words = wording.interrupted()
-        streaming = {str(ts) for ts in place.get("streaming") or ()}
+        streaming = set(where.streaming)
         for ts in messages[:-1]:
             if ts in streaming:
                 await self._stop(channel, ts, None)
-        if messages[-1] in streaming and await self._stop(channel, messages[-1], words):
+        if messages[-1] in streaming and await self._stop(channel, messages[-1], note.ending):
             return
-        await self._reply(channel, thread_ts, words)
+        await self._reply(channel, thread_ts, note.notice)
 
-    async def _stop(self, channel: str, ts: str, words: str | None) -> bool:
-        """Stop a stream, ending it with ``words``; whether it ended with them."""
+    async def _stop(self, channel: str, ts: str, ending: Payload | None) -> bool:
+        """Stop a stream, ending it with ``ending``'s text; whether it ended with it."""
+        text = None if ending is None else ending.get("markdown_text")
         try:
-            if words is None:
+            if not isinstance(text, str):
                 await self._web.chat_stopStream(channel=channel, ts=ts)
                 return False
-            await self._web.chat_stopStream(
-                channel=channel, ts=ts, markdown_text="\n\n" + self._note(words)
-            )
+            await self._web.chat_stopStream(channel=channel, ts=ts, markdown_text="\n\n" + text)
             return True
         except SlackApiError as error:  # Slack dropped the stream, or refused the note
             log.info("could not stop an orphaned stream: %s", error.response.get("error"))
-            if words is not None:
+            if text is not None:
                 await self._stop(channel, ts, None)
             return False
-
-    def _note(self, words: str) -> str:
-        """The note as the formatter ends an interrupted answer (an emphasised paragraph)."""
-        (payload,) = AnswerFormatter(self._presenter).interrupt(words)
-        text = payload.get("markdown_text")
-        return text if isinstance(text, str) else words
 
     async def _still_says(self, channel: str, thread_ts: str, ts: str, words: str) -> bool:
         """Whether message ``ts`` of the thread still says ``words`` (no answer replaced it),
@@ -108,16 +88,14 @@ class SlackOrphans:
             for m in replies.get("messages") or ()
         )
 
-    async def _replace(self, channel: str, thread_ts: str, ts: str, words: str) -> None:
+    async def _replace(self, channel: str, thread_ts: str, ts: str, notice: Payload) -> None:
         """The placeholder says what happened instead of "thinking"; if Slack refuses, a reply
         in the thread says it."""
         try:
-            await self._web.chat_update(channel=channel, ts=ts, **self._presenter.notice(words))
+            await self._web.chat_update(channel=channel, ts=ts, **notice)
         except SlackApiError as error:
             log.info("could not replace an orphaned placeholder: %s", error.response.get("error"))
-            await self._reply(channel, thread_ts, words)
+            await self._reply(channel, thread_ts, notice)
 
-    async def _reply(self, channel: str, thread_ts: str, words: str) -> None:
-        await self._web.chat_postMessage(
-            channel=channel, thread_ts=thread_ts, **self._presenter.notice(words)
-        )
+    async def _reply(self, channel: str, thread_ts: str, notice: Payload) -> None:
+        await self._web.chat_postMessage(channel=channel, thread_ts=thread_ts, **notice)

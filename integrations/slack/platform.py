@@ -44,7 +44,7 @@ SLACK = Platform(
     environment=SlackSettings,
     runner=_runner,
     # Appends and edits at most once a second per answer; Slack's own limits are per method per
-    # workspace, kept by the web client's SlackBudget, not per channel.
+    # workspace, kept by the web client's write budget, not per channel.
     pacer=Pacer(min_interval=1.0),
     noisy_loggers=("slack_bolt", "slack_sdk"),
     own_words=True,

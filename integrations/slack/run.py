@@ -1,5 +1,5 @@
 """``citebot run`` for Slack (the registry's runner): Socket Mode with an app token, else the
-HTTP Events API on PORT."""
+HTTP Events API on PORT (a route on the worker's one HTTP way in, :mod:`bot.ingress`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ import logging
 
 import aiohttp
 from aiohttp import web
+from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 
-from bot.adapter import Kit, scope_of
+from bot.adapter import Kit, Route, WriteBudget
 from integrations.slack.app import SlackBot
 from integrations.slack.orphans import SlackOrphans
 from integrations.slack.settings import SlackSettings
-from integrations.slack.web import SlackBudget, make_web_client
+from integrations.slack.wire import SLACK_LIMITS, make_web_client
 
 __all__ = ["run_slack"]
 
@@ -28,7 +29,7 @@ async def run_slack(
     *,
     stop: asyncio.Event | None = None,
     ping_interval: float = 10.0,
-    budget: SlackBudget | None = None,
+    budget: WriteBudget | None = None,
 ) -> None:
     """Answer Slack through ``kit`` until ``stop`` is set or the task is cancelled, then drain
     and close. ``ready`` is set once events can arrive. ``ping_interval`` (Socket Mode) bounds
@@ -45,10 +46,9 @@ async def run_slack(
             aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
         )
         token = environment.bot_token.get_secret_value()
-        if budget is None:
-            budget = SlackBudget(coordination=kit.coordination, scope=scope_of(token))
-        sharing = asyncio.create_task(budget.sync(), name="citebot-slack-budget")
-        stack.callback(sharing.cancel)
+        budget = await stack.enter_async_context(
+            budget or kit.write_budget(SLACK_LIMITS, token=token)
+        )
         web_client = make_web_client(
             token=token,
             base_url=environment.api_base_url,
@@ -58,13 +58,12 @@ async def run_slack(
         )
         bot = SlackBot(web=web_client, kit=kit, admin_users=environment.admin_users)
         await bot.start()
-        closer = SlackOrphans(web=web_client, presenter=kit.presenter, wording_for=kit.wording)
         # Entered before listening, so that on the way out no event arrives while it drains.
-        await stack.enter_async_context(kit.serving(closer))
+        await stack.enter_async_context(kit.serving(SlackOrphans(web=web_client)))
         if mode == "socket":
             await _socket_mode(bot, environment, stack, ping_interval)
         else:
-            await _http_mode(bot, environment, kit.settings.port, stack)
+            await _http_mode(bot, environment, kit, stack)
         log.info("Slack is listening (%s mode) as %s", mode, bot.bot_user_id)
         if ready is not None:
             ready.set()
@@ -92,11 +91,15 @@ async def _socket_mode(
 
 
 async def _http_mode(
-    bot: SlackBot, environment: SlackSettings, port: int, stack: contextlib.AsyncExitStack
+    bot: SlackBot, environment: SlackSettings, kit: Kit, stack: contextlib.AsyncExitStack
 ) -> None:
+    """Slack's events, interactions and commands at ``/slack/events`` on ``PORT``, a route on
+    the worker's HTTP way in; Bolt checks each request's signature."""
     assert environment.signing_secret is not None
     app = bot.app(signing_secret=environment.signing_secret.get_secret_value())
-    runner = web.AppRunner(app.web_app(path="/slack/events", port=port), handle_signals=False)
-    await runner.setup()
-    stack.push_async_callback(runner.cleanup)
-    await web.TCPSite(runner, "0.0.0.0", port).start()
+
+    async def events(request: web.Request) -> web.Response:
+        return await to_aiohttp_response(await app.async_dispatch(await to_bolt_request(request)))
+
+    routes = [Route("POST", "/slack/events", events)]
+    await stack.enter_async_context(kit.serve_http(kit.settings.port, routes))

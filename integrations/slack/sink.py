@@ -8,12 +8,12 @@ no text is lost or repeated across the switch. A message the formatter closed (t
 rolled over into a new message) has its stream stopped at once. A placeholder (:meth:`hold`,
 where Slack documents no "thinking" status) is the first message, edited like one.
 
-With a :class:`SlackBudget` on the client, Slack's per-workspace tiers decide: an answer streams
-natively only while chat.startStream has a slot now and chat.stopStream can still close every
-open stream; otherwise it posts and edits at once (the text reaches the person sooner than a
-stream slot would, up to a minute later). Every open message claims its final calls (stop, edit)
-in the budget; intermediate appends and edits go only when a slot is free beyond those claims,
-and are otherwise skipped, their text carried by the next write (never queued).
+With a write budget on the client (:mod:`.web`), Slack's per-workspace tiers decide: an answer
+streams natively only while chat.startStream has a slot now and chat.stopStream can still close
+every open stream; otherwise it posts and edits at once (the text reaches the person sooner than
+a stream slot would, up to a minute later). Every open message claims its final calls (stop,
+edit) in the budget; intermediate appends and edits go only when a slot is free beyond those
+claims, and are otherwise skipped, their text carried by the next write (never queued).
 
 Threaded replies keep their ``ts``, so that the quote checks can edit the cards in later
 (:meth:`SlackSink.edit_thread`, one chat.update each, Tier 3 in the workspace's budget). The
@@ -33,13 +33,13 @@ from typing import Any
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.adapter import Whereabouts
+from bot.adapter import Whereabouts, Window
 from bot.render.ports import Payload
 from integrations.slack.cards import disclaimer as disclaimer_block
 from integrations.slack.markdown import UNFURL_OFF
 from integrations.slack.parts import groups, refused_group, without
 from integrations.slack.presenter import placeholder
-from integrations.slack.web import PacedWebClient, SlackBudget
+from integrations.slack.wire import PacedWebClient, slack_window
 
 __all__ = ["NativeStreams", "SlackSink", "vote_key"]
 
@@ -54,22 +54,14 @@ posting and editing always works."""
 _GONE = "message_not_in_streaming_state"
 
 
+@dataclass(frozen=True, slots=True)
 class NativeStreams:
-    """Whether to start native streams, shared by every answer of a workspace.
+    """Whether a workspace's answers start native streams at all. chat.startStream and
+    stopStream are Tier 2 (about 20 a minute per workspace): after a 429 the budget holds the
+    method's window for Retry-After, and every answer posts and edits meanwhile instead of
+    each one hitting the wall."""
 
-    chat.startStream/stopStream are Tier 2 (about 20 a minute per workspace): after a 429 every
-    answer posts and edits until Retry-After has passed, instead of each one hitting the wall.
-    """
-
-    def __init__(self, *, enabled: bool = True) -> None:
-        self.enabled = enabled
-        self._paused_until = 0.0
-
-    def usable(self) -> bool:
-        return self.enabled and time.monotonic() >= self._paused_until
-
-    def pause(self, seconds: float) -> None:
-        self._paused_until = max(self._paused_until, time.monotonic() + seconds)
+    enabled: bool = True
 
 
 @dataclass
@@ -78,7 +70,7 @@ class _Shown:
     payload: Payload
     streaming: bool
     updated_at: float = field(default=-float("inf"))
-    claims: list[str] = field(default_factory=list)
+    claims: list[Window] = field(default_factory=list)
 
 
 def _markdown(payload: Payload) -> str | None:
@@ -107,13 +99,6 @@ def _holds_buttons(payload: Payload) -> bool:
     return any(block.get("type") == "context_actions" for block in payload.get("blocks") or [])
 
 
-def _retry_after(error: SlackApiError) -> float:
-    try:
-        return float(error.response.headers.get("Retry-After", 60))
-    except (TypeError, ValueError):
-        return 60.0
-
-
 class SlackSink:
     """The :class:`bot.answer.AnswerSink` for one answer in one thread."""
 
@@ -138,7 +123,7 @@ class SlackSink:
         self._user_id = user_id
         self._streams = streams
         self._update_interval = update_interval
-        self._budget: SlackBudget | None = web.budget if isinstance(web, PacedWebClient) else None
+        self._budget = web.budget if isinstance(web, PacedWebClient) else None
         self._shown: list[_Shown] = []
         self._native = True
         self._placeholder: Payload | None = None
@@ -184,17 +169,12 @@ class SlackSink:
         """Where this answer is, for another worker to close it if this one dies
         (:mod:`integrations.slack.orphans`)."""
         return Whereabouts(
-            place={
-                "channel": self._channel,
-                "thread_ts": self._thread_ts,
-                "messages": list(self.message_ts),
-                "streaming": [shown.ts for shown in self._shown if shown.streaming],
-                "placeholder": (
-                    {"ts": self._shown[0].ts, "words": self._placeholder_words}
-                    if self.holding
-                    else None
-                ),
-            }
+            conversation=self._channel,
+            thread=self._thread_ts,
+            messages=self.message_ts,
+            shown=bool(self._shown) and not self.holding,
+            streaming=tuple(shown.ts for shown in self._shown if shown.streaming),
+            holding=self._placeholder_words if self.holding else None,
         )
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
@@ -284,23 +264,27 @@ class SlackSink:
 
     # -- the workspace budget ------------------------------------------------------------------
     def _free(self, method: str, *, spare: int = 0) -> bool:
-        return self._budget is None or self._budget.free(method, channel=self._channel, spare=spare)
+        window = slack_window(method, self._channel)
+        return self._budget is None or self._budget.free(window, spare=spare)
 
     def _claim(self, shown: _Shown, *methods: str) -> _Shown:
         if self._budget is not None:
-            self._budget.claims.update(methods)
-            shown.claims.extend(methods)
+            for method in methods:
+                window = slack_window(method, self._channel)
+                self._budget.claim(window)
+                shown.claims.append(window)
         return shown
 
     def _release(self, shown: _Shown) -> None:
         if self._budget is not None:
-            self._budget.claims.subtract(shown.claims)
+            for window in shown.claims:
+                self._budget.release(window)
         shown.claims.clear()
 
     def _may_stream(self) -> bool:
         return (
             self._native
-            and self._streams.usable()
+            and self._streams.enabled
             and self._free("chat.startStream", spare=STREAM_SPARE)
             and self._free("chat.stopStream")
         )
@@ -377,8 +361,6 @@ class SlackSink:
 
     def _leave_stream(self, error: SlackApiError) -> None:
         code = str(error.response.get("error"))
-        if error.response.status_code == 429:
-            self._streams.pause(_retry_after(error))
         self._native = False
         self.fell_back = self.fell_back or code
         log.info("native stream unavailable (%s): posting and editing instead", code)

@@ -1,4 +1,4 @@
-"""Closing a Telegram answer whose worker died (:mod:`bot.inflight`).
+"""Closing a Telegram answer whose worker died: its hook for the core's closer (:mod:`bot.orphans`).
 
 What the person last saw stays, and a note says what happened: a draft (a private chat's
 answer still being written) lapses thirty seconds after its last renewal, so its text is sent
@@ -11,12 +11,9 @@ hide text the person already read.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any
 
-from bot.adapter import AnswerFormatter, Orphan
-from bot.i18n.wording import Wording
-from bot.render.ports import Payload, Presenter
+from bot.adapter import Note, Whereabouts
+from bot.render.ports import Payload
 from integrations.telegram.limits import TEXT
 from integrations.telegram.markdown import visible
 from integrations.telegram.place import Chat
@@ -28,47 +25,34 @@ log = logging.getLogger(__name__)
 
 
 class TelegramOrphans:
-    """A :data:`bot.inflight.Closer` for one bot's answers."""
+    """The :class:`~bot.orphans.OrphanHook` of one bot's answers."""
 
-    def __init__(
-        self,
-        *,
-        api: TelegramApi,
-        presenter: Presenter,
-        wording_for: Callable[[str | None], Wording],
-    ) -> None:
+    def __init__(self, *, api: TelegramApi) -> None:
         self._api = api
-        self._presenter = presenter
-        self._wording_for = wording_for
 
-    async def __call__(self, orphan: Orphan) -> None:
-        place = orphan.place
-        chat = Chat(int(place["chat"]), group=bool(place.get("group")))
-        wording = self._wording_for(orphan.language)
-        messages = [int(m) for m in place.get("messages") or ()]
-        draft = place.get("draft")
-        target = messages[-1] if messages else place.get("question")
-        if not messages and not draft:
-            await self._send(chat, place, self._presenter.notice(wording.restarting()), target)
+    async def close(self, where: Whereabouts, note: Note) -> None:
+        chat = Chat(int(where.conversation), group=where.group)
+        target = where.messages[-1] if where.messages else where.question
+        if not note.shown:
+            await self._send(chat, where, note.restarting, target)
             return
-        (note,) = AnswerFormatter(self._presenter).interrupt(wording.interrupted())
-        if draft:
-            text = f"{draft}\n\n{note['text']}"
+        if where.draft:
+            text = f"{where.draft}\n\n{note.ending['text']}"
             if len(visible(text)) <= TEXT:
-                await self._send(chat, place, {**note, "text": text}, target)
+                await self._send(chat, where, {**note.ending, "text": text}, target)
                 return
-            await self._send(chat, place, {**note, "text": draft}, target)
-        await self._send(chat, place, note, target)
+            await self._send(chat, where, {**note.ending, "text": where.draft}, target)
+        await self._send(chat, where, note.ending, target)
 
     async def _send(
-        self, chat: Chat, place: Mapping[str, Any], payload: Payload, reply_to: object
+        self, chat: Chat, where: Whereabouts, payload: Payload, reply_to: str | None
     ) -> None:
         message: Payload = {**payload, "chat_id": chat.id}
-        if place.get("topic") is not None:
-            message["message_thread_id"] = place["topic"]
+        if where.thread is not None:
+            message["message_thread_id"] = int(where.thread)
         if reply_to is not None:
             message["reply_parameters"] = {
-                "message_id": int(str(reply_to)),
+                "message_id": int(reply_to),
                 "allow_sending_without_reply": True,
             }
         await self._api.call(message, chat=chat)

@@ -40,7 +40,7 @@ TELEGRAM = Platform(
     environment=TelegramSettings,
     runner=_runner,
     # A draft (private chats) once a second; a group's edits are spaced further by the sink,
-    # within Telegram's pace for the chat, shared by every answer there (TelegramBudget).
+    # within Telegram's pace for the chat, shared by every answer there (the write budget).
     pacer=Pacer(min_interval=1.0),
     noisy_loggers=("aiogram",),
     own_words=True,

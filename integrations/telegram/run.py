@@ -18,13 +18,13 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramAPIError
 
-from bot.adapter import FairShare, Kit, scope_of
+from bot.adapter import Kit, WriteBudget
 from integrations.telegram.app import TelegramBot
 from integrations.telegram.commands import sync_commands_now, sync_if_changed
 from integrations.telegram.orphans import TelegramOrphans
-from integrations.telegram.pace import TelegramBudget
+from integrations.telegram.pace import pace_limits
 from integrations.telegram.settings import TelegramSettings
-from integrations.telegram.updates import POLL_SECONDS, Reader, serve_webhook
+from integrations.telegram.updates import POLL_SECONDS, Reader, serving_webhook
 from integrations.telegram.wire import TelegramApi, said
 
 __all__ = ["run_telegram", "sync_commands"]
@@ -47,7 +47,7 @@ async def run_telegram(
     stop: asyncio.Event | None = None,
     poll_seconds: int = POLL_SECONDS,
     edit_interval: float = 3.0,
-    budget: TelegramBudget | None = None,
+    budget: WriteBudget | None = None,
 ) -> None:
     """Answer Telegram through ``kit`` until ``stop`` is set or the task is cancelled, then
     hand the reader over, drain and close. ``ready`` is set once updates can arrive.
@@ -57,8 +57,9 @@ async def run_telegram(
     async with contextlib.AsyncExitStack() as stack:
         bot = _bot(environment)
         stack.push_async_callback(bot.session.close)
-        if budget is None:
-            budget = TelegramBudget(coordination=kit.coordination, scope=scope_of(bot.token))
+        budget = await stack.enter_async_context(
+            budget or kit.write_budget(pace_limits(), token=bot.token)
+        )
         api = TelegramApi(bot, budget=budget, on_429=kit.rate_limited)
         me = await bot.get_me()  # the token is checked here: a bad one stops the platform
         try:
@@ -66,14 +67,18 @@ async def run_telegram(
         except TelegramAPIError as error:  # the menu is a nicety: /ask works without it
             log.warning("Telegram: commands not set (%s)", said(error, bot.token))
         telegram = TelegramBot(api=api, kit=kit, me=me, edit_interval=edit_interval)
-        closer = TelegramOrphans(api=api, presenter=kit.presenter, wording_for=kit.wording)
         # Entered before updates can arrive, so that on the way out none arrives while it drains.
-        await stack.enter_async_context(kit.serving(closer))
+        await stack.enter_async_context(kit.serving(TelegramOrphans(api=api)))
         if environment.mode == "webhook":
-            runner = await serve_webhook(
-                environment, bot, telegram.handle, accepting=lambda: kit.accepting
+            await stack.enter_async_context(
+                serving_webhook(
+                    environment,
+                    bot,
+                    telegram.handle,
+                    serve=kit.serve_http,
+                    accepting=lambda: kit.accepting,
+                )
             )
-            stack.push_async_callback(runner.cleanup)
         else:
             reader = Reader(
                 bot=bot,
@@ -81,12 +86,7 @@ async def run_telegram(
                 accepting=lambda: kit.accepting,
                 poll_seconds=poll_seconds,
             )
-            share = FairShare(
-                coordination=kit.coordination,
-                group=f"telegram:{scope_of(bot.token)}",
-                accepting=lambda: kit.accepting,
-                what="reader",
-            )
+            share = kit.fair_share(token=bot.token, what="reader")
             await share.start(reader)
             stack.push_async_callback(share.stop, reader)
         log.info("Telegram is listening (%s) as @%s", environment.mode, me.username)

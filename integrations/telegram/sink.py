@@ -28,6 +28,7 @@ from aiogram.exceptions import TelegramAPIError, TelegramNotFound
 from bot.adapter import Whereabouts, until_set
 from bot.render.ports import Payload
 from integrations.telegram.markdown import plain
+from integrations.telegram.pace import promised, waited_for, windows
 from integrations.telegram.place import Chat, Place, answer_key
 from integrations.telegram.thread import Abilities, Replies
 from integrations.telegram.wire import Skipped, TelegramApi, refused_for_form, said
@@ -109,7 +110,7 @@ class TelegramSink:
         the first text shows; keep the draft alive while the answer writes. Promise the
         answer's finals their slots in the chat's pace."""
         self._claimed = 2  # the last edit, the cards
-        self._api.budget.claim(self.chat, self._claimed)
+        self._api.budget.claim(promised(self.chat), self._claimed)
         self._heartbeat = asyncio.create_task(self._beat(), name="citebot-telegram-typing")
 
     async def close(self) -> None:
@@ -120,7 +121,7 @@ class TelegramSink:
                 await self._heartbeat
             self._heartbeat = None
         if self._claimed:
-            self._api.budget.release(self.chat, self._claimed)
+            self._api.budget.release(promised(self.chat), self._claimed)
             self._claimed = 0
 
     async def _beat(self) -> None:
@@ -150,7 +151,7 @@ class TelegramSink:
 
     # -- the answer's messages ---------------------------------------------------------------
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
-        if not final and not await self._may_stream():
+        if not final and not self._may_stream():
             return
         async with self._writing:
             await self._show(messages, final=final)
@@ -169,14 +170,14 @@ class TelegramSink:
                 break  # skipped: the next write carries this flush (messages stay in order)
         self._written = time.monotonic()
 
-    async def _may_stream(self) -> bool:
+    def _may_stream(self) -> bool:
         """In a group an edit while streaming waits ``edit_interval`` and a free slot; in a
         private chat drafts are not counted, only what becomes a message is."""
         if self.private:
-            return not self._api.budget.waiting(self.chat)
+            return not self._api.budget.waiting(waited_for(self.chat))
         if time.monotonic() - self._written < self._edit_interval:
             return False
-        return await self._api.budget.free(self.chat)
+        return self._api.budget.free(*windows(self.chat))
 
     async def _write_draft(self, index: int, payload: Payload) -> bool:
         draft = self._draft_payload(index, payload)
@@ -259,18 +260,15 @@ class TelegramSink:
         (:mod:`integrations.telegram.orphans`): the draft's text too, which no one could
         read again once it lapses."""
         return Whereabouts(
-            place={
-                "chat": self.chat.id,
-                "group": self.chat.group,
-                "topic": self._place.topic,
-                "question": self._place.question,
-                "messages": list(self.message_ids),
-                "draft": (
-                    str(self._drafting.payload.get("text", ""))
-                    if self._drafting is not None
-                    else None
-                ),
-            }
+            conversation=str(self.chat.id),
+            group=self.chat.group,
+            thread=None if self._place.topic is None else str(self._place.topic),
+            question=None if self._place.question is None else str(self._place.question),
+            messages=tuple(str(message) for message in self.message_ids),
+            shown=bool(self.message_ids),
+            draft=(
+                str(self._drafting.payload.get("text", "")) if self._drafting is not None else None
+            ),
         )
 
     # -- the thread ----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 every worker serves.
 
 Telegram allows one ``getUpdates`` reader per bot: a second one ends the first with 409. The
-reader is a :class:`~bot.state.shares.FairShare` of one resource among the workers on one
+reader is a :class:`~bot.shares.FairShare` of one resource among the workers on one
 Redis (held under a renewed lease, handed over on SIGTERM, taken over within seconds when its
 worker dies); the worker holding it polls, confirms what it read, and hands every update to
 the bot, which claims it by ``update_id`` (an update read again after a hand-over is answered
@@ -12,10 +12,11 @@ it is logged, and the reader waits and tries again (the lease decides who reads;
 deployment's webhook is not deleted from under it).
 
 With ``TELEGRAM_WEBHOOK_URL`` every worker listens on ``TELEGRAM_WEBHOOK_PORT`` at the URL's
-path and sets the webhook (the same one: idempotent), with a secret token Telegram sends back
-on every delivery (``X-Telegram-Bot-Api-Secret-Token``); a delivery without it is refused
-(401). A load balancer may hand a delivery to any worker, and a repeated one is claimed once; a
-worker shutting down answers 503, so Telegram delivers it again, elsewhere or later.
+path (a route on the worker's one HTTP way in, :mod:`bot.ingress`) and sets the webhook (the
+same one: idempotent), with a secret token Telegram sends back on every delivery
+(``X-Telegram-Bot-Api-Secret-Token``); a delivery without it is refused (401). A load balancer
+may hand a delivery to any worker, and a repeated one is claimed once; a worker shutting down
+answers 503, so Telegram delivers it again, elsewhere or later.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import asyncio
 import contextlib
 import hmac
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from aiogram import Bot
 from aiogram.exceptions import (
@@ -37,11 +39,12 @@ from aiogram.types import Update
 from aiohttp import web
 from pydantic import ValidationError
 
+from bot.adapter import Route
 from integrations.telegram.app import ALLOWED_UPDATES
 from integrations.telegram.settings import TelegramSettings
 from integrations.telegram.wire import said
 
-__all__ = ["POLL_SECONDS", "SECRET_HEADER", "Reader", "serve_webhook"]
+__all__ = ["POLL_SECONDS", "SECRET_HEADER", "Reader", "serving_webhook"]
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +58,7 @@ Handle = Callable[[Update], Awaitable[None]]
 
 
 class Reader:
-    """The one ``getUpdates`` reader (a :class:`~bot.state.shares.Holder` of resource 0)."""
+    """The one ``getUpdates`` reader (a :class:`~bot.shares.Holder` of resource 0)."""
 
     def __init__(
         self,
@@ -127,15 +130,22 @@ class Reader:
                 await self._handle(update)
 
 
-async def serve_webhook(
+Serve = Callable[[int, Sequence[Route]], AbstractAsyncContextManager[int]]
+"""The worker's HTTP way in (:meth:`~bot.kit.Kit.serve_http`)."""
+
+
+@asynccontextmanager
+async def serving_webhook(
     environment: TelegramSettings,
     bot: Bot,
     handle: Handle,
+    *,
+    serve: Serve,
     accepting: Callable[[], bool] = lambda: True,
-) -> web.AppRunner:
-    """Listen for Telegram's deliveries, then set the webhook; the runner, to clean up. While
-    the worker shuts down it answers 503, and Telegram delivers the update again later (to
-    another worker behind a load balancer, or to this one's successor)."""
+) -> AsyncIterator[None]:
+    """Listen for Telegram's deliveries on the worker's HTTP way in, then set the webhook.
+    While the worker shuts down the route answers 503, and Telegram delivers the update again
+    later (to another worker behind a load balancer, or to this one's successor)."""
     secret = environment.secret
 
     async def delivered(request: web.Request) -> web.Response:
@@ -143,8 +153,6 @@ async def serve_webhook(
         if not hmac.compare_digest(given.encode(), secret.encode()):
             log.warning("Telegram webhook: refused a delivery without the secret token")
             return web.Response(status=401)
-        if not accepting():
-            return web.Response(status=503)
         try:
             update = Update.model_validate(await request.json(), context={"bot": bot})
         except (ValueError, ValidationError) as error:  # Telegram would send it again for good
@@ -153,19 +161,12 @@ async def serve_webhook(
         await handle(update)
         return web.Response()
 
-    app = web.Application()
-    app.router.add_post(environment.webhook_path, delivered)
-    runner = web.AppRunner(app, handle_signals=False)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, "0.0.0.0", environment.webhook_port).start()
+    route = Route("POST", environment.webhook_path, delivered, accepting=accepting)
+    async with serve(environment.webhook_port, [route]):
         assert environment.webhook_url is not None
         await bot.set_webhook(
             url=environment.webhook_url,
             secret_token=secret,
             allowed_updates=list(ALLOWED_UPDATES),
         )
-    except BaseException:
-        await runner.cleanup()
-        raise
-    return runner
+        yield

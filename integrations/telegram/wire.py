@@ -2,9 +2,9 @@
 ``TELEGRAM_API_BASE_URL``, each call written as the method's parameters with its name under
 ``"method"`` (the payloads the presenter makes, and ``citebot ask --json`` prints).
 
-Every message write (a send or an edit) takes its slot in the chat's pace first
-(:class:`~integrations.telegram.pace.TelegramBudget`). A 429 is counted and its
-``retry_after`` kept for the chat; a write that must land waits it out and goes again, one that
+Every message write (a send or an edit) takes its slot in the chat's pace first (the core's
+write budget, :mod:`integrations.telegram.pace`). A 429 is counted and its ``retry_after``
+holds the chat's window; a write that must land waits it out and goes again, one that
 can be skipped is dropped (:class:`Skipped`), its text carried by the next. "Message is not
 modified" is success: the message already shows it. What Telegram refuses for the way a
 message is written (:func:`refused_for_form`) is for the sink to send again plainer. Errors
@@ -25,9 +25,10 @@ from aiogram import methods as bot_methods
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest, TelegramRetryAfter
 from aiogram.methods.base import TelegramMethod
 
+from bot.adapter import WriteBudget
 from bot.render.ports import Payload
 from integrations.telegram.markdown import plain
-from integrations.telegram.pace import TelegramBudget
+from integrations.telegram.pace import pace_limits, waited_for, windows
 from integrations.telegram.place import Chat
 
 __all__ = [
@@ -100,11 +101,11 @@ class TelegramApi:
         self,
         bot: Bot,
         *,
-        budget: TelegramBudget | None = None,
+        budget: WriteBudget | None = None,
         on_429: Callable[[], None] = lambda: None,
     ) -> None:
         self.bot = bot
-        self.budget = budget or TelegramBudget()
+        self.budget = budget or WriteBudget(pace_limits())
         self._on_429 = on_429
 
     @property
@@ -125,13 +126,13 @@ class TelegramApi:
         for attempt in range(RETRIES + 1):
             if paced:
                 assert chat is not None
-                await self.budget.acquire(chat)
+                await self.budget.acquire(*windows(chat))
             try:
                 return await self.bot(method)
             except TelegramRetryAfter as error:
                 self._on_429()
                 if chat is not None:
-                    self.budget.pause(chat, error.retry_after)
+                    await self.budget.pause(waited_for(chat), error.retry_after)
                 if skippable:
                     raise Skipped(name) from error
                 if attempt == RETRIES:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
-from typing import Any
+from dataclasses import replace
 
 from bot.answer import Question
 from bot.inflight import InFlight, Orphan, Times, Whereabouts
@@ -26,13 +26,19 @@ class Sink:
     """Where an answer is, as a platform sink would say (the token is the secret); a write is
     only kept in ``written``."""
 
-    def __init__(self, **place: Any) -> None:
-        self.place = place
+    def __init__(self, conversation: str, *messages: str) -> None:
+        self.where = Whereabouts(
+            conversation=conversation,
+            messages=messages,
+            shown=bool(messages),
+            secret="interaction-token",
+            secret_ttl=60,
+        )
         self.written: list[Sequence[Payload]] = []
         self.edited: list[tuple[int, Payload]] = []
 
     def whereabouts(self) -> Whereabouts:
-        return Whereabouts(place=dict(self.place), secret="interaction-token", secret_ttl=60)
+        return self.where
 
     async def show(self, messages: Sequence[Payload], *, final: bool) -> None:
         self.written.append(messages)
@@ -67,7 +73,7 @@ def question(platform: str = "slack") -> Question:
 async def test_a_dead_workers_answer_is_closed_once_with_where_it_last_was(
     coordinations: Callable[[], Coordination],
 ) -> None:
-    sink = Sink(channel="C1", messages=["1.1"])
+    sink = Sink("C1", "1.1")
     closers = [Closer(), Closer()]
     async with AsyncExitStack() as live:
         for closer in closers:
@@ -77,7 +83,8 @@ async def test_a_dead_workers_answer_is_closed_once_with_where_it_last_was(
         async with dying:
             answer = dying.track(question(), sink)
             watched = await answer.__aenter__()  # the answer starts, and never finishes
-            sink.place["messages"] = ["1.1", "1.2"]  # it rolled over into a second message
+            # it rolled over into a second message
+            sink.where = replace(sink.where, messages=("1.1", "1.2"))
             await watched.show(({"text": "the second message"},), final=False)
             await asyncio.sleep(FAST.beat / 2)  # less than a beat: the write told the tracker
         # the worker is gone: nothing beats for its answer any more
@@ -90,8 +97,10 @@ async def test_a_dead_workers_answer_is_closed_once_with_where_it_last_was(
     assert sum(len(closer.closed) for closer in closers) == 1
     assert orphan.platform == "slack"
     assert orphan.language == "fr"
-    assert orphan.place == {"channel": "C1", "messages": ["1.1", "1.2"]}
-    assert orphan.secret == "interaction-token"
+    assert orphan.where == Whereabouts(
+        conversation="C1", messages=("1.1", "1.2"), shown=True, secret="interaction-token"
+    )
+    assert orphan.where.secret == "interaction-token"
     assert "interaction-token" not in repr(orphan)
 
 
@@ -104,7 +113,7 @@ async def test_answers_that_beat_or_finish_are_never_closed(
         watcher.closing("slack", closer),
         InFlight(coordinations(), times=FAST) as worker,
     ):
-        async with worker.track(question(), Sink(channel="C1")):
+        async with worker.track(question(), Sink("C1")):
             assert worker.answers == 1
             await asyncio.sleep(FAST.ttl * 2)  # long past the deadline, beating all along
         assert worker.answers == 0
@@ -119,20 +128,20 @@ async def test_an_orphan_waits_for_a_worker_that_runs_its_platform(
     async with InFlight(coordinations(), times=FAST) as slack_worker:
         async with slack_worker.closing("slack", slack):
             async with InFlight(coordinations(), times=FAST) as dying:
-                answer = dying.track(question("discord"), Sink(channel_id="42"))
+                answer = dying.track(question("discord"), Sink("42"))
                 await answer.__aenter__()  # never finishes
             await asyncio.sleep(FAST.ttl * 2)
         assert slack.closed == []
         async with slack_worker.closing("discord", discord):
             orphan = await discord.first()
-    assert orphan.place == {"channel_id": "42"}
+    assert orphan.where.conversation == "42"
 
 
 async def test_one_worker_alone_records_nothing() -> None:
     async with (
         shared_coordination("memory://") as coordination,
         InFlight(coordination) as alone,
-        alone.track(question(), Sink(channel="C1")),
+        alone.track(question(), Sink("C1")),
     ):
         assert alone.answers == 0
 
@@ -142,7 +151,7 @@ async def test_an_answer_goes_on_while_redis_is_down() -> None:
     only unrecorded."""
     unreachable = open_coordination(f"redis://127.0.0.1:{free_port()}/0")
     assert unreachable is not None
-    sink = Sink(channel="C1")
+    sink = Sink("C1")
     async with (
         InFlight(unreachable, times=FAST) as alone,
         alone.track(question(), sink) as watched,
@@ -157,7 +166,7 @@ async def test_a_tracked_answer_still_edits_its_cards_with_their_quote_checks(
     coordinations: Callable[[], Coordination],
 ) -> None:
     """Workers on Redis track every answer; the cards' verdicts still reach the platform."""
-    sink = Sink(channel="C1", messages=["1.1"])
+    sink = Sink("C1", "1.1")
     worker = InFlight(coordinations(), times=FAST)
     async with worker, worker.track(question(), sink) as watched:
         await watched.edit_thread(0, {"text": "✓ Quote found on the page"})

@@ -115,3 +115,16 @@ def test_a_window_adopted_empty_is_swept_like_any_other() -> None:
     assert budget.delay("chat.update") == 0
     budget.reserve("chat.postMessage")
     assert budget.keys == 1
+
+
+def test_a_slot_can_be_taken_no_sooner_than_another_windows() -> None:
+    """A write counted in a group's minute and its chat's second takes one time in both: the
+    minute's slot is the second's, not the earlier one the minute alone would give."""
+    clock = FakeClock()
+    minute = RateBudget(calls=20, per_seconds=60, clock=clock)
+    second = RateBudget(calls=1, per_seconds=1, clock=clock)
+    second.reserve("chat")
+    at = max(minute.next_at("group"), second.next_at("chat"))
+    assert at == clock.now + 1
+    assert [minute.reserve("group", at=at), second.reserve("chat", at=at)] == [1, 1]
+    assert minute.delay("group") == 1  # the next write in the group queues behind it

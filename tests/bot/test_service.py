@@ -11,7 +11,8 @@ import pytest
 
 from bot.admission import Admission
 from bot.answer import Question
-from bot.ops.health import health_server
+from bot.ingress import Ingress
+from bot.ops.health import health_routes
 from bot.pacing import Pacer
 from bot.render.ports import Payload
 from bot.service import AnswerService, Limits
@@ -153,12 +154,10 @@ async def test_health_endpoints_say_alive_ready_and_count_answers(
     service: AnswerService, upstream: UpstreamSim
 ) -> None:
     ready = {"slack": asyncio.Event()}
-    ports: list[int] = []
+    routes = health_routes(service=service, ready=ready)
     async with (
-        health_server(
-            host="127.0.0.1", port=0, service=service, ready=ready, on_bound=ports.append
-        ),
-        httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}") as http,
+        Ingress(host="127.0.0.1").serving(0, routes) as port,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
     ):
         assert (await http.get("/healthz")).json() == {"status": "ok"}
         not_yet = await http.get("/readyz")

@@ -24,6 +24,7 @@ from bot.ops.metrics import Metrics
 from bot.service import AnswerService, Limits
 from bot.serving import answer_service
 from bot.state import open_state
+from bot.state.coordination import CoordinationDown
 from bot.state.failopen import FailOpenState
 from bot.upstream.client import AnswerClient
 from config import Settings, load_settings
@@ -148,9 +149,10 @@ async def test_the_workers_coordination_on_a_hung_redis_waits_state_timeout_seco
     it said)."""
     async with answer_service(hung_redis, answer_client) as service:
         assert service.coordination is not None
-        with pytest.raises(RedisTimeout):
+        with pytest.raises(CoordinationDown) as down:
             async with asyncio.timeout(1.5):  # the old 2 s would end here, as TimeoutError
                 await service.coordination.hold("reader", "this-worker", ttl=10)
+    assert isinstance(down.value.__cause__, RedisTimeout)  # mapped once, in the coordination
 
 
 async def test_a_locked_sqlite_file_costs_no_answer(

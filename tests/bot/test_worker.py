@@ -109,8 +109,10 @@ def worker_env(
 async def workers(
     count: int, sim: SlackSim, upstream: UpstreamSim, state_url: str | None, **extra: str
 ) -> AsyncIterator[list[Worker]]:
+    """``count`` worker processes, each its own ``METRICS_PORT`` (unless ``extra`` names one),
+    connected to Slack's Socket Mode (unless ``extra`` blanks the app token: HTTP mode)."""
     env = worker_env(sim, upstream, state_url, **extra)
-    ports = [free_port() for _ in range(count)]
+    ports = [int(extra.get("METRICS_PORT") or free_port()) for _ in range(count)]
     started = [
         Worker(
             await asyncio.create_subprocess_exec(
@@ -128,7 +130,8 @@ async def workers(
         for port in ports
     ]
     try:
-        await sim.wait_connections(count)
+        if env["SLACK_APP_TOKEN"]:
+            await sim.wait_connections(count)
         yield started
     finally:
         for worker in started:
@@ -214,3 +217,42 @@ async def test_sigterm_mid_answer_closes_it_with_a_note_and_exits_0(
     assert not shown.streaming  # nothing is left mid-stream
     assert [line["outcome"] for line in answer_lines(log)] == ["interrupted"]
     assert "STATE_URL=memory:// keeps settings" in log  # and says nothing will survive it
+
+
+async def test_slack_over_http_and_the_probes_share_one_port(
+    world: tuple[SlackSim, UpstreamSim],
+) -> None:
+    """``PORT`` and ``METRICS_PORT`` name one port: the worker's one HTTP way in serves Slack's
+    signed events and the probes on one site (two servers on one port could not both bind)."""
+    sim, upstream = world
+    port = free_port()
+    sim.http_target = (f"http://127.0.0.1:{port}/slack/events", "sim-secret")
+    one_port = {"SLACK_APP_TOKEN": "", "SLACK_SIGNING_SECRET": "sim-secret", "PORT": str(port)}
+    async with (
+        workers(1, sim, upstream, "memory://", METRICS_PORT=str(port), **one_port) as (worker,),
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
+    ):
+        deadline = time.monotonic() + 30
+        while not await _ready(http):  # the worker starts, then Slack's route is up
+            assert time.monotonic() < deadline, "the worker never said it was ready"
+            await asyncio.sleep(0.1)
+        delivery = await sim.mention("C1", "Over one port?")
+        await sim.wait_for(
+            lambda: any(m.blocks for m in sim.bot_replies("C1", delivery.ts)), within=20
+        )
+        assert (await http.get("/healthz")).json() == {"status": "ok"}
+        assert (await http.get("/slack/events")).status_code == 405  # Slack's route: POST only
+        assert (await http.get("/elsewhere")).status_code == 404
+        code, _, log = await worker.stop()
+    assert code == 0, log
+    answers = [m for m in sim.bot_replies("C1", delivery.ts) if not m.blocks]
+    assert [m.shown for m in answers] == [
+        "Hope is a theological virtue[¹](https://example.org/doc/1)."
+    ]
+
+
+async def _ready(http: httpx.AsyncClient) -> bool:
+    try:
+        return (await http.get("/readyz")).status_code == 200
+    except httpx.TransportError:
+        return False

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from config import SettingsError, load_settings
-from config.settings import HostPort
+from config.hosts import HostPort
 
 
 def test_defaults_follow_the_contract(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

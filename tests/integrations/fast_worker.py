@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 
 import bot.inflight
-import bot.state.shares
+import bot.shares
 import integrations.discord.shards
 
 SCALE = 0.2
@@ -23,8 +23,8 @@ IDENTIFY_SECONDS = 5.0 * SCALE
 
 
 def main() -> int:
-    real = bot.state.shares.Times()
-    bot.state.shares.TIMES = bot.state.shares.Times(
+    real = bot.shares.Times()
+    bot.shares.TIMES = bot.shares.Times(
         lease_ttl=real.lease_ttl * SCALE, tick=real.tick * SCALE, settle=2.0
     )
     integrations.discord.shards.IDENTIFY = integrations.discord.shards.Identify(

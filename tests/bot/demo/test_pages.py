@@ -8,7 +8,7 @@ from bot.demo import Corpus, quote_check_host, running_demo
 from bot.verify import Verdict
 from bot.verify.checker import QuoteChecker
 from bot.verify.fetch import FetchLimits
-from config.settings import HostPort
+from config.hosts import HostPort
 from tests.bot.demo.conftest import stream
 
 FAST = FetchLimits(host_spacing=0.0)

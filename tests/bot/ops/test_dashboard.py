@@ -13,7 +13,8 @@ import httpx
 import promql_parser
 
 from bot.admission import Admission
-from bot.ops.health import health_server
+from bot.ingress import Ingress
+from bot.ops.health import health_routes
 from bot.service import AnswerService
 from bot.state import open_state
 from bot.upstream.client import AnswerClient
@@ -57,10 +58,10 @@ def metrics_in(query: str) -> set[str]:
 
 async def exported(service: AnswerService) -> set[str]:
     """Every sample name the worker's ``/metrics`` can carry (each family's, by its type)."""
-    ports: list[int] = []
+    routes = health_routes(service=service, ready={})
     async with (
-        health_server(host="127.0.0.1", port=0, service=service, ready={}, on_bound=ports.append),
-        httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}") as http,
+        Ingress(host="127.0.0.1").serving(0, routes) as port,
+        httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http,
     ):
         text = (await http.get("/metrics")).text
     names = set()

@@ -61,14 +61,33 @@ async def test_a_window_is_shared_slot_by_slot(workers: Workers) -> None:
     """Three calls a minute between two workers: the fourth, from either, waits for the
     first to leave the window."""
     a, b = workers(), workers()
-    waits = [(await worker.reserve("chat.update", calls=3, window=60))[0] for worker in (a, b, a)]
+    minute = {"chat.update": (3, 60.0)}
+    waits = [(await worker.reserve(minute))[0] for worker in (a, b, a)]
     assert waits == [0, 0, 0]
-    wait, slots = await b.reserve("chat.update", calls=3, window=60)
+    wait, found = await b.reserve(minute)
+    slots = found["chat.update"]
     assert 59 < wait <= 60
     assert len(slots) == 4
     assert slots[-1] == wait
     (window,) = (await a.windows({"chat.update": 60})).values()
     assert window == pytest.approx(slots, abs=0.05)
+
+
+async def test_a_write_in_several_windows_takes_one_time_in_all(workers: Workers) -> None:
+    """A group's minute has room, its chat's second does not: the slot is the chat's, taken in
+    both, so the group's window counts the write when it goes (not when it was asked); a
+    pause the platform asked for (a 429's Retry-After) holds every worker's next slot."""
+    a, b = workers(), workers()
+    group, chat = ("group", (20, 60.0)), ("chat", (1, 1.0))
+    assert (await a.reserve(dict([group, chat])))[0] == 0
+    wait, found = await b.reserve(dict([group, chat]))
+    assert 0.9 < wait <= 1.0
+    assert found["group"][-1] == found["chat"][-1] == wait
+    await a.pause("chat", 5.0)
+    wait, _ = await b.reserve(dict([chat]))
+    assert 4.9 < wait <= 5.0
+    wait, _ = await a.reserve(dict([group]), not_before=2.0)
+    assert 1.9 < wait <= 2.0
 
 
 async def test_tallies_sum_the_other_live_workers(workers: Workers) -> None:

@@ -14,13 +14,13 @@ import discord
 import pytest
 from discord.http import HTTPClient, Route
 
-from bot.i18n.wording import Wording
-from bot.inflight import Orphan
+from bot.budgets import WriteBudget
 from integrations.discord.orphans import DiscordOrphans
 from integrations.discord.presenter import DiscordPresenter
-from integrations.discord.routes import InteractionToken, RouteBudgets
+from integrations.discord.routes import DISCORD_LIMITS, InteractionToken
 from integrations.discord.sink import DiscordAnswerSink
 from integrations.discord.wire import DiscordWire
+from tests.integrations.orphaned import close_left
 from tests.sim.discord import DiscordSim, SimInteraction
 
 HALF = {"content": "Hope is a theological virtue, and"}
@@ -67,7 +67,7 @@ async def deferred(
     )
     sink = DiscordAnswerSink(
         wire=DiscordWire(http),
-        budgets=RouteBudgets(),
+        budget=WriteBudget(DISCORD_LIMITS),
         channel_id=channel,
         ephemeral=private,
         can_thread=can_thread,
@@ -85,15 +85,9 @@ async def deferred(
 
 async def close(wire: DiscordWire, left: DiscordAnswerSink, language: str | None = None) -> None:
     """What another worker does with the dead worker's record."""
-    closer = DiscordOrphans(
-        wire=wire,
-        budgets=RouteBudgets(),
-        presenter=DiscordPresenter(),
-        wording_for=lambda lang: Wording(language=lang, platform="discord"),
-    )
-    where = left.whereabouts()
-    await closer(
-        Orphan(platform="discord", language=language, place=where.place, secret=where.secret)
+    hook = DiscordOrphans(wire=wire, budget=WriteBudget(DISCORD_LIMITS))
+    await close_left(
+        hook, DiscordPresenter(), platform="discord", where=left.whereabouts(), language=language
     )
 
 

@@ -12,7 +12,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import discord
 import pytest
 
-import bot.state.shares
+import bot.shares
 import integrations.discord.shards
 from bot.i18n.wording import Wording
 from bot.upstream.client import AnswerClient, RetryPolicy
@@ -30,9 +30,7 @@ WINDOW = 0.3
 
 @pytest.fixture
 async def sim(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[DiscordSim]:
-    monkeypatch.setattr(
-        bot.state.shares, "TIMES", bot.state.shares.Times(lease_ttl=2.0, tick=0.3, settle=0.3)
-    )
+    monkeypatch.setattr(bot.shares, "TIMES", bot.shares.Times(lease_ttl=2.0, tick=0.3, settle=0.3))
     monkeypatch.setattr(
         integrations.discord.shards, "IDENTIFY", integrations.discord.shards.Identify(WINDOW)
     )

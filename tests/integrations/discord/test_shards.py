@@ -12,8 +12,9 @@ import discord
 import pytest
 import yarl
 
+from bot.budgets import WriteBudget
+from bot.shares import FairShare, Times
 from bot.state.coordination import Coordination
-from bot.state.shares import Times
 from integrations.discord.shards import Identify, Shards
 from tests.integrations.discord.harness import running_harness
 from tests.patience import PATIENCE
@@ -100,16 +101,21 @@ async def test_a_newcomer_gets_its_share_and_a_stopping_worker_lets_go_at_once(
 ) -> None:
     accepting = {"first": True}
     first, second = Host(), Host()
-    plans = [
-        Shards(
-            coordination=coordinations(),
-            scope="bot",
-            accepting=lambda: accepting["first"],
+
+    def worker(accepting: Callable[[], bool] = lambda: True) -> Shards:
+        """A worker's plan, as ``run_discord`` makes it from the kit's share and budget."""
+        coordination = coordinations()
+        share = FairShare(
+            coordination=coordination,
+            group="discord:bot",
+            accepting=accepting,
             times=QUICK,
-            identify=AT_ONCE,
-        ),
-        Shards(coordination=coordinations(), scope="bot", times=QUICK, identify=AT_ONCE),
-    ]
+            what="shard",
+        )
+        identifies = WriteBudget({"identify": AT_ONCE.limit}, coordination=coordination)
+        return Shards(share=share, budget=identifies)
+
+    plans = [worker(lambda: accepting["first"]), worker()]
     leases = coordinations()
     names = [f"discord:bot:shard:{s}" for s in range(3)]
     assert await plans[0].agree(recommended=3, max_concurrency=3) == 3

@@ -13,11 +13,11 @@ import pytest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.i18n.wording import Wording
-from bot.inflight import Orphan
 from integrations.slack.orphans import SlackOrphans
 from integrations.slack.presenter import SlackPresenter
 from integrations.slack.sink import NativeStreams, SlackSink
-from integrations.slack.web import make_web_client
+from integrations.slack.wire import make_web_client
+from tests.integrations.orphaned import close_left
 from tests.sim.slack import SlackSim
 
 CHANNEL = "C0GENERAL"
@@ -50,12 +50,10 @@ def sink(sim: SlackSim, *, streams: bool = True) -> SlackSink:
 
 async def close(sim: SlackSim, left: SlackSink, language: str | None = None) -> None:
     """What another worker does with the dead worker's record."""
-    closer = SlackOrphans(
-        web=client(sim),
-        presenter=SlackPresenter(),
-        wording_for=lambda lang: Wording(language=lang, platform="slack"),
+    hook = SlackOrphans(web=client(sim))
+    await close_left(
+        hook, SlackPresenter(), platform="slack", where=left.whereabouts(), language=language
     )
-    await closer(Orphan(platform="slack", language=language, place=left.whereabouts().place))
 
 
 async def test_a_stream_left_open_is_stopped_with_the_note(
@@ -64,7 +62,7 @@ async def test_a_stream_left_open_is_stopped_with_the_note(
     left = sink(sim)
     await left.show((HALF,), final=False)
     await close(sim, left)
-    [answer] = sim.bot_replies(CHANNEL, left.whereabouts().place["thread_ts"])
+    [answer] = sim.bot_replies(CHANNEL, left.thread_ts)
     assert not answer.streaming
     assert answer.shown.startswith("Hope is a theological virtue, and")
     assert answer.shown.endswith(
@@ -78,7 +76,7 @@ async def test_a_posted_answer_gets_the_note_as_the_next_reply(
     left = sink(sim, streams=False)  # past the stream quota: posted and edited
     await left.show((HALF,), final=False)
     await close(sim, left, language="fr")
-    answer, note = sim.bot_replies(CHANNEL, left.whereabouts().place["thread_ts"])
+    answer, note = sim.bot_replies(CHANNEL, left.thread_ts)
     assert answer.shown == "Hope is a theological virtue, and"  # never edited: nothing hidden
     assert note.shown.startswith("La réponse a été interrompue")
     assert [c.method for c in sim.calls if c.method.startswith("chat.")] == [
@@ -91,7 +89,7 @@ async def test_before_any_text_the_thread_is_told_to_ask_again(
     sim: SlackSim,
 ) -> None:
     left = sink(sim)
-    thread = left.whereabouts().place["thread_ts"]
+    thread = left.thread_ts
     await close(sim, left)
     [note] = sim.bot_replies(CHANNEL, thread)
     assert note.shown == "citebot is restarting. Please ask again in a moment."
@@ -103,6 +101,6 @@ async def test_a_thinking_placeholder_is_replaced_by_the_note(sim: SlackSim) -> 
     left = sink(sim)
     await left.hold("citebot is thinking…")
     await close(sim, left, language="de")
-    [message] = sim.bot_replies(CHANNEL, left.whereabouts().place["thread_ts"])
+    [message] = sim.bot_replies(CHANNEL, left.thread_ts)
     assert message.shown == Wording("de", "slack").restarting()
     assert "thinking" not in message.shown

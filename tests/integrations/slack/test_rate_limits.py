@@ -11,7 +11,8 @@ from collections.abc import Awaitable
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from integrations.slack.web import SlackBudget
+from bot.budgets import WriteBudget
+from integrations.slack.wire import SLACK_LIMITS
 from tests.integrations.slack.conftest import slack_settings, worker_on
 from tests.sim.slack import SlackSim
 from tests.sim.slack.tiers import Tier
@@ -73,7 +74,7 @@ async def test_thirty_answers_at_once_in_one_channel_meet_no_429_and_lose_nothin
             upstream.queue(_long_answer(n))
         settings = slack_settings(sim, upstream, MAX_IN_FLIGHT="40")
         async with worker_on(
-            sim, upstream, settings, budget=SlackBudget(time_scale=SCALE)
+            sim, upstream, settings, budget=WriteBudget(SLACK_LIMITS, time_scale=SCALE)
         ) as world:
             asked = [
                 await sim.mention(CHANNEL, f"Question {n}?", user=f"U{n:04d}")

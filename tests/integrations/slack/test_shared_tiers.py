@@ -14,9 +14,10 @@ from uuid import uuid4
 import pytest
 from pydantic import SecretStr
 
+from bot.budgets import WriteBudget
 from bot.state.coordination import open_coordination, scope_of
 from bot.upstream.client import AnswerClient, RetryPolicy
-from integrations.slack.web import SlackBudget
+from integrations.slack.wire import SLACK_LIMITS
 from tests.integrations.slack.conftest import World, running_slack, slack_settings
 from tests.sim.slack import SlackSim
 from tests.sim.upstream import Pause, Stream, UpstreamSim, answer
@@ -55,13 +56,14 @@ async def test_three_workers_keep_every_tier_together(redis_url: str, shared: bo
                 coordination = open_coordination(redis_url, namespace=namespace)
                 assert coordination is not None
                 stack.push_async_callback(coordination.aclose)
-                budget = SlackBudget(
+                budget = WriteBudget(
+                    SLACK_LIMITS,
                     time_scale=SCALE,
                     # a window shrunk twentyfold keeps its margin in seconds: a call reserved
                     # in time may still land up to a second late on a loaded CI machine
                     margin=MARGIN,
                     coordination=coordination if shared else None,
-                    scope=scope_of(sim.bot_token),
+                    scope=f"slack:{scope_of(sim.bot_token)}",
                 )
                 await stack.enter_async_context(running_slack(settings, client, budget=budget))
             await sim.wait_connections(WORKERS)

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.budgets import WriteBudget
 from integrations.slack.sink import NativeStreams, SlackSink
-from integrations.slack.web import make_web_client
+from integrations.slack.wire import SLACK_LIMITS, make_web_client
 from tests.sim.slack import SlackSim
 
 CHANNEL = "C0GENERAL"
@@ -86,6 +87,9 @@ async def test_a_tier_2_429_falls_back_to_post_and_spaced_edits(
     sim: SlackSim, web: AsyncWebClient, asked: str
 ) -> None:
     sim.fail_next("chat.startStream", retry_after=30)
+    web = make_web_client(
+        token=sim.bot_token, base_url=sim.base_url, budget=WriteBudget(SLACK_LIMITS)
+    )
     streams = NativeStreams()
     sink = sink_for(web, asked, streams)
     for text in ("One", "One two", "One two three"):

@@ -12,7 +12,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 import pytest
 from pydantic import SecretStr
 
-import bot.state.shares
+import bot.shares
 from bot.i18n.wording import Wording
 from bot.render.text import clip
 from bot.upstream.client import AnswerClient, RetryPolicy
@@ -26,9 +26,7 @@ LINE = "Generated answers: for pastoral questions, speak to Fr. Anthony."
 
 @pytest.fixture(autouse=True)
 def quick_leases(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(
-        bot.state.shares, "TIMES", bot.state.shares.Times(lease_ttl=2.0, tick=0.3, settle=0.3)
-    )
+    monkeypatch.setattr(bot.shares, "TIMES", bot.shares.Times(lease_ttl=2.0, tick=0.3, settle=0.3))
 
 
 @asynccontextmanager

@@ -12,15 +12,15 @@ from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
-from bot.i18n.wording import Wording
-from bot.inflight import Orphan
+from bot.budgets import WriteBudget
 from integrations.telegram.orphans import TelegramOrphans
-from integrations.telegram.pace import TelegramBudget
+from integrations.telegram.pace import pace_limits
 from integrations.telegram.place import Chat, Place
 from integrations.telegram.presenter import TelegramPresenter
 from integrations.telegram.sink import TelegramSink
 from integrations.telegram.thread import Abilities
 from integrations.telegram.wire import TelegramApi
+from tests.integrations.orphaned import close_left
 from tests.integrations.telegram.world import QUICK
 from tests.sim.telegram import SimChat, TelegramSim
 
@@ -32,7 +32,7 @@ HALF = PRESENTER.answer_message("Hope is a <b>theological</b> virtue, and", feed
 async def api(tg: TelegramSim) -> AsyncIterator[TelegramApi]:
     session = AiohttpSession(api=TelegramAPIServer.from_base(tg.base_url))
     async with Bot(tg.token, session=session) as bot:
-        yield TelegramApi(bot, budget=TelegramBudget(pace=QUICK))
+        yield TelegramApi(bot, budget=WriteBudget(pace_limits(QUICK)))
 
 
 async def asked(tg: TelegramSim, *, group: bool) -> tuple[SimChat, int]:
@@ -56,12 +56,10 @@ def sink(api: TelegramApi, chat: SimChat, question: int) -> TelegramSink:
 
 async def close(api: TelegramApi, left: TelegramSink, language: str | None = None) -> None:
     """What another worker does with the dead worker's record."""
-    closer = TelegramOrphans(
-        api=api,
-        presenter=PRESENTER,
-        wording_for=lambda lang: Wording(language=lang, platform="telegram"),
+    hook = TelegramOrphans(api=api)
+    await close_left(
+        hook, PRESENTER, platform="telegram", where=left.whereabouts(), language=language
     )
-    await closer(Orphan(platform="telegram", language=language, place=left.whereabouts().place))
 
 
 async def test_a_draft_left_behind_becomes_a_message_with_the_note(

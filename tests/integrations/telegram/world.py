@@ -17,7 +17,7 @@ from bot.service import AnswerService
 from bot.serving import answer_service
 from bot.upstream.client import AnswerClient, RetryPolicy
 from config.settings import Settings, load_settings
-from integrations.telegram.pace import Pace, TelegramBudget
+from integrations.telegram.pace import Pace, pace_limits
 from integrations.telegram.platform import TELEGRAM
 from integrations.telegram.run import run_telegram
 from integrations.telegram.settings import TelegramSettings
@@ -158,7 +158,7 @@ async def running(
         kit = PlatformKit(
             service, TELEGRAM, environment=config.telegram, settings=config.settings, pacer=pacer
         )
-        budget = TelegramBudget(pace=pace, coordination=kit.coordination, scope="test")
+        budget = kit.write_budget(pace_limits(pace), token="test")
         options = {"poll_seconds": 1, "edit_interval": 0.05, "budget": budget, **options}
         stop, ready = asyncio.Event(), asyncio.Event()
         task = asyncio.create_task(run_telegram(kit, config.telegram, ready, stop=stop, **options))

@@ -21,7 +21,7 @@ from bot.service import AnswerService
 from integrations.slack.cards import FEEDBACK_ACTION
 from integrations.slack.presenter import SlackPresenter
 from integrations.slack.sink import SlackSink, vote_key
-from integrations.slack.web import make_web_client
+from integrations.slack.wire import make_web_client
 from tests.integrations.conformance.kit import Conformance, Inbound, Reply, Where, Wire
 from tests.integrations.formatter.reading import read
 from tests.integrations.slack.conftest import World, serving, slack_settings

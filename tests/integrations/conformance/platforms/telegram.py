@@ -17,10 +17,11 @@ from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
+from bot.budgets import WriteBudget
 from bot.i18n.wording import ENGLISH_LABELS
 from bot.render.ports import Payload
 from integrations.telegram.cards import FEEDBACK, SEPARATOR, parts_of
-from integrations.telegram.pace import TelegramBudget
+from integrations.telegram.pace import pace_limits
 from integrations.telegram.place import Chat, Place, answer_key
 from integrations.telegram.presenter import TelegramPresenter
 from integrations.telegram.sink import TelegramSink
@@ -86,7 +87,7 @@ async def on_simulator(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Wire]:
         session = AiohttpSession(api=TelegramAPIServer.from_base(tg.base_url))
         async with Bot(tg.token, session=session) as bot:
             sink = TelegramSink(
-                api=TelegramApi(bot, budget=TelegramBudget(pace=QUICK)),
+                api=TelegramApi(bot, budget=WriteBudget(pace_limits(QUICK))),
                 place=Place(Chat(group.id, group=True), question=asked.id),
                 abilities=Abilities(),
                 draft_id=16,

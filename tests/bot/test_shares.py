@@ -10,8 +10,8 @@ import asyncio
 import functools
 from collections.abc import Callable
 
+from bot.shares import FairShare, Times
 from bot.state.coordination import Coordination
-from bot.state.shares import FairShare, Times
 from tests.patience import PATIENCE
 
 QUICK = Times(lease_ttl=30.0, tick=0.05, settle=0.0)

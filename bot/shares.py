@@ -13,7 +13,8 @@ both get every interaction), Telegram's ``getUpdates`` reader (a second reader g
   so that the other workers leave them alone.
 
 With no :class:`~bot.state.coordination.Coordination` (``memory://`` or SQLite: one worker) the
-worker runs every resource. Redis failing keeps what is held: leases outlast a blip.
+worker runs every resource. Redis failing keeps what is held: leases outlast a blip. A count
+known only at start (Discord's shards) is agreed on (:meth:`FairShare.agree_count`).
 """
 
 from __future__ import annotations
@@ -26,10 +27,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from redis.exceptions import RedisError
-
 from bot.state.base import raise_if_cancelling
-from bot.state.coordination import Coordination
+from bot.state.coordination import Coordination, CoordinationDown
 
 __all__ = ["TIMES", "FairShare", "Holder", "Times"]
 
@@ -87,6 +86,7 @@ class FairShare:
         self._starting: dict[int, asyncio.Task[None]] = {}
         self._loop: asyncio.Task[None] | None = None
         self._stopped = False
+        self._agreed = False
 
     @property
     def times(self) -> Times:
@@ -97,6 +97,18 @@ class FairShare:
         """A key of this group in the coordination (``discord:SCOPE:shard:3``)."""
         return ":".join((self._group, *map(str, parts)))
 
+    async def agree_count(self, proposal: int) -> int:
+        """Settle :attr:`count` with the other workers: the first worker's proposal stands
+        while any worker proposes it again (every tick, here); ``proposal`` alone, or while
+        Redis fails."""
+        self.count = proposal
+        if self._c is not None:
+            with contextlib.suppress(CoordinationDown):
+                agreed = await self._c.agree(self.name("count"), str(proposal), ttl=self._ttl)
+                self.count = int(agreed)
+            self._agreed = True
+        return self.count
+
     async def start(self, holder: Holder) -> None:
         """Take this worker's first resources, then keep the share fair until :meth:`stop`."""
         if self._c is None or self.pinned:
@@ -106,12 +118,10 @@ class FairShare:
                     await self._c.hold(self.name(self._what, number), self._me, ttl=self._ttl)
                 await holder.start_resource(number)
         else:
-            try:
+            with contextlib.suppress(CoordinationDown):  # nothing held until Redis answers
                 await self._c.members(self.name("workers"), self._me, ttl=self._ttl)
                 await asyncio.sleep(self.times.settle)
                 await self._balance(holder)
-            except (RedisError, OSError) as error:  # nothing held until Redis answers
-                log.warning("%s leases unreachable: %s", self._group, type(error).__name__)
         if self._c is not None:
             self._loop = asyncio.create_task(self._run(holder), name=f"citebot-{self._what}s")
 
@@ -127,7 +137,7 @@ class FairShare:
         for number in sorted(self.held):
             await self._let_go(holder, number)
         if self._c is not None:
-            with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(CoordinationDown):
                 await self._c.leave(self.name("workers"), self._me)
 
     @property
@@ -141,11 +151,8 @@ class FairShare:
             if not self._accepting():  # shutting down: the others run them from now on
                 await self.stop(holder)
                 return
-            try:
+            with contextlib.suppress(CoordinationDown):  # keep them; leases outlast a blip
                 await self._balance(holder)
-            except (RedisError, OSError) as error:  # keep them; leases outlast a blip
-                raise_if_cancelling()
-                log.warning("%s leases unreachable: %s", self._group, type(error).__name__)
 
     async def _balance(self, holder: Holder) -> None:
         """Renew what is held, let go of what is over the fair share, take free resources."""
@@ -155,7 +162,8 @@ class FairShare:
                 await self._c.hold(self.name(self._what, number), self._me, ttl=self._ttl)
             return
         workers = await self._c.members(self.name("workers"), self._me, ttl=self._ttl)
-        await self.renewing()
+        if self._agreed:  # the agreed count lives while any worker proposes it again
+            await self._c.agree(self.name("count"), str(self.count), ttl=self._ttl)
         for number in sorted(self.held):
             if not await self._c.hold(self.name(self._what, number), self._me, ttl=self._ttl):
                 log.warning(
@@ -175,10 +183,6 @@ class FairShare:
             )
             await self._let_go(holder, number)
         await self._take(holder, preferred, target=target)
-
-    async def renewing(self) -> None:
-        """Called on every tick before the leases are renewed (Discord keeps its agreed shard
-        count alive here)."""
 
     async def _take(self, holder: Holder, candidates: Iterable[int], *, target: int) -> None:
         assert self._c is not None
@@ -210,5 +214,5 @@ class FairShare:
         await holder.stop_resource(number)
         self.held.discard(number)
         if leased and self._c is not None:
-            with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(CoordinationDown):
                 await self._c.release(self.name(self._what, number), self._me)
