@@ -68,6 +68,7 @@ class _PageChecks:
         finally:
             self._waiting -= 1
             if not self._waiting and self.task is not None:
+                self.open = False  # a check that comes before the cancel lands starts anew
                 self.task.cancel()
 
     def decide(self, verdicts: Iterable[tuple[str, Verdict]]) -> None:
