@@ -36,6 +36,7 @@ SUITES = (
     "answerlog",
     "memory",
     "matching",
+    "hostile",
 )
 """Module ``bench.bench_<suite>`` each, with ``measure() -> list[Result]``."""
 RESULTS = Path(__file__).with_name("results.json")

@@ -48,7 +48,7 @@ from typing import Any
 
 from bench.capacity_world import SIMS_CORE, Step, run_shutdown, run_step
 from bench.report import Result
-from bench.table import print_table, verdict
+from bench.table import print_results, print_table, verdict
 from bot.worker import event_loop_factory
 
 __all__ = ["draw_curve", "measure"]
@@ -266,19 +266,7 @@ def main() -> None:
         ["transport", "in flight", "p95", "flushes", "worker core", "sims core"],
         rows,
     )
-    print_table(
-        "capacity",
-        ["metric", "value", "baseline", "target"],
-        [
-            [
-                r.metric,
-                verdict(f"{r.value:g} {r.unit}", r.met),
-                f"{r.baseline:g} {r.unit} ({r.baseline_name})" if r.baseline is not None else "–",
-                r.target,
-            ]
-            for r in results
-        ],
-    )
+    print_results("capacity", results)
     draw_curve(results, CURVE)
 
 

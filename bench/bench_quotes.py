@@ -26,9 +26,11 @@ from bench.report import Result
 from bench.table import print_table, verdict
 from bot.verify import Verdict
 from bot.verify.checker import QuoteChecker
-from bot.verify.fetch import FetchLimits, Page
-from bot.verify.match import THRESHOLD, match, words
-from bot.verify.read import page_texts
+from bot.verify.fetch import FetchLimits
+from bot.verify.match import THRESHOLD, Text, match
+from bot.verify.page import Page
+from bot.verify.read import PageTexts
+from bot.verify.text import words
 
 DATA = Path(__file__).with_name("quotes")
 TARGET_PRECISION = 0.98
@@ -76,12 +78,12 @@ async def _verdicts(items: Sequence[dict[str, str]]) -> list[Verdict]:
 def _scores(items: Sequence[dict[str, str]], *, plain: bool = False) -> list[float]:
     """The matcher's score for each pair, read from the same pages without HTTP; ``plain``:
     the baseline, rapidfuzz's character ``partial_ratio`` on the same normalised words."""
-    texts: dict[str, tuple[str, ...]] = {}
+    texts: dict[str, tuple[Text, ...]] = {}
     for item in items:
         name = item["page"]
         if name not in texts:
             body = (DATA / "pages" / name).read_bytes()
-            texts[name] = page_texts(
+            read = PageTexts(
                 Page(
                     url=name,
                     content_type=_content_type(name),
@@ -90,9 +92,11 @@ def _scores(items: Sequence[dict[str, str]], *, plain: bool = False) -> list[flo
                     complete=True,
                 )
             )
+            main = read.main()
+            texts[name] = (read.whole(),) if main is None else (main, read.whole())
     if plain:
         return [
-            max(fuzz.partial_ratio(words(item["quote"]), words(t)) for t in texts[item["page"]])
+            max(fuzz.partial_ratio(words(item["quote"]), t.words) for t in texts[item["page"]])
             for item in items
         ]
     return [match(item["quote"], texts[item["page"]]).score for item in items]

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-__all__ = ["print_table", "verdict"]
+from bench.report import Result
+
+__all__ = ["print_results", "print_table", "verdict"]
 
 
 def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
@@ -24,3 +27,20 @@ def verdict(text: str, met: bool) -> str:
     """``text`` coloured by whether its target was met."""
     style = "green" if met else "red"
     return f"[{style}]{text}[/{style}]"
+
+
+def print_results(title: str, results: Sequence[Result]) -> None:
+    """One row a result: its value coloured by its target, its baseline, the target."""
+    print_table(
+        title,
+        ["metric", "value", "baseline", "target"],
+        [
+            [
+                escape(r.metric),
+                verdict(f"{r.value:g} {r.unit}", r.met),
+                f"{r.baseline:g} {r.unit} ({r.baseline_name})" if r.baseline is not None else "–",
+                r.target,
+            ]
+            for r in results
+        ],
+    )

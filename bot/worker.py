@@ -41,6 +41,7 @@ __all__ = [
     "configured_platforms",
     "event_loop_factory",
     "run_worker",
+    "settle_collector",
     "watchdog",
 ]
 
@@ -163,11 +164,16 @@ FULL_COLLECTION_EVERY = 100
 
 
 async def _freeze_when_ready(ready: Mapping[str, asyncio.Event]) -> None:
-    """Once every platform is up, the objects made while starting (modules, platform caches)
-    leave the collector's view, and full collections come a tenth as often: each walks every
-    object the answers in flight hold and pauses them all (~100 ms with 200 in flight, up to
-    five times in 10 s with 300: most of the p95 added latency there)."""
+    """Once every platform is up, :func:`settle_collector`."""
     await asyncio.gather(*(event.wait() for event in ready.values()))
+    settle_collector()
+
+
+def settle_collector() -> None:
+    """The objects made while starting (modules, platform caches) leave the collector's view,
+    and full collections come a tenth as often: each walks every object the answers in flight
+    hold and pauses them all (~100 ms with 200 in flight, up to five times in 10 s with 300:
+    most of the p95 added latency there)."""
     gc.collect()
     gc.freeze()
     young, middle, _ = gc.get_threshold()

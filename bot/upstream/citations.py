@@ -168,23 +168,27 @@ def openai_citations(annotations: Sequence[object]) -> tuple[Citation, ...]:
     """OpenAI's ``url_citation`` annotations, and OpenRouter's (the same shape, with the page's
     text in ``content``, which is search context rather than a quote). OpenRouter's web plugin
     gives every source a zero-width span at 0: not a footnote before the first word but a
-    source of the answer as a whole."""
+    source of the answer as a whole. One repeated (a gateway that sends them on every chunk, or
+    twice) is counted once: the same link, title and span make the same citation."""
     citations: list[Citation] = []
-    seen: list[Mapping[str, Any]] = []
+    seen: set[tuple[str | None, str | None, tuple[int, int] | None]] = set()
     for item in annotations:
         if not isinstance(item, Mapping) or item.get("type") != "url_citation":
             continue
         body = item.get("url_citation")
-        if not isinstance(body, Mapping) or body in seen:  # a gateway that repeats them
+        if not isinstance(body, Mapping):
             continue
-        seen.append(body)
         start, end = body.get("start_index"), body.get("end_index")
         span = (start, end) if isinstance(start, int) and isinstance(end, int) else None
+        url, title = safe_url(body.get("url")), _text(body.get("title"))
+        if (url, title, span) in seen:
+            continue
+        seen.add((url, title, span))
         citations.append(
             Citation(
                 number=len(citations) + 1,
-                title=_text(body.get("title")),
-                source_url=safe_url(body.get("url")),
+                title=title,
+                source_url=url,
                 provider="openai",
                 span=None if span == (0, 0) else span,
                 scope="answer" if span == (0, 0) else "footnote",
@@ -220,9 +224,10 @@ def groq_citations(results: Sequence[Mapping[str, Any]], text: str) -> tuple[Cit
     """Groq's compound models: the results of their web searches are sources consulted; one
     the answer links (``[words](url)`` or ``<url>``) is cited there, the link its span."""
     citations: list[Citation] = []
+    links = _links(text)
     for result in results:
         url = safe_url(result.get("url"))
-        span = _link_to(url, text) if url else None
+        span = links.get(url) if url else None
         citations.append(
             Citation(
                 number=len(citations) + 1,
@@ -238,8 +243,18 @@ def groq_citations(results: Sequence[Mapping[str, Any]], text: str) -> tuple[Cit
     return tuple(citations)
 
 
-def _link_to(url: str, text: str) -> tuple[int, int] | None:
-    """Where ``text`` first links ``url`` as a Markdown link or an autolink."""
-    escaped = re.escape(url)
-    link = re.search(rf"\[[^\]\n]*\]\(\s*<?{escaped}>?\s*\)|<{escaped}>", text)
-    return (link.start(), link.end()) if link else None
+def _links(text: str) -> dict[str, tuple[int, int]]:
+    """Where ``text`` first links each URL, as a Markdown link or an autolink: one pass over
+    the text, whatever the number of search results looked up in it."""
+    first: dict[str, tuple[int, int]] = {}
+    for link in _LINK.finditer(text):
+        first.setdefault(link["url"] or link["auto"], link.span())
+    return first
+
+
+_LINK = re.compile(
+    # A label holds no bracket and a URL no parenthesis but balanced pairs ("Foo_(bar)"): no
+    # run of "[" or "(" is scanned again from each of its characters.
+    r"\[[^\[\]\n]*\]\(\s*<?(?P<url>[^\s()<>]+(?:\([^\s()<>]*\)[^\s()<>]*)*)>?\s*\)"
+    r"|<(?P<auto>[^\s<>]+)>"
+)

@@ -2,11 +2,14 @@
 
 ``QuoteChecker.check(url, quote)`` never raises and never blocks the event loop: whatever
 happens, it returns a :class:`Verdict`. Verdicts are cached in the shared state per (URL,
-quote), so a popular source is fetched once across workers until the verdict lapses; checks of
-one page that overlap share one fetch. The answer flow starts the checks once the cards are
-posted (:mod:`bot.quote_checks`, on ``checks()``, which yields each verdict as it lands) in the
-checker's :meth:`~QuoteChecker.background`, which closing the checker ends; ``citebot ask``
-waits for them with a deadline.
+quote), so a popular source is fetched once across workers until the verdict lapses. Checks of
+one page that overlap share one fetch and one reading: the quotes asked for while the page is
+being fetched are all looked for when it is read, in a reader process
+(:mod:`bot.verify.pool`), never in this event loop. At most ``FetchLimits.concurrency`` pages
+are fetched or read at once; the checks past that wait their turn. The answer flow starts the
+checks once the cards are posted (:mod:`bot.quote_checks`, on ``checks()``, which yields each
+verdict as it lands) in the checker's :meth:`~QuoteChecker.background`, which closing the
+checker ends; ``citebot ask`` waits for them with a deadline.
 """
 
 from __future__ import annotations
@@ -16,17 +19,17 @@ import contextlib
 import hashlib
 import logging
 from collections.abc import AsyncGenerator, Coroutine, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Self
 
 from bot.state.ports import Cache
 from bot.verify.addresses import AllowList
-from bot.verify.fetch import Fetcher, FetchLimits, Unreadable
-from bot.verify.match import match, words
-from bot.verify.read import page_texts
+from bot.verify.fetch import Fetcher, FetchLimits
+from bot.verify.page import Unreadable
+from bot.verify.pool import ReaderPool, ReadLimits
+from bot.verify.text import words
 from bot.verify.verdict import Verdict
 
-__all__ = ["CACHE_VERSION", "TTL", "QuoteChecker"]
+__all__ = ["CACHE_VERSION", "MAX_QUOTE_CHARS", "TTL", "QuoteChecker"]
 
 log = logging.getLogger(__name__)
 
@@ -36,19 +39,42 @@ TTL = {Verdict.FOUND: 24 * 3600.0, Verdict.NOT_FOUND: 24 * 3600.0, Verdict.UNREA
 page that could not be read (often a passing failure)."""
 CACHE_VERSION = "v1"
 """Part of every cache key: bump it when the matching changes, so old verdicts are not reused."""
-MIN_WORDS = 30
-"""A page with fewer words than this that lacks the quote is taken as unread (a page built by
-script, an interstitial), not as proof the quote is not there."""
+MAX_QUOTE_CHARS = 2_000
+"""A longer quote is not checked (``unreadable``): matching costs grow with the square of a
+quote's length, and a card's quote is a passage, not a chapter."""
 
 Pair = tuple[str | None, str]
 
 
-@dataclass(frozen=True, slots=True)
-class _Read:
-    """A page's texts, best first (main text, then all of it), and whether it was read whole."""
+class _PageChecks:
+    """The checks of one page that overlap: one fetch, then one reading for all their quotes."""
 
-    texts: tuple[str, ...]
-    complete: bool
+    def __init__(self) -> None:
+        self.open = True
+        """Quotes may still join: the page is not fetched yet."""
+        self.quotes: dict[str, asyncio.Future[Verdict]] = {}
+        self.task: asyncio.Task[None] | None = None
+        self._waiting = 0
+
+    async def verdict(self, quote: str) -> Verdict:
+        """``quote``'s verdict once the page is read; the last check to stop waiting ends the
+        page's fetch or reading (and its reader)."""
+        future = self.quotes.get(quote)
+        if future is None:
+            future = self.quotes[quote] = asyncio.get_running_loop().create_future()
+        self._waiting += 1
+        try:
+            return await asyncio.shield(future)
+        finally:
+            self._waiting -= 1
+            if not self._waiting and self.task is not None:
+                self.open = False  # a check that comes before the cancel lands starts anew
+                self.task.cancel()
+
+    def decide(self, verdicts: Iterable[tuple[str, Verdict]]) -> None:
+        for quote, verdict in verdicts:
+            if not self.quotes[quote].done():
+                self.quotes[quote].set_result(verdict)
 
 
 class QuoteChecker:
@@ -60,12 +86,15 @@ class QuoteChecker:
         cache: Cache | None = None,
         allow_hosts: Iterable[tuple[str, int | None]] = (),
         limits: FetchLimits | None = None,
+        reading: ReadLimits | None = None,
     ) -> None:
         """``cache`` is the shared state (None: no caching); ``allow_hosts`` the
         ``QUOTE_CHECK_ALLOW_HOSTS`` entries, plus the demo's own address when it runs."""
         self._cache = cache
         self._fetcher = Fetcher(allow=AllowList(allow_hosts), limits=limits)
-        self._pages: dict[str, asyncio.Task[_Read]] = {}
+        self._readers = ReaderPool(reading)
+        self._slots = asyncio.Semaphore(self._fetcher.limits.concurrency)
+        self._pages: dict[str, _PageChecks] = {}
         self._background: set[asyncio.Task[object]] = set()
 
     async def __aenter__(self) -> Self:
@@ -75,10 +104,13 @@ class QuoteChecker:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Cancel the checks still running (their cards stay as they are) and close."""
-        for task in (*self._background, *self._pages.values()):
+        """Cancel the checks still running (their cards stay as they are), end the readers and
+        close."""
+        pages = [page.task for page in self._pages.values() if page.task is not None]
+        for task in (*self._background, *pages):
             task.cancel()
-        await asyncio.gather(*self._background, *self._pages.values(), return_exceptions=True)
+        await asyncio.gather(*self._background, *pages, return_exceptions=True)
+        await self._readers.aclose()
         await self._fetcher.aclose()
 
     def background(self, work: Coroutine[Any, Any, object]) -> None:
@@ -89,8 +121,11 @@ class QuoteChecker:
         task.add_done_callback(self._background.discard)
 
     async def check(self, url: str | None, quote: str) -> Verdict:
-        """Whether ``quote`` is on the page at ``url``; no URL or no quote is ``unreadable``."""
-        if not url or not url.lower().startswith(("http://", "https://")) or not words(quote):
+        """Whether ``quote`` is on the page at ``url``; no URL, no quote or a quote longer than
+        :data:`MAX_QUOTE_CHARS` is ``unreadable``."""
+        if not url or not url.lower().startswith(("http://", "https://")):
+            return Verdict.UNREADABLE
+        if len(quote) > MAX_QUOTE_CHARS or not words(quote):
             return Verdict.UNREADABLE
         key = _key(url, quote)
         cached = await self._cached(key)
@@ -137,34 +172,32 @@ class QuoteChecker:
         return verdicts
 
     async def _verdict(self, url: str, quote: str) -> Verdict:
+        """Join the checks of ``url`` still waiting for its fetch, or start them."""
+        page = self._pages.get(url)
+        if page is None or not page.open:
+            page = self._pages[url] = _PageChecks()
+            page.task = asyncio.create_task(self._check_page(url, page))
+        return await page.verdict(quote)
+
+    async def _check_page(self, url: str, page: _PageChecks) -> None:
         try:
-            read = await self._text_of(url)
+            async with self._slots:
+                try:
+                    fetched = await self._fetcher.fetch(url)
+                finally:
+                    page.open = False
+                quotes = tuple(page.quotes)
+                verdicts = await self._readers.judge(fetched, quotes)
+            page.decide(zip(quotes, verdicts, strict=True))
         except Unreadable as why:
             log.info("quote check: page unreadable: %s", why)
-            return Verdict.UNREADABLE
-        if (await asyncio.to_thread(match, quote, read.texts)).found:
-            return Verdict.FOUND
-        if not read.complete or len(read.texts[-1].split()) < MIN_WORDS:
-            # What was read lacks the quote, but the rest (past the size cap) or a page built
-            # by script might hold it: that is not knowing, not "not found".
-            return Verdict.UNREADABLE
-        return Verdict.NOT_FOUND
-
-    async def _text_of(self, url: str) -> _Read:
-        """The page's texts, fetched once for the checks that overlap."""
-        task = self._pages.get(url)
-        if task is None:
-            task = asyncio.create_task(self._read(url))
-            self._pages[url] = task
-            task.add_done_callback(lambda _: self._pages.pop(url, None))
-        return await asyncio.shield(task)
-
-    async def _read(self, url: str) -> _Read:
-        page = await self._fetcher.fetch(url)
-        texts = await asyncio.to_thread(page_texts, page)
-        if not texts:
-            raise Unreadable("no text on the page")
-        return _Read(texts, page.complete)
+        except Exception:
+            log.exception("quote check failed unexpectedly")
+        finally:
+            page.open = False
+            if self._pages.get(url) is page:
+                del self._pages[url]
+            page.decide((quote, Verdict.UNREADABLE) for quote in page.quotes)
 
     async def _cached(self, key: str) -> Verdict | None:
         if self._cache is None:

@@ -1,9 +1,11 @@
 """Fetching a cited page safely: the only network access quote checking has.
 
 Every hop (the page, each redirect, robots.txt) is checked the same way: ``http``/``https``
-only, no credentials in the URL, an IP literal judged like a resolved address, and every name
-resolved through :class:`~bot.verify.addresses.GuardedResolver`, which is also what the client
-connects through. Bodies are capped in bytes, the whole fetch in time, redirects in number.
+only, no credentials in the URL, a host written as a number taken only as four decimal numbers
+and judged like a resolved address, and every name resolved through
+:class:`~bot.verify.addresses.GuardedResolver`, which is also what the client connects through.
+Bodies are capped in bytes (a page's markup more tightly than a PDF, which is read whole or not
+at all), the whole fetch in time, redirects in number.
 
 aiohttp rather than httpx: its resolver is a public hook, so the address checked is the
 address connected to; httpx has no such hook short of replacing its transport's pool.
@@ -12,17 +14,23 @@ address connected to; httpx has no such hook short of replacing its transport's 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 from dataclasses import dataclass
 
 import aiohttp
 from yarl import URL
 
-from bot.verify.addresses import AllowList, GuardedResolver, RefusedAddress, refusal
+from bot.verify.addresses import (
+    AllowList,
+    GuardedResolver,
+    RefusedAddress,
+    literal_address,
+    refusal,
+)
 from bot.verify.manners import AGENT, HostGate, Robots
+from bot.verify.page import Page, Unreadable
 
-__all__ = ["USER_AGENT", "FetchLimits", "Fetcher", "Page", "Unreadable"]
+__all__ = ["USER_AGENT", "FetchLimits", "Fetcher"]
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +48,10 @@ class FetchLimits:
     """The caps on one worker's fetching; the defaults are the service's."""
 
     max_bytes: int = 8 * 1024 * 1024
-    """A body past this is cut there (``Page.complete`` False)."""
+    """A body past this is cut there (``Page.complete`` False); a cut PDF is unreadable."""
+    max_text_bytes: int = 2 * 1024 * 1024
+    """An HTML or text body past this is cut there: what a reader parses (docs/decisions.md,
+    "Quote checks out of the event loop": four times the largest vatican.va document seen)."""
     seconds: float = 10.0
     """For one page: waiting for its host's turn, robots.txt, redirects and body included."""
     connect_seconds: float = 5.0
@@ -48,22 +59,7 @@ class FetchLimits:
     host_spacing: float = 0.5
     """Seconds between the end of one request to a host and the start of the next."""
     concurrency: int = 8
-    """Pages one worker fetches at once."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Page:
-    """A fetched body; ``complete`` is False when it was cut at ``FetchLimits.max_bytes``."""
-
-    url: str
-    content_type: str
-    charset: str | None
-    body: bytes
-    complete: bool
-
-
-class Unreadable(Exception):
-    """The page could not be read; ``str()`` says why and names at most the host."""
+    """Pages one worker fetches and reads at once (``QuoteChecker``)."""
 
 
 class Fetcher:
@@ -79,18 +75,16 @@ class Fetcher:
         self.limits = limits or FetchLimits()
         self._allow = allow or AllowList()
         self._session: aiohttp.ClientSession | None = None
-        self._slots = asyncio.Semaphore(self.limits.concurrency)
         self._gate = HostGate(self.limits.host_spacing)
         self._robots = Robots(self._robots_txt)
 
     async def fetch(self, url: str) -> Page:
         """The page at ``url``; :class:`Unreadable` when it may not or cannot be read."""
-        async with self._slots:
-            try:
-                async with asyncio.timeout(self.limits.seconds):
-                    hop = await self._follow(url, max_bytes=self.limits.max_bytes, robots=True)
-            except TimeoutError:
-                raise Unreadable(f"no answer within {self.limits.seconds:g} s") from None
+        try:
+            async with asyncio.timeout(self.limits.seconds):
+                hop = await self._follow(url, max_bytes=self.limits.max_bytes, robots=True)
+        except TimeoutError:
+            raise Unreadable(f"no answer within {self.limits.seconds:g} s") from None
         assert hop.page is not None  # _follow returns a page, not a redirect
         return hop.page
 
@@ -147,8 +141,10 @@ class Fetcher:
         if target.user is not None or target.password is not None:
             raise Unreadable(f"a URL with credentials for {target.host} is not fetched")
         try:
-            literal = ipaddress.ip_address(target.host)
-        except ValueError:
+            literal = literal_address(target.host)
+        except RefusedAddress as why:
+            raise Unreadable(str(why)) from None
+        if literal is None:
             return target.with_fragment(None)
         reason = refusal(literal)
         if reason and not self._allow.allows(target.host, target.port or 0):
@@ -165,6 +161,8 @@ class Fetcher:
                     raise Unreadable(f"{target.host} answered HTTP {response.status}")
                 if not any_status and response.content_type not in READABLE:
                     raise Unreadable(f"{target.host} sent {response.content_type}, not a page")
+                if response.content_type != "application/pdf":
+                    max_bytes = min(max_bytes, self.limits.max_text_bytes)
                 body, complete = await _read(response, max_bytes)
                 page = Page(
                     url=str(target),
@@ -192,11 +190,15 @@ class _Hop:
 
 
 async def _read(response: aiohttp.ClientResponse, max_bytes: int) -> tuple[bytes, bool]:
+    """The body up to ``max_bytes``, and whether that was all of it (joined once: no copy of
+    a cut page is kept beside it)."""
     chunks: list[bytes] = []
     size = 0
     async for chunk in response.content.iter_chunked(_CHUNK):
+        room = max_bytes - size
+        if len(chunk) > room:
+            chunks.append(chunk[:room])
+            return b"".join(chunks), False
         chunks.append(chunk)
         size += len(chunk)
-        if size > max_bytes:
-            return b"".join(chunks)[:max_bytes], False
     return b"".join(chunks), True

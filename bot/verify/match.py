@@ -4,56 +4,33 @@ Both sides go through the same normalisation, so a quote copied with curly quote
 or an entity still matches the page it came from. What is compared at the end is the words:
 letters and digits in order, case folded, so Markdown the upstream kept (``**``, backticks,
 ``[text](url)``) and punctuation differences do not matter, while a changed, dropped or added
-word does. Fuzzy alignment (rapidfuzz) then forgives the rest of extraction's noise up to
-:data:`THRESHOLD`, measured on ``bench/quotes`` (``python -m bench quotes``; docs/decisions.md).
+word does (:mod:`bot.verify.text`). Fuzzy alignment (rapidfuzz) then forgives the rest of
+extraction's noise up to :data:`THRESHOLD`, measured on ``bench/quotes`` (``python -m bench
+quotes``; docs/decisions.md). This is CPU work on a whole page: it runs in a reader process.
 """
 
 from __future__ import annotations
 
-import html
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
-__all__ = ["THRESHOLD", "Match", "match", "normalise", "words"]
+from bot.verify.text import normalise, words
+
+__all__ = ["THRESHOLD", "Match", "Text", "match"]
 
 THRESHOLD = 99.0
 """The lowest score (0-100) taken as "found"; measured by bench/bench_quotes.py (decisions.md)."""
 MIN_FRAGMENT_WORDS = 3
 """Pieces of a quote cut by an ellipsis shorter than this are not checked on their own."""
 
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff\u180e"), None)
-_QUOTES = str.maketrans(
-    {
-        **dict.fromkeys("‘’‚‛′‹›`´", "'"),
-        **dict.fromkeys("“”„‟″«»", '"'),
-        **dict.fromkeys("‐‑‒–—―−⁃﹘﹣－", "-"),
-    }
-)
-_SPACE = re.compile(r"\s+")
-_MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
-_FOOTNOTE = re.compile(r"\[\^?\d{1,3}\]")
-_NOT_WORD = re.compile(r"[\W_]+")
 _REFERENCE = re.compile(r"\d{1,4}")
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[…\]|\.\s?\.\s?\.|…)\s*")
-
-
-def normalise(text: str) -> str:
-    """Entities decoded, NFKC (ligatures, full-width forms, no-break spaces), invisible
-    characters dropped, one kind of quotation mark and dash, single spaces."""
-    text = unicodedata.normalize("NFKC", html.unescape(text)).translate(_INVISIBLE)
-    return _SPACE.sub(" ", text.translate(_QUOTES)).strip()
-
-
-def words(text: str) -> str:
-    """The normalised text's words, case folded, one space apart: what a match compares."""
-    text = _FOOTNOTE.sub(" ", _MD_LINK.sub(r"\1", normalise(text)))
-    return _NOT_WORD.sub(" ", text.casefold()).strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +45,24 @@ class Match:
         return self.score >= THRESHOLD
 
 
-def match(quote: str, pages: Sequence[str]) -> Match:
-    """The best match of ``quote`` in any of ``pages`` (a page's main text, then its whole)."""
+@dataclass(frozen=True)
+class Text:
+    """A page's text, normalised once for all the quotes checked on it (no slots: the cached
+    forms live in the instance's dict)."""
+
+    source: str
+
+    @cached_property
+    def normalised(self) -> str:
+        return normalise(self.source)
+
+    @cached_property
+    def words(self) -> str:
+        return words(self.source)
+
+
+def match(quote: str, pages: Sequence[Text]) -> Match:
+    """The best match of ``quote`` in any of ``pages`` (a page's texts)."""
     best = Match(0.0, "none")
     for page in pages:
         found = _match_one(quote, page)
@@ -80,12 +73,12 @@ def match(quote: str, pages: Sequence[str]) -> Match:
     return best
 
 
-def _match_one(quote: str, page: str) -> Match:
-    if not page:
+def _match_one(quote: str, page: Text) -> Match:
+    if not page.source:
         return Match(0.0, "none")
-    if normalise(quote) in normalise(page):
+    if normalise(quote) in page.normalised:
         return Match(100.0, "exact")
-    page_words = words(page)
+    page_words = page.words
     pieces = [words(piece) for piece in _ELLIPSIS.split(normalise(quote))]
     pieces = [p for p in pieces if p.count(" ") + 1 >= MIN_FRAGMENT_WORDS] or [words(quote)]
     if all(f" {piece} " in f" {page_words} " for piece in pieces):

@@ -10,7 +10,7 @@ from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
 from bot.upstream.events import AnswerDone, TextDelta, Turn
 from tests.sim.upstream import UpstreamSim, chunk
 
-__all__ = ["collect", "delta", "impatient"]
+__all__ = ["annotation", "collect", "delta", "impatient"]
 
 
 async def collect(
@@ -32,6 +32,19 @@ def delta(finish_reason: str | None = None, **fields: object) -> dict[str, Any]:
     return {
         **chunk(),
         "choices": [{"index": 0, "delta": fields, "finish_reason": finish_reason}],
+    }
+
+
+def annotation(n: int) -> dict[str, Any]:
+    """OpenAI's ``url_citation`` annotation of page ``n`` over the answer's first word."""
+    return {
+        "type": "url_citation",
+        "url_citation": {
+            "url": f"https://example.org/{n}",
+            "title": f"Page {n}",
+            "start_index": 0,
+            "end_index": 6,
+        },
     }
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import itertools
+import logging
+import zlib
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -135,6 +137,93 @@ async def test_a_url_with_credentials_is_not_fetched(site: Site, checker: QuoteC
 )
 def test_which_addresses_are_refused(address: str, reason: str | None) -> None:
     assert refusal(ipaddress.ip_address(address)) == reason
+
+
+NUMBERS = [
+    "2130706433",  # decimal
+    "017700000001",  # octal
+    "0x7f000001",  # hexadecimal
+    "0177.0.0.1",  # an octal part
+    "0x7f.1",  # hexadecimal and short
+    "0x7F.0.0.1",
+    "127.1",  # short: the last part fills the rest
+    "127.0.1",
+    "0177.1",
+    "127.000.000.001",  # leading zeros
+    "127.0.0.01",
+    "000.0.0.0",  # 0.0.0.0 reaches this machine too
+    "127.0.0.0x1",  # mixed
+    "127.0.0.1.",  # a trailing dot
+    "1.2.3.4.5",
+]
+
+
+@pytest.mark.parametrize("host", NUMBERS)
+async def test_a_host_written_as_another_number_is_refused_before_any_connection(
+    site: Site, caplog: pytest.LogCaptureFixture, host: str
+) -> None:
+    """Loopback is allowed here, so only the form is refused, by citebot itself: the C
+    library and browsers read each of these as an address, and aiohttp before 3.14.1
+    connected to them without asking the resolver."""
+    site.html("/prayer", ARTICLE)
+    async with QuoteChecker(allow_hosts=[("127.0.0.1", None)], limits=FAST) as checker:
+        with caplog.at_level(logging.INFO, logger="bot.verify.checker"):
+            assert await checker.check(f"http://{host}:{site.port}/prayer", QUOTE) is (
+                Verdict.UNREADABLE
+            )
+    assert site.requests == []
+    assert f"{host.lower()} is an address not written as four decimal numbers" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[::127.0.0.1]", "[::1]", "[0:0:0:0:0:ffff:7f00:1]"],
+)
+async def test_ipv6_forms_of_loopback_are_refused(site: Site, host: str) -> None:
+    """IPv4-mapped and -compatible forms are judged by the IPv4 address they carry."""
+    site.html("/prayer", ARTICLE)
+    async with QuoteChecker(allow_hosts=[("127.0.0.1", None)], limits=FAST) as checker:
+        url = f"http://{host}:{site.port}/prayer"
+        assert await checker.check(url, QUOTE) is Verdict.UNREADABLE
+    assert site.requests == []
+
+
+async def test_a_redirect_to_a_host_written_as_a_number_is_refused(
+    site: Site, open_site: Callable[[], Awaitable[Site]]
+) -> None:
+    inside = await open_site()
+    inside.html("/admin", ARTICLE)
+    site.routes["/prayer"] = redirect(f"http://2130706433:{inside.port}/admin")
+    async with QuoteChecker(allow_hosts=[("127.0.0.1", None)], limits=FAST) as checker:
+        assert await checker.check(site.url("/prayer"), QUOTE) is Verdict.UNREADABLE
+    assert inside.requests == []
+
+
+@pytest.mark.parametrize("content_type", ["text/html", "application/pdf"])
+async def test_a_compressed_body_is_cut_where_it_unpacks_past_the_cap(
+    site: Site, content_type: str
+) -> None:
+    """64 MiB that travel as 128 KiB of gzip: read up to the cap (markup's, or any body's for
+    a PDF; 2 and 8 MiB by default, a tenth here), never unpacked whole. The quote at its start
+    is found; the rest is not judged (a cut PDF is not read at all)."""
+    packer = zlib.compressobj(wbits=16 + zlib.MAX_WBITS)
+    bomb = packer.compress(ARTICLE.replace("</body></html>", "").encode())
+    for _ in range(64):
+        bomb += packer.compress(b"<p>" + b"more words " * 95_000 + b"</p>")
+    bomb += packer.flush()
+
+    async def compressed(request: web.Request) -> web.Response:
+        return web.Response(
+            body=bomb, headers={"Content-Type": content_type, "Content-Encoding": "gzip"}
+        )
+
+    site.routes["/bomb"] = compressed
+    url = site.url("/bomb")
+    found = Verdict.FOUND if content_type == "text/html" else Verdict.UNREADABLE
+    limits = FetchLimits(host_spacing=0.0, max_bytes=800 * 1024, max_text_bytes=200 * 1024)
+    async with QuoteChecker(allow_hosts=[("127.0.0.1", site.port)], limits=limits) as checker:
+        verdicts = await checker.check_all([(url, QUOTE), (url, "a quote that never comes")])
+    assert verdicts == [found, Verdict.UNREADABLE]
 
 
 async def test_an_endless_body_is_read_up_to_the_cap(site: Site) -> None:
