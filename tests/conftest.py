@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from uuid import uuid4
 
 import pytest
+import redis.asyncio as aioredis
 
 from bot.state.coordination import Coordination, open_coordination
 from bot.upstream.client import AnswerClient, RetryPolicy, Timeouts
@@ -69,6 +70,14 @@ def redis_url() -> Iterator[str]:
     _needs_redis_server()
     with start_redis_server() as url:
         yield url
+
+
+@pytest.fixture
+async def fresh_redis(redis_url: str) -> str:
+    """The session's redis-server, emptied: for workers that share it by its default names."""
+    async with aioredis.from_url(redis_url) as client:
+        await client.flushdb()
+    return redis_url
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from typing import Any
 
 import httpx
 import pytest
-import redis.asyncio as aioredis
 
 from tests.patience import PATIENCE
 from tests.sim.redis_server import free_port
@@ -138,13 +137,6 @@ async def workers(
             if worker.process.returncode is None:
                 worker.process.kill()
                 await worker.process.communicate()
-
-
-@pytest.fixture
-async def fresh_redis(redis_url: str) -> str:
-    async with aioredis.from_url(redis_url) as client:
-        await client.flushdb()
-    return redis_url
 
 
 @pytest.fixture

@@ -10,9 +10,6 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
-import redis.asyncio as aioredis
-
 from bot.i18n.wording import Wording
 from tests.integrations.many_workers import INTERRUPTED, fleet, until
 from tests.sim.upstream import Gate, Stream, UpstreamSim, answer, chunk
@@ -24,13 +21,6 @@ SHARDS = 4
 def gated() -> UpstreamSim:
     """Every answer shows its first half, then waits for the test to release the rest."""
     return UpstreamSim(default=answer([FIRST, REST], between=[Gate()]))
-
-
-@pytest.fixture
-async def fresh_redis(redis_url: str) -> str:
-    async with aioredis.from_url(redis_url) as client:
-        await client.flushdb()
-    return redis_url
 
 
 def whole(text: str) -> bool:

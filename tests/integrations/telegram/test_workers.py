@@ -16,7 +16,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
 import redis.asyncio as aioredis
 
 from tests.integrations.many_workers import INTERRUPTED, Worker, kill_all, spawn_worker, until
@@ -27,13 +26,6 @@ from tests.sim.upstream import Gate, UpstreamSim, answer
 FIRST, REST = "First half of the answer. ", "Second half, after the gate."
 READING = "Telegram: reading updates here"
 STOPPED = "Telegram: no longer reading updates here"
-
-
-@pytest.fixture
-async def fresh_redis(redis_url: str) -> str:
-    async with aioredis.from_url(redis_url) as client:
-        await client.flushdb()
-    return redis_url
 
 
 @dataclass
