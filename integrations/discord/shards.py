@@ -36,8 +36,11 @@ log = logging.getLogger(__name__)
 class Identify:
     window: float = 5.0
     """Discord: one identify per bucket per 5 seconds."""
-    margin: float = 0.25
-    """Added to the window for the time an identify takes to reach Discord."""
+    margin: float = 1.0
+    """Added to the window for the time an identify takes to reach Discord: the slot is taken
+    before discord.py opens the shard's websocket and waits for its HELLO, which a busy worker
+    took more than a quarter of a second to do (a test's identify refused, two suites sharing
+    two cores). A shard starts a second later; identifies are rare."""
 
     @property
     def limit(self) -> Limit:
