@@ -16,8 +16,12 @@ import shutil
 import tempfile
 
 _DATA_HOME = "CITEBOT_BENCH_DATA_HOME"
+_TESTS_DATA_HOME = "CITEBOT_TESTS_DATA_HOME"
+"""Set by the tests (tests/conftest.py), whose data home is private already: a test that
+imports a benchmark's data keeps it."""
 
-if _DATA_HOME not in os.environ:
-    os.environ[_DATA_HOME] = tempfile.mkdtemp(prefix="citebot-bench-")
-    atexit.register(shutil.rmtree, os.environ[_DATA_HOME], True)
-os.environ["XDG_DATA_HOME"] = os.environ[_DATA_HOME]
+if _TESTS_DATA_HOME not in os.environ:
+    if _DATA_HOME not in os.environ:
+        os.environ[_DATA_HOME] = tempfile.mkdtemp(prefix="citebot-bench-")
+        atexit.register(shutil.rmtree, os.environ[_DATA_HOME], True)
+    os.environ["XDG_DATA_HOME"] = os.environ[_DATA_HOME]
