@@ -15,7 +15,9 @@ from tests.patience import PATIENCE
 
 class Thread:
     """Questions asked in one thread, each answered under the thread's lease; ``log`` is what
-    a user would see happen, in order."""
+    a user would see happen, in order. An answer is done while it still holds the lease (its
+    last message is posted inside it): after the lease is left, the next answer may already
+    be under way, so nothing logged then has an order."""
 
     def __init__(self, key: str = "T1") -> None:
         self.key = key
@@ -37,7 +39,7 @@ class Thread:
                 self.log.append(f"{name} answering")
                 settled.set()
                 await self._done[name].wait()
-            self.log.append(f"{name} done")
+                self.log.append(f"{name} done")
 
         self.tasks.append(asyncio.create_task(answer()))
         await settled.wait()
