@@ -55,6 +55,7 @@ from bot.places import (
 )
 from bot.places.keys import longest_written, read_value, value_as_said, written
 from bot.places.own import ANSWER_LIMIT, QUESTION_LIMIT, OwnAnswer, as_changed, own_answer_said
+from bot.places.refused import Refusal, made_or_refused
 from bot.preview import LiveSink, LiveWords
 from bot.printable import terminal_text
 from bot.render.formatter import AnswerFormatter
@@ -108,6 +109,7 @@ __all__ = [
     "PlaceSettings",
     "Question",
     "Reason",
+    "Refusal",
     "Report",
     "Route",
     "Runner",
@@ -128,6 +130,7 @@ __all__ = [
     "fingerprint",
     "labelled",
     "longest_written",
+    "made_or_refused",
     "made_own",
     "own_answer_said",
     "raise_if_cancelling",

@@ -23,8 +23,7 @@ from typing import Any
 from bot.i18n.wording import Wording, catalogue_language
 from bot.matching import language_of
 from bot.places.place import Place
-from bot.places.refused import SettingRefused, misshapen
-from bot.state import StateUnavailable
+from bot.places.refused import Refusal, SettingRefused, made_or_refused, misshapen
 
 __all__ = [
     "ANSWER_LIMIT",
@@ -215,10 +214,7 @@ async def own_answer_said(
 ) -> str:
     """What an admin is told of an own answer kept (or ``removed``): its ID, else why not (the
     refusal in ``words``, or a store that did not save it)."""
-    try:
-        own = await change
-    except SettingRefused as refused:
-        return refused.said(words)
-    except StateUnavailable:
-        return words.could_not_save()
+    own = await made_or_refused(change, words)
+    if isinstance(own, Refusal):
+        return own.said
     return words.own_answer_removed(own.id) if removed else words.own_answer_saved(own.id)

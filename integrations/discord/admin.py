@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter import SettingRefused, StateUnavailable, Venue, written
+from bot.adapter import Refusal, StateUnavailable, Venue, made_or_refused, written
 from bot.render.ports import Payload
 from integrations.discord.admin_view import (
     VALUE,
@@ -137,12 +137,10 @@ class SettingsAdmin(AdminCommand):
     ) -> None:
         """Change ``key`` where ``target`` is and say so (``menu``: in place of the menu)."""
         words = admin.words
-        try:
-            await self._kit.change_setting(target, key, value, by=str(interaction.user.id))
-        except SettingRefused as refused:
-            said = plain(refused.said(words))["content"]
-        except StateUnavailable:
-            said = plain(words.could_not_save())["content"]
+        change = self._kit.change_setting(target, key, value, by=str(interaction.user.id))
+        made = await made_or_refused(change, words)
+        if isinstance(made, Refusal):
+            said = plain(made.said)["content"]
         else:
             now = shown_value(written(getattr(await self._kit.settings_at(target), key)), words)
             code = f"`{key}`"

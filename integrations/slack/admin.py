@@ -27,10 +27,11 @@ from bot.adapter import (
     KEYS,
     Admitted,
     Period,
+    Refusal,
     SettingChange,
-    SettingRefused,
     StateUnavailable,
     Venue,
+    made_or_refused,
 )
 from bot.i18n.wording import Wording
 from integrations.slack.admin_view import (
@@ -249,13 +250,10 @@ class SettingsPages:
 
         async def act(admitted: Admitted) -> None:
             words = admitted.words
-            try:
-                made = await self._kit.change_setting(where, key, text.strip() or None, by=user)
-            except SettingRefused as refused:
-                await refuse(refused.said(words))
-                return
-            except StateUnavailable:
-                await refuse(words.could_not_save())
+            change = self._kit.change_setting(where, key, text.strip() or None, by=user)
+            made = await made_or_refused(change, words)
+            if isinstance(made, Refusal):
+                await refuse(made.said)
                 return
             notice = await self._noticed(made, where, key, words)
             blocks = settings_page(await self._page(team, channel, notice), words)
@@ -273,12 +271,9 @@ class SettingsPages:
         self, where: Venue, key: str, value: str | None, user: str, words: Wording
     ) -> str:
         """Make the change; the line the page shows about it."""
-        try:
-            made = await self._kit.change_setting(where, key, value, by=user)
-        except SettingRefused as refused:
-            return refused.said(words)
-        except StateUnavailable:
-            return words.could_not_save()
+        made = await made_or_refused(self._kit.change_setting(where, key, value, by=user), words)
+        if isinstance(made, Refusal):
+            return made.said
         return await self._noticed(made, where, key, words)
 
     async def _noticed(

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from slack_sdk.errors import SlackApiError
 
-from bot.adapter import Admitted, SettingRefused, StateUnavailable, Venue
+from bot.adapter import Admitted, Refusal, Venue, made_or_refused
 from integrations.slack.admin import SettingsPages
 from integrations.slack.answers_view import (
     ADD_CALLBACK,
@@ -93,27 +93,22 @@ class OwnAnswersPage:
 
         async def act(admitted: Admitted) -> None:
             words, where = admitted.words, Venue(server=team)
-            try:
-                if add:
-                    kept = await self._kit.add_own_answer(
-                        where,
-                        values.get(QUESTION_BLOCK, ""),
-                        values.get(ANSWER_BLOCK, ""),
-                        by=user,
-                        name=await self._name(user),
-                        language=words.language,
-                    )
-                    notice = words.own_answer_saved(kept.id)
-                else:
-                    picked = values.get(PICK_BLOCK, "")
-                    gone = await self._kit.remove_own_answer(where, picked, by=user)
-                    notice = words.own_answer_removed(gone.id)
-            except SettingRefused as refused:
-                await refuse(refused.said(words))
+            if add:
+                change = self._kit.add_own_answer(
+                    where,
+                    values.get(QUESTION_BLOCK, ""),
+                    values.get(ANSWER_BLOCK, ""),
+                    by=user,
+                    name=await self._name(user),
+                    language=words.language,
+                )
+            else:
+                change = self._kit.remove_own_answer(where, values.get(PICK_BLOCK, ""), by=user)
+            own = await made_or_refused(change, words)
+            if isinstance(own, Refusal):
+                await refuse(own.said)
                 return
-            except StateUnavailable:
-                await refuse(words.could_not_save())
-                return
+            notice = words.own_answer_saved(own.id) if add else words.own_answer_removed(own.id)
             await ack()
             await self._pages.draw(user, team, channel, words, notice=notice)
 

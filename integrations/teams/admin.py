@@ -25,10 +25,11 @@ from bot.adapter import (
     Admins,
     Admitted,
     Kit,
+    Refusal,
     SettingChange,
-    SettingRefused,
     StateUnavailable,
     Venue,
+    made_or_refused,
     own_answer_said,
     value_as_said,
 )
@@ -169,12 +170,9 @@ class SettingsAdmin(AdminCommand):
         self, venue: Venue, key: str, value: str | None, person: str, words: Wording
     ) -> str:
         """Change ``key`` at ``venue``; what to say of it."""
-        try:
-            made = await self._kit.change_setting(venue, key, value, by=person)
-        except SettingRefused as refused:
-            return refused.said(words)
-        except StateUnavailable:
-            return words.could_not_save()
+        made = await made_or_refused(self._kit.change_setting(venue, key, value, by=person), words)
+        if isinstance(made, Refusal):
+            return made.said
         if made is None:
             return words.nothing_changed()
         log.info("Teams place %s: %s changed by %s", venue.server, key, person)

@@ -15,7 +15,7 @@ import logging
 
 from aiogram.types import CallbackQuery, Message, Update, User
 
-from bot.adapter import KEYS, Admitted, SettingRefused, StateUnavailable
+from bot.adapter import KEYS, Admitted, Refusal, StateUnavailable, made_or_refused
 from bot.i18n.wording import Wording
 from integrations.telegram.admin_view import (
     TELEGRAM_KEYS,
@@ -105,14 +105,13 @@ class SettingsAdmin(AdminCommand):
         """Change ``key`` in the group; what to say of it, in HTML."""
         where = fence(chat_of(message))
         name = key.strip().lower().replace("-", "_")
-        try:
-            if name not in TELEGRAM_KEYS:
-                raise SettingRefused(lambda said: said.no_such_setting(key, TELEGRAM_KEYS))
-            await self._kit.change_setting(where, name, value, by=str(user.id))
-        except SettingRefused as refused:
-            return _HTML.escape(refused.said(words), line_start=True)
-        except StateUnavailable:
-            return _HTML.escape(words.could_not_save(), line_start=True)
+        if name not in TELEGRAM_KEYS:
+            return _HTML.escape(words.no_such_setting(key, TELEGRAM_KEYS), line_start=True)
+        made = await made_or_refused(
+            self._kit.change_setting(where, name, value, by=str(user.id)), words
+        )
+        if isinstance(made, Refusal):
+            return _HTML.escape(made.said, line_start=True)
         log.info("Telegram group %s: %s changed by %s", where.server, name, user.id)
         now = shown(name, getattr(await self._kit.settings_at(where), name), words)
         code = "\x00"

@@ -1,9 +1,10 @@
 """What people do with citebot's answers and settings in Teams, end to end on the simulated
 Teams: 👍/👎 through Teams' feedback form is kept as the presser's vote; a team's owner changes
 a channel's settings from the settings card, anyone else is told only admins may and nothing
-changes; the report is the owners'; forget-me deletes what is kept about the asker once they
-press its button (nobody else's press does); the bot removed from a team forgets the team;
-"Check with sources" on a message answers in the message's thread."""
+changes, and a store that does not answer is said, not a change pretended; the report is the
+owners'; forget-me deletes what is kept about the asker once they press its button (nobody
+else's press does); the bot removed from a team forgets the team; "Check with sources" on a
+message answers in the message's thread."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.places import Place
 from bot.platforms import place_forms
 from integrations.teams.manifest import CHECK_COMMAND
 from tests.integrations.teams.world import World, teams_world
+from tests.sim.redis_server import RedisProcess
 from tests.sim.teams import SimMessage, SimPerson, SimTeam
 from tests.sim.upstream import CITED, answer
 
@@ -286,3 +288,20 @@ async def test_an_owner_adds_and_removes_an_own_answer_from_the_settings_card() 
         await teams.press(owner, card, remove[0])
         await world.idle()
         assert await world.kit.own_answers(venue) == []
+
+
+async def test_a_store_that_does_not_answer_is_said_on_the_card_and_nothing_is_pretended(
+    redis_process: RedisProcess,
+) -> None:
+    async with teams_world({"STATE_URL": redis_process.url}) as world:
+        team, owner, _ = await _team(world)
+        channel = team.channels[1]
+        (card,) = await world.mention(owner, channel, "settings")
+        save = button(card, "settings")
+        redis_process.kill()
+        pressed = {**save, "value": {**save["value"], "enabled": "off", "language": ""}}
+        await world.teams.press(owner, card, pressed)
+        await world.idle()
+        shown = json.dumps(card.attachments, ensure_ascii=False)
+        assert EN.could_not_save() in shown
+        assert " is now " not in shown, "no change is shown as made"

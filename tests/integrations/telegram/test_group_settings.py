@@ -16,6 +16,7 @@ import bot.shares
 from bot.i18n.wording import Wording
 from bot.render.text import clip
 from bot.upstream.client import AnswerClient, RetryPolicy
+from integrations.telegram.admin_view import TELEGRAM_KEYS
 from tests.integrations.telegram.world import Worker, running, telegram_config, telegram_world
 from tests.sim.redis_server import RedisProcess
 from tests.sim.telegram import SimChat, SimMessage, SimUser, TelegramSim
@@ -128,6 +129,9 @@ async def test_an_admins_changes_are_followed_on_every_worker_and_a_member_is_re
         assert bad.readable == (
             "daily_questions: must be a whole number from 1 to 1,000,000,000, or none, got 'lots'"
         )
+        # a key of another platform is not one here
+        other = await said_to(tg, owner, group, "/settings@citebot set private_by_default on")
+        assert other.readable == Wording().no_such_setting("private_by_default", TELEGRAM_KEYS)
 
         by_one = await answered(tg, silent, group, "/ask@citebot Qu'est-ce que la grâce ?", LINE)
         await first.aclose()  # the worker reading stops, or the other one was reading
