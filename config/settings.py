@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Annotated, Any, ClassVar, Literal, Self
 from urllib.parse import urlsplit
 
@@ -29,11 +29,11 @@ from config.environment import (
     switch,
 )
 from config.hosts import HostPort, parse_host_port
+from config.prices import parse_prices
 from config.profiles import UpstreamProfile, parse_profiles, with_keys
 
 __all__ = [
     "DEMO",
-    "MOST_PRICE",
     "Settings",
     "SettingsError",
     "embedded_state_url",
@@ -44,9 +44,6 @@ __all__ = [
 DEMO = "demo"
 MAGISTERIUM_API = "https://www.magisterium.com/api/v1"
 STATE_FILE = "state.sqlite3"
-MOST_PRICE = Decimal(10_000)
-"""The dearest price ``UPSTREAM_PRICES`` takes, in US dollars a million tokens (the dearest
-models cost a few hundred): a typo's extra zeros are refused, not billed."""
 
 
 def embedded_state_url() -> str:
@@ -367,19 +364,7 @@ class Settings(EnvironmentSettings):
     @field_validator("upstream_prices", mode="before")
     @classmethod
     def _prices(cls, value: Any) -> Any:
-        if not isinstance(value, str):
-            return value
-        parts = [part.strip() for part in value.split(",")]
-        try:
-            prices = tuple(Decimal(part) for part in parts)
-        except InvalidOperation:
-            prices = ()
-        if len(prices) != 3 or not all(p.is_finite() and 0 <= p <= MOST_PRICE for p in prices):
-            raise ValueError(
-                "write INPUT,SYSTEM,OUTPUT US dollars a million tokens, each from 0 to"
-                f" {MOST_PRICE}, e.g. 0.50,0.70,2.00; got {value.strip()[:40]!r}"
-            )
-        return prices
+        return parse_prices(value) if isinstance(value, str) else value
 
     @field_validator("answer_log", mode="before")
     @classmethod
