@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.markup import escape as rich_escape
-
 from bot.adapter import Verdict
 from bot.i18n.wording import Labels
 from bot.render.layout import Button, Passage, Source, SourceCard
 from bot.render.ports import Payload
 from bot.render.text import clip, superscript
-from integrations.terminal.markdown import rich_link
+from integrations.terminal.markdown import escape_markup, rich_link
 
 __all__ = ["TerminalCards", "also_consulted", "document", "related"]
 
@@ -63,9 +61,9 @@ def document(card: SourceCard, labels: Labels) -> str:
         + _about(card.author, card.year, card.reference)
     ]
     if card.url:
-        lines.append(f"[dim]{rich_escape(card.url)}[/dim]")
+        lines.append(f"[dim]{escape_markup(card.url)}[/dim]")
     if card.trust_line:
-        lines.append(f"[yellow]{rich_escape(card.trust_line)}[/yellow]")
+        lines.append(f"[yellow]{escape_markup(card.trust_line)}[/yellow]")
     supporting = card.supporting
     for passage in card.passages:
         lines += _passage(passage, numbered=card.numbered)
@@ -79,47 +77,47 @@ def _passage(passage: Passage, *, numbered: bool) -> list[str]:
     check found."""
     name = [f"[bold]{superscript(passage.number)}[/bold]"] if numbered else []
     if passage.heading:
-        name.append(f"[bold]{rich_escape(passage.heading)}[/bold]")
+        name.append(f"[bold]{escape_markup(passage.heading)}[/bold]")
     if passage.reference:
-        name.append(rich_escape(passage.reference))
+        name.append(escape_markup(passage.reference))
     lines = ["│ " + " · ".join(name)] if name else []
     if passage.quote:
-        quote = rich_escape(clip(passage.quote, 1500))
+        quote = escape_markup(clip(passage.quote, 1500))
         lines.append("[italic]│ " + quote.replace("\n", "\n│ ") + "[/italic]")
         if passage.verdict_line:
             style = "green" if passage.verdict is Verdict.FOUND else "yellow"
-            lines.append(f"[{style}]{rich_escape(passage.verdict_line)}[/{style}]")
+            lines.append(f"[{style}]{escape_markup(passage.verdict_line)}[/{style}]")
     return lines
 
 
 def _supports(passage: Passage, labels: Labels, *, numbered: bool) -> str:
-    said = rich_escape(" … ".join(passage.supports))
-    lead = rich_escape(labels.supports_lead)
+    said = escape_markup(" … ".join(passage.supports))
+    lead = escape_markup(labels.supports_lead)
     if numbered:
         lead = f"{superscript(passage.number)} {lead}"
     return f"[dim]{lead} {labels.quoted.format(quote=said)}[/dim]"
 
 
 def also_consulted(sources: Sequence[Source], labels: Labels) -> str:
-    lines = [f"[bold]{rich_escape(labels.also_consulted)}[/bold]"]
+    lines = [f"[bold]{escape_markup(labels.also_consulted)}[/bold]"]
     for c in sources:
         lines.append("• " + _title(c.title, c.url) + _about(c.author, c.year))
         if c.url:
-            lines.append(f"  [dim]{rich_escape(c.url)}[/dim]")
+            lines.append(f"  [dim]{escape_markup(c.url)}[/dim]")
     return "\n".join(lines)
 
 
 def related(questions: Sequence[str], labels: Labels) -> str:
-    lines = [f"[bold]{rich_escape(labels.related)}[/bold]"]
-    lines += [f"{index + 1}. {rich_escape(q)}" for index, q in enumerate(questions)]
+    lines = [f"[bold]{escape_markup(labels.related)}[/bold]"]
+    lines += [f"{index + 1}. {escape_markup(q)}" for index, q in enumerate(questions)]
     return "\n".join(lines)
 
 
 def _title(title: str, url: str | None) -> str:
-    shown = rich_escape(title)
+    shown = escape_markup(title)
     return rich_link(shown, url) if url else shown
 
 
 def _about(*parts: str | None) -> str:
-    about = " · ".join(rich_escape(part) for part in parts if part)
+    about = " · ".join(escape_markup(part) for part in parts if part)
     return f" — {about}" if about else ""

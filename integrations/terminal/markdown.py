@@ -7,13 +7,31 @@ its URL instead, and a footnote as its number (its card prints the URL).
 
 from __future__ import annotations
 
-from rich.markup import escape as rich_escape
+import re
 
 from bot.render.text import superscript
 
-__all__ = ["TerminalMarkdown", "rich_link"]
+__all__ = ["TerminalMarkdown", "escape_markup", "rich_link"]
 
 _URL_UNSAFE = str.maketrans({c: f"%{ord(c):02X}" for c in "[] \\"})
+_NOTHING = "[none][/none]"
+"""Markup that shows nothing and ends what came before it as text."""
+_UNSAFE = re.compile(r"\\+(?=\[|\Z)|\[(?=[a-z#/@]|\Z)")
+"""What could join with what follows into a tag (rich's tags open with ``[`` and one of
+``a-z#/@``): backslashes before a ``[`` or at the end, and a ``[`` before those or at the end."""
+
+
+def escape_markup(text: str) -> str:
+    """``text`` as markup that shows exactly ``text`` whatever is written before or after it.
+
+    rich's own ``escape`` is right for a whole string only: a ``[a`` escaped in one piece and a
+    ``]`` in the next (a dropped footnote between, a superscript, the next line of a card)
+    join into a tag, and the words between vanish or fail to print. Here a ``[`` that could
+    open a tag is followed by an empty one instead, and a run of backslashes before a ``[``
+    or at the end is doubled before one, so it escapes nothing and shows as it is."""
+    return _UNSAFE.sub(
+        lambda match: "[" + _NOTHING if match[0] == "[" else match[0] * 2 + _NOTHING, text
+    )
 
 
 def rich_link(label: str, url: str) -> str:
@@ -29,10 +47,10 @@ class TerminalMarkdown:
         self.hyperlinks = hyperlinks
 
     def escape(self, text: str, *, line_start: bool) -> str:
-        return rich_escape(text)
+        return escape_markup(text)
 
     def code_span(self, text: str) -> str:
-        return f"[bold cyan]{rich_escape(text)}[/bold cyan]" if text else ""
+        return f"[bold cyan]{escape_markup(text)}[/bold cyan]" if text else ""
 
     def emphasis(self, kind: str, inner: str) -> str:
         style = {"strong": "bold", "emph": "italic", "strike": "strike"}[kind]
@@ -40,18 +58,18 @@ class TerminalMarkdown:
 
     def link(self, inner: str, url: str) -> str:
         if self.hyperlinks:
-            return rich_link(inner or rich_escape(url), url)
-        shown = rich_escape(url)
+            return rich_link(inner or escape_markup(url), url)
+        shown = escape_markup(url)
         return f"{inner} <{shown}>" if inner and inner != shown else shown
 
     def heading(self, level: int, inner: str) -> str:
         return f"[bold underline]{inner}[/bold underline]"
 
     def fence(self, info: str) -> tuple[str, str]:
-        return f"[dim]── {rich_escape(info)}", "──[/dim]"
+        return f"[dim]── {escape_markup(info)}", "──[/dim]"
 
     def code_line(self, line: str) -> str:
-        return rich_escape(line)
+        return escape_markup(line)
 
     def bullet(self, number: int | None) -> str:
         return "• " if number is None else f"{number}. "

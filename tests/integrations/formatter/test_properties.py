@@ -9,7 +9,7 @@ import unicodedata
 from typing import Any
 from urllib.parse import urlsplit
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bot.render.ports import Presenter
@@ -195,6 +195,7 @@ def check(presenter: Presenter, case: Case, cuts: list[int]) -> None:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=answers, citations=citation_lists(), cuts=st.lists(st.integers(0, 600), max_size=40))
+@example(text="<!channel> [a[1]](https://x.org)", citations=[], cuts=[])  # the terminal's tags
 def test_any_answer_any_split(text: str, citations: list[dict[str, Any]], cuts: list[int]) -> None:
     for presenter in presenters():
         check(presenter, Case(text=text, citations=citations), cuts)
