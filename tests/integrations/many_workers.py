@@ -132,12 +132,40 @@ class Fleet:
 
     async def held_by_the_gone(self, redis_url: str) -> list[str]:
         """The shard leases held by a worker that is no longer among the live workers."""
+        live, held = await self._leases(redis_url)
+        return [lease for lease, holder in held.items() if holder not in live]
+
+    async def shared_by(self, redis_url: str, workers: int) -> None:
+        """Wait until ``workers`` live workers hold their fair shares of the shards (as
+        ``bot.shares`` counts them, by their sorted names) and every shard runs. Workers that
+        join after the others settled (processes started seconds apart on a loaded machine)
+        take their parts from them, so a test counts what happens from here."""
+        deadline = time.monotonic() + PATIENCE
+        while not await self._fair(redis_url, workers):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the shards were never shared by {workers} workers")
+            await asyncio.sleep(0.1)
+        await self.discord.wait_shards()
+
+    async def _fair(self, redis_url: str, workers: int) -> bool:
+        live, held = await self._leases(redis_url)
+        members = sorted(live)
+        if len(members) != workers or len(held) != self.discord.shards:
+            return False
+        count = self.discord.shards
+        fair = [count // workers + (index < count % workers) for index in range(workers)]
+        holding = Counter(held.values())
+        return [holding[member] for member in members] == fair
+
+    async def _leases(self, redis_url: str) -> tuple[set[str], dict[str, str]]:
+        """The live workers, and each shard lease with the worker holding it."""
         async with aioredis.from_url(redis_url, decode_responses=True) as redis:
             (members,) = [k async for k in redis.scan_iter("citebot:members:discord:*")]
-            live = set(await redis.zrange(members, 0, -1))
+            live = {str(member) for member in await redis.zrange(members, 0, -1)}
             leases = [k async for k in redis.scan_iter("citebot:lease:discord:*:shard:*")]
             holders = await redis.mget(leases) if leases else []
-        return [lease for lease, holder in zip(leases, holders, strict=True) if holder not in live]
+        held = {lease: str(holder) for lease, holder in zip(leases, holders, strict=True) if holder}
+        return live, held
 
     def shards_closed_since(self, moment: float) -> set[int]:
         return {
