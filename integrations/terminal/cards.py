@@ -16,7 +16,7 @@ from bot.i18n.wording import Labels
 from bot.render.layout import Button, Passage, Source, SourceCard
 from bot.render.ports import Payload
 from bot.render.text import clip, superscript
-from integrations.terminal.markdown import escape_markup, rich_link
+from integrations.terminal.markdown import markup_of, rich_link
 
 __all__ = ["TerminalCards", "also_consulted", "document", "related"]
 
@@ -61,9 +61,9 @@ def document(card: SourceCard, labels: Labels) -> str:
         + _about(card.author, card.year, card.reference)
     ]
     if card.url:
-        lines.append(f"[dim]{escape_markup(card.url)}[/dim]")
+        lines.append(f"[dim]{markup_of(card.url)}[/dim]")
     if card.trust_line:
-        lines.append(f"[yellow]{escape_markup(card.trust_line)}[/yellow]")
+        lines.append(f"[yellow]{markup_of(card.trust_line)}[/yellow]")
     supporting = card.supporting
     for passage in card.passages:
         lines += _passage(passage, numbered=card.numbered)
@@ -77,47 +77,47 @@ def _passage(passage: Passage, *, numbered: bool) -> list[str]:
     check found."""
     name = [f"[bold]{superscript(passage.number)}[/bold]"] if numbered else []
     if passage.heading:
-        name.append(f"[bold]{escape_markup(passage.heading)}[/bold]")
+        name.append(f"[bold]{markup_of(passage.heading)}[/bold]")
     if passage.reference:
-        name.append(escape_markup(passage.reference))
+        name.append(markup_of(passage.reference))
     lines = ["│ " + " · ".join(name)] if name else []
     if passage.quote:
-        quote = escape_markup(clip(passage.quote, 1500))
+        quote = markup_of(clip(passage.quote, 1500))
         lines.append("[italic]│ " + quote.replace("\n", "\n│ ") + "[/italic]")
         if passage.verdict_line:
             style = "green" if passage.verdict is Verdict.FOUND else "yellow"
-            lines.append(f"[{style}]{escape_markup(passage.verdict_line)}[/{style}]")
+            lines.append(f"[{style}]{markup_of(passage.verdict_line)}[/{style}]")
     return lines
 
 
 def _supports(passage: Passage, labels: Labels, *, numbered: bool) -> str:
-    said = escape_markup(" … ".join(passage.supports))
-    lead = escape_markup(labels.supports_lead)
+    said = markup_of(" … ".join(passage.supports))
+    lead = markup_of(labels.supports_lead)
     if numbered:
         lead = f"{superscript(passage.number)} {lead}"
     return f"[dim]{lead} {labels.quoted.format(quote=said)}[/dim]"
 
 
 def also_consulted(sources: Sequence[Source], labels: Labels) -> str:
-    lines = [f"[bold]{escape_markup(labels.also_consulted)}[/bold]"]
+    lines = [f"[bold]{markup_of(labels.also_consulted)}[/bold]"]
     for c in sources:
         lines.append("• " + _title(c.title, c.url) + _about(c.author, c.year))
         if c.url:
-            lines.append(f"  [dim]{escape_markup(c.url)}[/dim]")
+            lines.append(f"  [dim]{markup_of(c.url)}[/dim]")
     return "\n".join(lines)
 
 
 def related(questions: Sequence[str], labels: Labels) -> str:
-    lines = [f"[bold]{escape_markup(labels.related)}[/bold]"]
-    lines += [f"{index + 1}. {escape_markup(q)}" for index, q in enumerate(questions)]
+    lines = [f"[bold]{markup_of(labels.related)}[/bold]"]
+    lines += [f"{index + 1}. {markup_of(q)}" for index, q in enumerate(questions)]
     return "\n".join(lines)
 
 
 def _title(title: str, url: str | None) -> str:
-    shown = escape_markup(title)
+    shown = markup_of(title)
     return rich_link(shown, url) if url else shown
 
 
 def _about(*parts: str | None) -> str:
-    about = " · ".join(escape_markup(part) for part in parts if part)
+    about = " · ".join(markup_of(part) for part in parts if part)
     return f" — {about}" if about else ""

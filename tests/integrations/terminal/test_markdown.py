@@ -14,7 +14,7 @@ from rich.text import Text
 from bot.render.formatter import AnswerFormatter
 from bot.upstream.citations import Citation
 from bot.upstream.events import AnswerDone
-from integrations.terminal.markdown import escape_markup
+from integrations.terminal.markdown import markup_of
 from integrations.terminal.presenter import TerminalPresenter
 
 _TRICKY = st.text(alphabet="[]\\/ab#@=¹ \n", max_size=12)
@@ -32,7 +32,7 @@ def printed(markup: str) -> str:
 def test_escaped_pieces_show_their_words_whatever_comes_between(
     pieces: list[tuple[str, str]], styled: bool
 ) -> None:
-    markup = "".join(escape_markup(words) + between for words, between in pieces)
+    markup = "".join(markup_of(words) + between for words, between in pieces)
     expected = "".join(words + Text.from_markup(between).plain for words, between in pieces)
     if styled:
         markup = f"[italic]{markup}[/italic]"
@@ -63,3 +63,19 @@ def test_a_cards_lines_keep_their_brackets() -> None:
     assert "On [grace" in shown
     assert "it is \\" in shown
     assert "1. What is [a\n2. b] then?" in shown
+
+
+def test_an_upstreams_control_sequences_never_reach_the_terminal() -> None:
+    """An ESC sequence in an answer or a quote would retitle the window or recolour the rest:
+    the terminal is shown what is left once the controls are gone."""
+    text = "Grace \x1b]0;pwned\x07is \x1b[31mfree\x1b[0m\x9b2J[1]."
+    formatter = AnswerFormatter(TerminalPresenter())
+    formatter.feed(text)
+    hijack = "https://x.org/1\x1b]8;;https://evil.example\x1b\\"  # ends the OSC 8 link early
+    cited = Citation(number=1, cited_text="a \x1b[8mgift", source_url=hijack)
+    rendered = formatter.finish(AnswerDone(text=text, finish_reason="stop", citations=(cited,)))
+    (answer,) = rendered.answer
+    assert printed(answer["markup"]) == "Grace ]0;pwnedis [31mfree[0m2J¹."
+    (link,) = [span.style for span in Text.from_markup(answer["markup"]).spans]
+    assert link == "link https://x.org/1%1B%5D8;;https://evil.example%1B%5C"
+    assert "│ a [8mgift" in printed(rendered.thread[0]["markup"])
