@@ -32,8 +32,9 @@ from tests.sim.upstream import Pause, UpstreamSim, answer
 QUOTE = "humility is the foundation of prayer"
 ABSENT = "a sentence that this page has never said anywhere"
 LONG_PAGE = made_up_words(2_000_000, seed=1)
-LONG_QUOTE = made_up_words(MAX_QUOTE_CHARS, seed=2)
-"""Matching this quote on that page takes seconds of CPU (rapidfuzz, which holds the GIL)."""
+LONG_QUOTES = tuple(made_up_words(MAX_QUOTE_CHARS, seed=2 + n) for n in range(5))
+"""Matching each of these quotes on that page takes seconds of CPU (rapidfuzz, which holds the
+GIL): together, tens of seconds in one reader's job."""
 
 
 def serve(site: Site, path: str, body: bytes, content_type: str = "text/html") -> None:
@@ -116,9 +117,9 @@ async def test_another_answer_streams_whole_while_a_long_page_is_read(
     upstream.queue(answer([f" piece {n}." for n in range(20)], between=[Pause(0.1)]))
     allow = [("127.0.0.1", site.port)]
     reading = ReadLimits(cpu_seconds=3)
-    quotes = [made_up_words(MAX_QUOTE_CHARS, seed=2 + n) for n in range(5)]
     async with QuoteChecker(allow_hosts=allow, limits=FAST, reading=reading) as checker:
-        checks = asyncio.ensure_future(checker.check_all([(site.url("/long"), q) for q in quotes]))
+        long = [(site.url("/long"), quote) for quote in LONG_QUOTES]
+        checks = asyncio.ensure_future(checker.check_all(long))
         await requested.wait()
         sink = _Shown(checks)
         question = Question(text="And?", platform="discord", user_id="u", channel_id="c")
@@ -133,25 +134,27 @@ async def test_another_answer_streams_whole_while_a_long_page_is_read(
         assert "piece 19." in outcome.text
         assert len(sink.while_running) >= 10  # it streamed
         assert all(sink.while_running)
-        assert await checks == [Verdict.UNREADABLE] * 5
+        assert await checks == [Verdict.UNREADABLE] * len(LONG_QUOTES)
 
 
 @pytest.mark.parametrize(
     "reading",
-    [ReadLimits(cpu_seconds=1), ReadLimits(seconds=0.5)],
+    [ReadLimits(cpu_seconds=1), ReadLimits(seconds=3.0)],
     ids=["past its CPU", "past its deadline"],
 )
 async def test_a_reading_that_overran_is_unreadable_and_leaves_nothing_running(
     site: Site, reading: ReadLimits
 ) -> None:
-    """The long page needs seconds of CPU (so of wall time too): its reader stops itself at its
-    CPU budget, or is killed at the deadline."""
+    """The long page's quotes need tens of seconds of CPU (so of wall time too): its reader
+    stops itself at its CPU budget, or is killed at the deadline, which leaves a loaded
+    machine's new reader seconds for the next page."""
     serve(site, "/long", LONG_PAGE.encode(), "text/plain")
     site.html("/prayer", ARTICLE)
     threads = set(threading.enumerate())
     allow = [("127.0.0.1", site.port)]
     async with QuoteChecker(allow_hosts=allow, limits=FAST, reading=reading) as checker:
-        assert await checker.check(site.url("/long"), LONG_QUOTE) is Verdict.UNREADABLE
+        long = [(site.url("/long"), quote) for quote in LONG_QUOTES]
+        assert await checker.check_all(long) == [Verdict.UNREADABLE] * len(LONG_QUOTES)
         assert readers() == set()  # the reader that overran is gone
         # and nothing keeps reading in a thread (asyncio's own "waitpid" threads each watch a
         # reader, and end with it)
